@@ -1,0 +1,85 @@
+import { Hono, type Context, type Next } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { Domain } from '../domain/domain.js';
+import { BlobStore } from '../domain/files/blobStore.js';
+import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEnv } from './auth.js';
+import { errorBody, onError } from './errors.js';
+import { API_PREFIX } from './routes/context.js';
+import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
+import { quotaRoutes } from './routes/quota.js';
+import { recordRoutes } from './routes/records.js';
+import { templateRoutes } from './routes/templates.js';
+import { tokenRoutes } from './routes/token.js';
+import { valueRoutes } from './routes/values.js';
+
+export interface AppOptions extends SessionPolicy {
+  /** A built renderer to serve at / (npm run serve). */
+  static?: (app: Hono<AppEnv>) => void;
+}
+
+const JOB_PATH = /^\/api\/v4\/(job|jobs|worker)(\/|$)/;
+const FILE_GET = /^\/api\/v4\/file\/[^/]+$/;
+const STREAMED_UPLOAD = /^\/api\/v4\/file$/;
+
+/** The whole HTTP surface as a fetch-style handler: ODR v4 under /api/v4, ours under /local. */
+export function createApp(d: Domain, opts: AppOptions) {
+  const tokens = new Tokens(d);
+  const blobs = new BlobStore(d.ctx);
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.notFound((c) => c.json(errorBody(404, `No route found for "${c.req.method} ${c.req.path}"`), 404));
+
+  // The real server answers preflights with 405, which breaks browser clients; we answer them.
+  const corsMw = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'x-auth', 'Range', 'If-None-Match'],
+    exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Location'],
+    maxAge: 86400,
+  });
+  app.use(`${API_PREFIX}/*`, corsMw);
+
+  const limit = bodyLimit({
+    maxSize: d.ctx.config.maxBodyBytes,
+    onError: (c) => c.json(errorBody(413, `Request body larger than ${d.ctx.config.maxBodyBytes} bytes`), 413),
+  });
+  const bearer = requireBearer(tokens);
+  const jobAuth = requireJobAuth(tokens, d);
+  const fileAuth = requireBearerOrQuery(tokens);
+  app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
+  app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => {
+    const path = c.req.path;
+    if (path === `${API_PREFIX}/token`) return next();
+    if (JOB_PATH.test(path)) return jobAuth(c, next);
+    if (c.req.method === 'GET' && FILE_GET.test(path)) return fileAuth(c, next);
+    return bearer(c, next);
+  });
+
+  const api = new Hono<AppEnv>();
+  api.route('/', tokenRoutes(d, tokens));
+  api.route('/', templateRoutes(d));
+  api.route('/', quotaRoutes(d));
+  api.route('/', valueRoutes(d));
+  api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
+  app.route(API_PREFIX, api);
+
+  app.use('/local/*', corsMw);
+  app.route('/local', sessionRoutes(d, tokens, opts));
+  const local = new Hono<AppEnv>();
+  local.use('*', bearer);
+  local.route('/', whoamiRoutes());
+  app.route('/local', local);
+
+  opts.static?.(app);
+  return { app, tokens, blobs };
+}
+
+/** The real server accepts a `.json` suffix on the last path segment. */
+export function stripJsonSuffix(req: Request): Request {
+  const url = req.url;
+  const q = url.indexOf('?');
+  const pathEnd = q < 0 ? url.length : q;
+  if (!url.startsWith('.json', pathEnd - 5)) return req;
+  return new Request(url.slice(0, pathEnd - 5) + url.slice(pathEnd), req);
+}

@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { badRequest } from '../domain/errors.js';
+
+/** Parses a JSON body; empty or malformed bodies are a 400 naming the problem. */
+export async function jsonBody(c: Context, opts: { optional?: boolean } = {}): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') {
+    if (opts.optional) return undefined;
+    throw badRequest('Request body is empty; a JSON object is required');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`Request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export async function parsedJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const body = await jsonBody(c);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
+  return schema.parse(body);
+}
+
+/**
+ * Form fields of a multipart or urlencoded body as strings (ODR's create and publish routes
+ * read forms; a JSON body there is ignored, as on the real server).
+ */
+export async function formFields(c: Context): Promise<Record<string, string>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/multipart\/form-data|application\/x-www-form-urlencoded/i.test(type)) return {};
+  let body: Record<string, unknown>;
+  try {
+    body = await c.req.parseBody();
+  } catch (e) {
+    throw badRequest(`Form body could not be read: ${(e as Error).message}`);
+  }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+  return out;
+}

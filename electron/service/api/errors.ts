@@ -1,0 +1,42 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ZodError } from 'zod';
+import type { ErrorBody } from '../../../shared/schemas/common.js';
+import { OdrError } from '../domain/errors.js';
+import { ImportError } from '../domain/import/importFile.js';
+
+export function errorBody(code: number, message: string): ErrorBody {
+  return { error: { code, message } };
+}
+
+/** "job.total: job.total must be an integer" — names the field that failed. */
+export function zodMessage(e: ZodError): string {
+  const issue = e.issues[0];
+  if (!issue) return 'Malformed request syntax';
+  const where = issue.path.join('.');
+  return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
+}
+
+/** Every failure leaves as `{"error": {"code", "message"}}` with the same HTTP status. */
+export function onError(err: Error, c: Context): Response {
+  let status = 500;
+  let message = 'Unexpected server error';
+  if (err instanceof OdrError) {
+    status = err.status;
+    message = err.message;
+  } else if (err instanceof ZodError) {
+    status = 400;
+    message = zodMessage(err);
+  } else if (err instanceof ImportError) {
+    status = 400;
+    message = err.message;
+  } else if (err instanceof HTTPException) {
+    status = err.status;
+    message = err.message || (status === 413 ? 'Request body too large' : 'Request failed');
+  } else {
+    console.error(`[odr] ${c.req.method} ${c.req.path}:`, err);
+  }
+  const res = c.json(errorBody(status, message), status as 400);
+  if (status === 401) res.headers.set('WWW-Authenticate', 'Bearer');
+  return res;
+}

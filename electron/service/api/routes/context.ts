@@ -1,0 +1,18 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../auth.js';
+import type { Domain } from '../../domain/domain.js';
+import type { RenderOptions } from '../../domain/recordReader.js';
+import type { User } from '../../domain/users.js';
+
+export const API_PREFIX = '/api/v4';
+
+/** Absolute API base of this request, for file hrefs and redirects. */
+export function apiBase(c: Context): string {
+  const url = c.req.url;
+  const i = url.indexOf(API_PREFIX);
+  return i >= 0 ? url.slice(0, i + API_PREFIX.length) : new URL(url).origin + API_PREFIX;
+}
+
+export function renderOpts(c: Context<AppEnv>, d: Domain, viewer: User, legacyKeys = false): RenderOptions {
+  return { viewer, now: d.now(), apiBase: apiBase(c), legacyKeys };
+}

@@ -1,0 +1,148 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createService, type Service } from './service.js';
+import { DEFAULT_PORT, defaultDataDir } from './host/paths.js';
+import { listen } from './host/http.js';
+import { serveRenderer } from './host/static.js';
+import { importFile } from './domain/import/importFile.js';
+import { OdrError } from './domain/errors.js';
+import type { User } from './domain/users.js';
+
+const HELP = `odr-desktop service
+
+  npm run serve -- [--port P] [--data DIR] [--no-auto-login]
+  npm run odr -- import FILE [--data DIR] [--replace] [--master] [--user EMAIL]
+  npm run odr -- user add --email E --password P [--super] [--data DIR]
+  npm run odr -- user password --email E --password P [--data DIR]
+  npm run odr -- api-token [--user EMAIL] [--data DIR]
+
+Without --data the per-user data dir is used (${defaultDataDir()}).
+First run: ODR_ADMIN_EMAIL / ODR_ADMIN_PASSWORD name the super-user (a password is generated
+and printed once when none is given).`;
+
+const rendererDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/renderer');
+
+async function open(dataDir: string, extra: Partial<Parameters<typeof createService>[0]> = {}): Promise<Service> {
+  const service = await createService({
+    dataDir,
+    admin: { email: process.env.ODR_ADMIN_EMAIL, password: process.env.ODR_ADMIN_PASSWORD },
+    config: process.env.ODR_TOKEN_TTL ? { tokenTtlSeconds: Number(process.env.ODR_TOKEN_TTL) } : {},
+    ...extra,
+  });
+  if (service.firstRun) {
+    const { email, generatedPassword } = service.firstRun;
+    console.log(`first run: created super-user ${email}` +
+      (generatedPassword ? ` with password ${generatedPassword}  (shown once; change it with: npm run odr -- user password)` : ''));
+  }
+  return service;
+}
+
+function actingUser(service: Service, email: string | undefined): User {
+  const user = email ? service.domain.users.findByEmail(email) : service.domain.users.firstSuperUser();
+  if (!user) throw new Error(email ? `no user ${email} in this data dir` : 'no user in this data dir');
+  return user;
+}
+
+async function serve(args: string[]) {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' }, 'no-auto-login': { type: 'boolean' } } });
+  const dataDir = path.resolve(values.data ?? defaultDataDir());
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  const service = await open(dataDir, { autoLogin: !values['no-auto-login'], static: serveRenderer(rendererDist) });
+  const host = await listen(service, port);
+  console.log(`data dir ${dataDir}`);
+  console.log(`listening on ${host.url}/api/v4`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await host.close();
+    service.close();
+    console.log(`stopped (${signal})`);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function runImport(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true,
+    options: { data: { type: 'string' }, replace: { type: 'boolean' }, master: { type: 'boolean' }, user: { type: 'string' } },
+  });
+  const file = positionals[0];
+  if (!file) throw new Error('usage: npm run odr -- import FILE [--data DIR]');
+  const service = await open(path.resolve(values.data ?? defaultDataDir()));
+  try {
+    const started = Date.now();
+    let last = 0;
+    const summary = await importFile(service.domain, actingUser(service, values.user), path.resolve(file), {
+      replace: values.replace, master: values.master,
+      onProgress: (f, detail) => {
+        if (Date.now() - last > 1000) {
+          last = Date.now();
+          process.stderr.write(`  ${Math.round(f * 100)} %  ${detail}\n`);
+        }
+      },
+    });
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    if (summary.kind === 'template') {
+      console.log(`imported template: ${summary.datasets.length} datatype(s), ${summary.fields} field(s) in ${secs} s`);
+      for (const ds of summary.datasets) console.log(`  dataset ${ds.uuid}  ${ds.name}`);
+    } else {
+      const r = summary.records;
+      console.log(`imported ${r.imported} record(s) (+${r.children} child records, ${summary.files} file entries), skipped ${r.skipped} already present, in ${secs} s`);
+      for (const ds of summary.datasets) console.log(`  dataset ${ds.uuid}  ${ds.name}: ${ds.records} record(s)`);
+    }
+  } finally {
+    service.close();
+  }
+}
+
+async function user(args: string[]) {
+  const [sub, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest, options: { email: { type: 'string' }, password: { type: 'string' }, super: { type: 'boolean' }, data: { type: 'string' } },
+  });
+  if (!values.email || !values.password) throw new Error('--email and --password are required');
+  const service = await open(path.resolve(values.data ?? defaultDataDir()));
+  try {
+    if (sub === 'add') {
+      const u = await service.domain.users.create({ email: values.email, password: values.password, isSuper: values.super });
+      console.log(`created ${u.isSuper ? 'super-user' : 'user'} ${u.email}`);
+    } else if (sub === 'password') {
+      await service.domain.users.setPassword(values.email, values.password);
+      console.log(`password changed for ${values.email}`);
+    } else {
+      throw new Error('usage: npm run odr -- user add|password --email E --password P');
+    }
+  } finally {
+    service.close();
+  }
+}
+
+async function apiToken(args: string[]) {
+  const { values } = parseArgs({ args, options: { user: { type: 'string' }, data: { type: 'string' } } });
+  const service = await open(path.resolve(values.data ?? defaultDataDir()));
+  try {
+    const u = actingUser(service, values.user);
+    console.log(`x-auth API token for ${u.email} (replaces any earlier one):`);
+    console.log(service.domain.users.issueApiToken(u.id));
+  } finally {
+    service.close();
+  }
+}
+
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, import: runImport, user, 'api-token': apiToken };
+
+const [cmd, ...rest] = process.argv.slice(2);
+const run = cmd ? commands[cmd] : undefined;
+if (!run) {
+  console.log(HELP);
+  process.exit(cmd ? 2 : 0);
+}
+run(rest).catch((e: unknown) => {
+  console.error(`error: ${e instanceof OdrError || e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

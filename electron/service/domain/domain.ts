@@ -1,0 +1,77 @@
+import { ChangeLog, type Change } from './changeLog.js';
+import { nowStamp, type Ctx } from './context.js';
+import { notFound } from './errors.js';
+import { RecordReader, type RenderOptions } from './recordReader.js';
+import { RecordStore } from './records/store.js';
+import type { RecordRow } from './rows.js';
+import type { DatatypeInfo, Schema } from './schemaCache.js';
+import { Users, type User } from './users.js';
+
+/** Wires the domain's parts around one context; route handlers and the CLI use it. */
+export class Domain {
+  readonly users: Users;
+  readonly store: RecordStore;
+  readonly log: ChangeLog;
+  readonly reader: RecordReader;
+
+  constructor(readonly ctx: Ctx) {
+    this.users = new Users(ctx);
+    this.store = new RecordStore(ctx);
+    this.log = new ChangeLog(ctx);
+    this.reader = new RecordReader(ctx);
+  }
+
+  now(): string {
+    return nowStamp(this.ctx);
+  }
+
+  schema(): Schema {
+    return this.ctx.schema.get();
+  }
+
+  datatype(uuid: string, thing = 'DataType'): DatatypeInfo {
+    const dt = this.schema().datatypesByUuid.get(uuid);
+    if (!dt) throw notFound(thing);
+    return dt;
+  }
+
+  record(uuid: string, thing = 'Datarecord'): RecordRow {
+    const rec = this.store.byUuid(uuid);
+    if (!rec) throw notFound(thing);
+    return rec;
+  }
+
+  datatypeOf(rec: RecordRow): DatatypeInfo {
+    return this.schema().datatypes.get(rec.datatype_id)!;
+  }
+
+  /** Appends to the change log with the record's dataset and top-level record filled in. */
+  logRecordChange(at: string, user: User, rec: RecordRow, c: Omit<Change, 'userId' | 'datasetUuid' | 'recordUuid' | 'topRecordUuid'>): void {
+    const top = this.store.topOf(rec);
+    this.log.append(at, {
+      ...c, userId: user.id, datasetUuid: this.datatypeOf(top).uuid, recordUuid: rec.uuid, topRecordUuid: top.uuid,
+    });
+  }
+
+  render(rec: RecordRow, opts: RenderOptions) {
+    return this.reader.renderRecord(rec, opts);
+  }
+
+  /** Tells listeners (UI event stream, sync) which records of which dataset changed. */
+  announce(recs: readonly RecordRow[]): void {
+    const byDataset = new Map<string, string[]>();
+    for (const r of recs) {
+      const top = this.store.topOf(r);
+      const ds = this.datatypeOf(top).uuid;
+      const list = byDataset.get(ds) ?? [];
+      list.push(top.uuid);
+      byDataset.set(ds, list);
+    }
+    for (const [datasetUuid, recordUuids] of byDataset) this.ctx.events.emit('records', { datasetUuid, recordUuids });
+  }
+}
+
+/** The viewer used for change-log snapshots: sees everything. */
+export const SYSTEM_USER: User = {
+  id: 0, email: 'system@localhost', firstName: '', lastName: '', isSuper: true, display: 'system',
+};

@@ -1,0 +1,11 @@
+/** A failure the API answers with `{"error": {"code", "message"}}` and this HTTP status. */
+export class OdrError extends Error {
+  constructor(readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 422 | 500 | 503, message: string) {
+    super(message);
+  }
+}
+
+export const badRequest = (m: string) => new OdrError(400, m);
+export const forbidden = (m = 'Insufficient permissions.') => new OdrError(403, m);
+/** ODR's wording: `This <Thing> can't be found.` */
+export const notFound = (thing: string) => new OdrError(404, `This ${thing} can't be found.`);

@@ -1,0 +1,14 @@
+import { EventEmitter } from 'node:events';
+
+/** In-process notifications: job progress (streamed as SSE) and record changes. */
+export interface ServiceEvents {
+  job: [{ id: number; userId: number }];
+  records: [{ datasetUuid: string; recordUuids: string[] }];
+}
+
+export class EventBus extends EventEmitter<ServiceEvents> {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+}

@@ -1,0 +1,41 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Ctx } from '../context.js';
+
+/**
+ * File bytes live under <data>/files/ab/cd/<sha256>, named by their content hash: equal
+ * uploads share one copy, and no user-supplied name ever becomes a path.
+ */
+export class BlobStore {
+  readonly root: string;
+
+  constructor(private readonly ctx: Ctx) {
+    this.root = path.join(ctx.dataDir, 'files');
+    mkdirSync(path.join(this.root, 'tmp'), { recursive: true });
+  }
+
+  pathOf(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not a content hash: ${hash}`);
+    return path.join(this.root, hash.slice(0, 2), hash.slice(2, 4), hash);
+  }
+
+  dirOf(hash: string): string {
+    return path.dirname(this.pathOf(hash));
+  }
+
+  tmpPath(name: string): string {
+    return path.join(this.root, 'tmp', name);
+  }
+
+  /** Deletes the bytes of hashes no file row references any more (call after the commit). */
+  removeUnreferenced(hashes: Iterable<string>): number {
+    const referenced = this.ctx.db.prepare('SELECT 1 FROM files WHERE content_hash = ? LIMIT 1').pluck();
+    let removed = 0;
+    for (const h of hashes) {
+      if (referenced.get(h)) continue;
+      rmSync(this.pathOf(h), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+}

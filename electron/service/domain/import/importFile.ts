@@ -1,0 +1,144 @@
+import { readFile, stat } from 'node:fs/promises';
+import { normalizeTemplate, ShapeError } from '../../../../shared/legacy.js';
+import type { Domain } from '../domain.js';
+import { tx } from '../tx.js';
+import type { User } from '../users.js';
+import { TemplateWriter } from './importTemplate.js';
+import { RecordImporter } from './importRecords.js';
+import { ExportFormatError, jsonArrayElements } from './jsonElements.js';
+
+export class ImportError extends Error {}
+
+export interface ImportOptions {
+  /** Overwrite records whose uuid is already stored (default: keep them, count them as skipped). */
+  replace?: boolean;
+  /** Import a template export as a master template (listed by /search/templates). */
+  master?: boolean;
+  /** Fraction done in 0..1, called between batches. */
+  onProgress?: (fraction: number, detail: string) => void;
+  batchSize?: number;
+}
+
+export interface ImportSummary {
+  kind: 'template' | 'records';
+  datasets: { uuid: string; name: string; records: number }[];
+  records: { imported: number; skipped: number; children: number };
+  files: number;
+  fields: number;
+}
+
+/** Files above this size are streamed record by record instead of parsed whole. */
+const WHOLE_PARSE_LIMIT = 64 * 1024 * 1024;
+
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+async function* inMemory(list: unknown[], read: { done: number }): AsyncGenerator<unknown> {
+  for (const r of list) {
+    read.done++;
+    yield r;
+  }
+}
+
+/**
+ * Imports an ODR export: a template (current or legacy shape, with nested related databases)
+ * or a record list `{count, records}`. Records are written in batches, one transaction each,
+ * and matched by uuid, so an interrupted import can simply be run again.
+ */
+export async function importFile(d: Domain, user: User, file: string, opts: ImportOptions = {}): Promise<ImportSummary> {
+  const size = (await stat(file).catch(() => { throw new ImportError(`cannot read ${file}`); })).size;
+  if (size <= WHOLE_PARSE_LIMIT) {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(file, 'utf8'));
+    } catch (e) {
+      throw new ImportError(`${file} is not valid JSON: ${(e as Error).message}`);
+    }
+    if (isObj(json) && Array.isArray(json.fields) && typeof json.template_uuid === 'string') {
+      return importTemplate(d, user, json, opts);
+    }
+    const list = Array.isArray(json) ? json : isObj(json) && Array.isArray(json.records) ? json.records
+      : isObj(json) && typeof json.record_uuid === 'string' ? [json] : null;
+    if (!list) throw new ImportError(`${file} is neither an ODR template export nor a record list ({count, records})`);
+    const read = { done: 0 };
+    return importRecords(d, user, inMemory(list, read), () => read.done / Math.max(1, list.length), opts);
+  }
+  const read = { bytes: 0 };
+  return importRecords(d, user, jsonArrayElements(file, 'records', read), () => read.bytes / size, opts);
+}
+
+function importTemplate(d: Domain, user: User, json: unknown, opts: ImportOptions): ImportSummary {
+  let t;
+  try {
+    t = normalizeTemplate(json);
+  } catch (e) {
+    if (e instanceof ShapeError) throw new ImportError(`template export: ${e.message}`);
+    throw e;
+  }
+  const writer = new TemplateWriter(d);
+  let fields = 0;
+  const count = (x: typeof t): void => { fields += x.fields.length; x.related_databases.forEach(count); };
+  count(t);
+  tx(d.ctx, () => {
+    writer.datatype(t, null, 0, user, opts.master ?? false);
+    d.ctx.schema.changed();
+    d.log.append(d.now(), { op: 'template.import', userId: user.id, datasetUuid: t.template_uuid, new: { name: t.name } });
+  });
+  const datasets: ImportSummary['datasets'] = [];
+  const list = (x: typeof t) => {
+    datasets.push({ uuid: x.template_uuid, name: x.name, records: 0 });
+    x.related_databases.forEach(list);
+  };
+  list(t);
+  opts.onProgress?.(1, `template ${t.name}`);
+  return { kind: 'template', datasets, records: { imported: 0, skipped: 0, children: 0 }, files: 0, fields };
+}
+
+async function importRecords(
+  d: Domain, user: User, source: AsyncGenerator<unknown>, fraction: () => number, opts: ImportOptions,
+): Promise<ImportSummary> {
+  const importer = new RecordImporter(d, user, opts.replace ?? false);
+  const types = importer.typesByUuid();
+  const batchSize = opts.batchSize ?? 1000;
+  let batch: unknown[] = [];
+  let seen = 0;
+  const flush = () => {
+    const items = batch;
+    batch = [];
+    try {
+      tx(d.ctx, () => { for (const raw of items) importer.importTop(raw, types); });
+    } catch (e) {
+      const where = `after ${importer.stats.imported + importer.stats.skipped} records`;
+      if (e instanceof ShapeError) throw new ImportError(`record list: ${e.message} (${where})`);
+      throw new ImportError(`import stopped ${where}: ${(e as Error).message}`);
+    }
+    for (const t of types.keys()) types.delete(t);
+    for (const [k, v] of importer.typesByUuid()) types.set(k, v);
+  };
+  try {
+    for await (const raw of source) {
+      batch.push(raw);
+      seen++;
+      if (batch.length >= batchSize) {
+        flush();
+        opts.onProgress?.(Math.min(0.99, fraction()), `${seen} records`);
+        await yieldToLoop();
+      }
+    }
+  } catch (e) {
+    if (e instanceof ExportFormatError || e instanceof SyntaxError) throw new ImportError(`record list: ${e.message}`);
+    throw e;
+  }
+  if (batch.length) flush();
+  tx(d.ctx, () => importer.finish());
+  opts.onProgress?.(1, `${seen} records`);
+  const schema = d.schema();
+  const s = importer.stats;
+  return {
+    kind: 'records',
+    datasets: [...s.datasets].map(([uuid, records]) => ({ uuid, name: schema.datatypesByUuid.get(uuid)?.name ?? uuid, records })),
+    records: { imported: s.imported, skipped: s.skipped, children: s.children },
+    files: s.files,
+    fields: 0,
+  };
+}

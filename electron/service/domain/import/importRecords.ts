@@ -1,0 +1,289 @@
+import type { Statement } from 'better-sqlite3';
+import { fieldType, isFieldTypeName, type FieldTypeName } from '../../../../shared/fieldTypes.js';
+import { normalizeRecord } from '../../../../shared/legacy.js';
+import type { FieldEntry, OdrRecord } from '../../../../shared/schemas/record.js';
+import { PRIVATE_DATE } from '../../../../shared/dates.js';
+import type { Domain } from '../domain.js';
+import type { RecordRow } from '../rows.js';
+import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
+import type { User } from '../users.js';
+import { TemplateWriter } from './importTemplate.js';
+
+// Writes exported records (with children, values, selections, tags and file metadata) under
+// their uuids and ids. Datatypes and fields the template did not declare are created from the
+// records' shapes. File bytes are not in exports: file rows keep their metadata and href and
+// are marked as not local (content_hash NULL).
+
+export interface RecordImportStats {
+  imported: number;
+  skipped: number;
+  children: number;
+  files: number;
+  datasets: Map<string, number>;
+}
+
+const utf8Len = (s: string) => Buffer.byteLength(s, 'utf8');
+
+function inferType(e: FieldEntry): FieldTypeName {
+  if (e.values) return e.values.length > 1 ? 'Multiple Select' : 'Single Select';
+  if (e.tags) return 'Tags';
+  if (e.files) return e.files.some((f) => f.width !== undefined) ? 'Image' : 'File';
+  if (e.selected !== undefined) return 'Boolean';
+  if (typeof e.value === 'number') return Number.isInteger(e.value) ? 'Integer' : 'Decimal';
+  return typeof e.value === 'string' && utf8Len(e.value) > 255 ? 'Paragraph Text' : 'Long Text';
+}
+
+function storedScalar(type: FieldTypeName, e: FieldEntry): string | number | null {
+  const storage = fieldType(type).storage;
+  if (storage === 'boolean') return e.selected === 1 ? 1 : 0;
+  const v = e.value;
+  if (storage === 'integer') {
+    if (v === null || v === undefined || v === '') return null;
+    const n = typeof v === 'number' ? v : Number(v);
+    return Number.isSafeInteger(n) ? n : String(v);
+  }
+  if (storage === 'decimal') return v === null || v === undefined || v === '' ? null : String(v);
+  return v === null || v === undefined ? '' : String(v);
+}
+
+export class RecordImporter {
+  private schema: Schema;
+  private readonly tw: TemplateWriter;
+  private readonly s: Record<string, Statement>;
+  /** Per datatype: the fields whose value equals every named record's record_name. */
+  private readonly nameCandidates = new Map<number, Set<number> | null>();
+  private readonly inferred = new Set<number>();
+  readonly stats: RecordImportStats = { imported: 0, skipped: 0, children: 0, files: 0, datasets: new Map() };
+
+  constructor(private readonly d: Domain, private readonly user: User, private readonly replace: boolean) {
+    this.schema = d.schema();
+    this.tw = new TemplateWriter(d);
+    const p = (sql: string) => d.ctx.db.prepare(sql);
+    this.s = {
+      insValue: p(`INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
+                   VALUES (?, ?, ?, ?, ?, ?)`),
+      selOption: p('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
+      selTag: p('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
+      fileExists: p('SELECT 1 FROM files WHERE uuid = ?').pluck(),
+      fileIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
+      nextFileId: p('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),
+      insFile: p(`INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
+                   width, height, caption, external_id, source_href, display_order, quality, created_by, create_date, create_auth, public_date)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insDt: p(`INSERT INTO datatypes (uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
+                 create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      setMaster: p("UPDATE datatypes SET master_uuid = ? WHERE id = ? AND master_uuid = ''"),
+      setNameField: p('UPDATE datatypes SET name_field_id = ? WHERE id = ? AND name_field_id IS NULL'),
+      setFieldType: p('UPDATE datafields SET fieldtype = ? WHERE id = ?'),
+      deferFks: p('PRAGMA defer_foreign_keys = ON'),
+      optionIdUsed: p('SELECT 1 FROM radio_options WHERE id = ?').pluck(),
+      rekeyOption: p('UPDATE radio_options SET id = ? WHERE id = ?'),
+      rekeyOptionSel: p('UPDATE option_selections SET option_id = ? WHERE option_id = ?'),
+      tagIdUsed: p('SELECT 1 FROM tags WHERE id = ?').pluck(),
+      rekeyTag: p('UPDATE tags SET id = ? WHERE id = ?'),
+      rekeyTagParent: p('UPDATE tags SET parent_id = ? WHERE parent_id = ?'),
+      rekeyTagSel: p('UPDATE tag_selections SET tag_id = ? WHERE tag_id = ?'),
+    };
+  }
+
+  private refresh(): void {
+    this.d.ctx.schema.changed();
+    this.schema = this.d.schema();
+  }
+
+  /** Field types by uuid, for normalising legacy value shapes. */
+  typesByUuid(): Map<string, FieldTypeName> {
+    const m = new Map<string, FieldTypeName>();
+    for (const f of this.schema.fields.values()) if (isFieldTypeName(f.fieldtype)) m.set(f.uuid, f.fieldtype);
+    return m;
+  }
+
+  /** Imports one top-level record from export JSON; call inside a transaction. */
+  importTop(raw: unknown, types: Map<string, FieldTypeName>): void {
+    const rec = normalizeRecord(raw, types);
+    const existing = this.d.store.byUuid(rec.record_uuid);
+    if (existing) {
+      if (!this.replace) {
+        this.stats.skipped++;
+        return;
+      }
+      this.d.store.delete(existing.rid);
+    }
+    const row = this.insertTree(rec, null, null);
+    this.stats.imported++;
+    const ds = this.d.datatypeOf(row).uuid;
+    this.stats.datasets.set(ds, (this.stats.datasets.get(ds) ?? 0) + 1);
+    this.d.log.append(this.d.now(), {
+      op: 'record.import', userId: this.user.id, datasetUuid: ds, recordUuid: row.uuid, topRecordUuid: row.uuid,
+    });
+  }
+
+  private datatypeFor(rec: OdrRecord, parentDt: DatatypeInfo | null): DatatypeInfo {
+    let dt = this.schema.datatypesByUuid.get(rec.database_uuid);
+    if (!dt) {
+      const at = this.d.now();
+      this.s.insDt!.run(
+        rec.database_uuid, parentDt?.id ?? null, `Dataset ${rec.database_uuid}`, rec.template_uuid, rec.metadata_for_uuid,
+        parentDt ? null : this.user.id, parentDt ? parentDt.children.length : 0,
+        rec._record_metadata._create_date || at, rec._record_metadata._create_auth || this.user.display,
+        rec._record_metadata._public_date || at, at,
+      );
+      this.refresh();
+      dt = this.schema.datatypesByUuid.get(rec.database_uuid)!;
+    } else if (rec.template_uuid && !dt.masterUuid) {
+      this.s.setMaster!.run(rec.template_uuid, dt.id);
+      this.refresh();
+      dt = this.schema.datatypesByUuid.get(rec.database_uuid)!;
+    }
+    return dt;
+  }
+
+  private fieldFor(dt: DatatypeInfo, e: FieldEntry): FieldInfo {
+    let f = dt.fieldsByUuid.get(e.field_uuid)
+      ?? (e.template_field_uuid ? dt.fields.find((x) => x.templateFieldUuid === e.template_field_uuid) : undefined);
+    if (!f) {
+      const type = inferType(e);
+      const at = this.d.now();
+      const id = this.tw.field({
+        internal_id: e.id, name: e.field_name, description: null, fieldtype: type, field_uuid: e.field_uuid,
+        template_field_uuid: e.template_field_uuid, updated_at: at,
+        _field_metadata: {
+          _create_date: at, _create_auth: this.user.display, _public_date: e._field_metadata?._public_date ?? PRIVATE_DATE,
+          _master_published_version: '0', _master_revision: '0', _tracking_master_version: '0',
+        },
+      }, dt.id, dt.fields.length);
+      this.inferred.add(id);
+      this.refresh();
+      f = this.schema.fields.get(id)!;
+    } else if (this.inferred.has(f.id) && f.type.single && e.values && e.values.length > 1) {
+      this.s.setFieldType!.run('Multiple Select', f.id);
+      this.refresh();
+      f = this.schema.fields.get(f.id)!;
+    }
+    return f;
+  }
+
+  private insertTree(rec: OdrRecord, parent: RecordRow | null, parentDt: DatatypeInfo | null): RecordRow {
+    let dt = this.datatypeFor(rec, parentDt);
+    const m = rec._record_metadata;
+    const at = this.d.now();
+    const row = this.d.store.insert({
+      uuid: rec.record_uuid, internalId: rec.internal_id || undefined, datatypeId: dt.id, parent, createdBy: this.user.id,
+      createDate: m._create_date || at, updateDate: m._update_date || m._create_date || at,
+      createAuth: m._create_auth || this.user.display, publicDate: m._public_date || PRIVATE_DATE,
+    });
+    if (parent) this.stats.children++;
+    const named = typeof rec.record_name === 'string' && rec.record_name !== '' && rec.record_name !== String(rec.internal_id);
+    const matching = new Set<number>();
+    for (const e of rec.fields) {
+      const f = this.fieldFor(dt, e);
+      dt = this.schema.datatypes.get(dt.id)!; // refreshed if the field was new
+      const fm = e._field_metadata;
+      const created = fm?._create_date || row.create_date;
+      const updated = fm?._update_date || row.update_date;
+      const auth = fm?._create_auth || row.create_auth;
+      const storage = f.type.storage;
+      if (storage === 'options') {
+        for (const o of e.values ?? []) {
+          const known = this.schema.fields.get(f.id)!.optionsByUuid.get(o.template_radio_option_uuid)?.id;
+          const opt = known === undefined ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id) : this.adoptId('option', known, o.id);
+          this.s.selOption!.run(row.rid, opt, f.id, o.option_selected ?? updated);
+        }
+      } else if (storage === 'tags') {
+        for (const t of e.tags ?? []) {
+          const known = this.schema.fields.get(f.id)!.tagsByUuid.get(t.template_tag_uuid)?.id;
+          const tag = known === undefined ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid) : this.adoptId('tag', known, t.id);
+          this.s.selTag!.run(row.rid, tag, f.id, t.tag_selected ?? updated);
+        }
+      } else if (storage === 'files') {
+        this.insertFiles(row, f, e);
+      }
+      const value = storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'readonly' ? null : storedScalar(f.fieldtype as FieldTypeName, e);
+      this.s.insValue!.run(row.rid, f.id, value, created, updated, auth);
+      if (named && value === rec.record_name) matching.add(f.id);
+    }
+    if (named) {
+      const prev = this.nameCandidates.get(dt.id);
+      this.nameCandidates.set(dt.id, prev === undefined ? matching : prev === null ? null : new Set([...prev].filter((x) => matching.has(x))));
+    }
+    for (const c of rec.records) this.insertTree(c, row, dt);
+    return row;
+  }
+
+  /**
+   * Legacy template exports carry no option or tag ids; record exports do. When the record's id
+   * for an option/tag is free, the stored one takes it, so reads show the server's ids.
+   */
+  private adoptId(kind: 'option' | 'tag', current: number, exported: number): number {
+    if (!(exported > 0) || exported === current) return current;
+    const used = kind === 'option' ? this.s.optionIdUsed! : this.s.tagIdUsed!;
+    if (used.get(exported)) return current;
+    this.s.deferFks!.run();
+    if (kind === 'option') {
+      this.s.rekeyOption!.run(exported, current);
+      this.s.rekeyOptionSel!.run(exported, current);
+    } else {
+      this.s.rekeyTag!.run(exported, current);
+      this.s.rekeyTagParent!.run(exported, current);
+      this.s.rekeyTagSel!.run(exported, current);
+    }
+    this.refresh();
+    return exported;
+  }
+
+  private newOption(f: FieldInfo, uuid: string, name: string, id: number): number {
+    const optionId = this.tw.option(f.id, uuid, name, f.options.length, '', id);
+    this.refresh();
+    return optionId;
+  }
+
+  private newTag(f: FieldInfo, uuid: string, name: string, parentUuid: string | undefined): number {
+    const field = this.schema.fields.get(f.id)!;
+    const parent = parentUuid ? field.tagsByUuid.get(parentUuid)?.id ?? null : null;
+    const tagId = this.tw.tag(f.id, uuid, name, parent, field.tagsByUuid.size, '');
+    this.refresh();
+    return tagId;
+  }
+
+  private insertFiles(row: RecordRow, f: FieldInfo, e: FieldEntry): void {
+    const byExportId = new Map<number, number>();
+    const seen = new Set<string>();
+    for (const file of e.files ?? []) {
+      if (seen.has(file.file_uuid) || this.s.fileExists!.get(file.file_uuid)) continue;
+      seen.add(file.file_uuid);
+      const meta = file._file_metadata ?? {};
+      const free = file.id > 0 && this.s.fileIdFree!.get(file.id);
+      const internalId = free ? file.id : (this.s.nextFileId!.get() as number);
+      const isImage = f.fieldtype === 'Image' || file.width !== undefined;
+      const parentRid = file.parent_image_id !== undefined ? byExportId.get(file.parent_image_id) ?? null : null;
+      const info = this.s.insFile!.run(
+        internalId, file.file_uuid, row.rid, f.id, isImage ? 1 : 0, parentRid, file.original_name,
+        file.file_size !== undefined && /^\d+$/.test(file.file_size) ? Number(file.file_size) : null,
+        file.width && /^\d+$/.test(file.width) ? Number(file.width) : null,
+        file.height && /^\d+$/.test(file.height) ? Number(file.height) : null,
+        file.caption ?? '', meta._external_id ?? '', file.href || null,
+        meta._display_order && /^-?\d+$/.test(meta._display_order) ? Number(meta._display_order) : 0,
+        meta._quality && /^-?\d+$/.test(meta._quality) ? Number(meta._quality) : 0,
+        this.user.id, meta._create_date || row.create_date, meta._create_auth || row.create_auth,
+        meta._public_date || row.public_date,
+      );
+      byExportId.set(file.id, Number(info.lastInsertRowid));
+      this.stats.files++;
+    }
+  }
+
+  /** After the last batch: record names come from the field every named record agrees with. */
+  finish(): void {
+    let changed = false;
+    for (const [dtId, candidates] of this.nameCandidates) {
+      const dt = this.schema.datatypes.get(dtId);
+      if (!dt || dt.nameFieldId !== null || !candidates || candidates.size === 0) continue;
+      const pick = dt.fields.find((f) => candidates.has(f.id));
+      if (pick) {
+        this.s.setNameField!.run(pick.id, dtId);
+        changed = true;
+      }
+    }
+    if (changed) this.refresh();
+  }
+}

@@ -1,0 +1,288 @@
+import type { Statement } from 'better-sqlite3';
+import { isPublicAt } from '../../../shared/dates.js';
+import { renderValue } from '../../../shared/fieldTypes.js';
+import type { FieldEntry, FileEntry, OdrRecord, OptionEntry, TagEntry } from '../../../shared/schemas/record.js';
+import type { Ctx } from './context.js';
+import { isAdmin } from './permissions.js';
+import { RECORD_COLUMNS, type FileRow, type RecordRow, type SelectionRow, type ValueRow } from './rows.js';
+import type { DatatypeInfo, FieldInfo, Schema } from './schemaCache.js';
+import type { User } from './users.js';
+
+export interface RenderOptions {
+  viewer: User;
+  now: string;
+  /** Absolute API base for file hrefs, e.g. http://127.0.0.1:8080/api/v4 */
+  apiBase: string;
+  /**
+   * Create, job and public-status responses (seed contract): `_updated_date` instead of
+   * `_update_date`, and `record_name` as an integer when it is the record id.
+   */
+  legacyKeys?: boolean;
+}
+
+interface Node {
+  row: RecordRow;
+  dt: DatatypeInfo;
+  fields: Map<number, FieldEntry>;
+  instance: Map<number, ValueRow>;
+  children: Node[];
+  restricted: boolean;
+  ownsRecord: boolean;
+}
+
+const IN_TOPS = 'IN (SELECT value FROM json_each(?))';
+
+/**
+ * Builds record JSON for whole record trees with a fixed set of five queries (records, values,
+ * option selections, tag selections, files), whatever the number of records or fields.
+ */
+export class RecordReader {
+  private readonly one: Record<'records' | 'values' | 'selections' | 'files', Statement>;
+  private readonly many: Record<'records' | 'values' | 'selections' | 'files', Statement>;
+
+  constructor(private readonly ctx: Ctx) {
+    const q = (where: string) => ({
+      records: ctx.db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE top_rid ${where} ORDER BY rid`),
+      values: ctx.db.prepare(
+        `SELECT v.record_rid, v.datafield_id, v.value, v.create_date, v.update_date, v.create_auth
+         FROM records r JOIN field_values v ON v.record_rid = r.rid WHERE r.top_rid ${where}`),
+      selections: ctx.db.prepare(
+        `SELECT s.record_rid, s.datafield_id, s.option_id AS item_id, s.selected_at, 0 AS is_tag
+           FROM records r JOIN option_selections s ON s.record_rid = r.rid WHERE r.top_rid ${where}
+         UNION ALL
+         SELECT t.record_rid, t.datafield_id, t.tag_id, t.selected_at, 1
+           FROM records r JOIN tag_selections t ON t.record_rid = r.rid WHERE r.top_rid ${where}`),
+      files: ctx.db.prepare(
+        `SELECT f.* FROM records r JOIN files f ON f.record_rid = r.rid WHERE r.top_rid ${where}
+         ORDER BY f.display_order, f.rid`),
+    });
+    this.one = q('= ?');
+    this.many = q(IN_TOPS);
+  }
+
+  /** Renders top-level records (with descendants) in the given order. */
+  renderTops(tops: readonly RecordRow[], opts: RenderOptions): OdrRecord[] {
+    if (tops.length === 0) return [];
+    const nodes = this.build(tops.map((t) => t.rid), opts);
+    return tops.map((t) => this.toJson(nodes.get(t.rid)!, opts));
+  }
+
+  /** Renders one record — top-level or child — with its descendants. */
+  renderRecord(rec: RecordRow, opts: RenderOptions): OdrRecord {
+    const node = this.build([rec.top_rid], opts).get(rec.rid);
+    if (!node) throw new Error(`record ${rec.uuid} is not visible under its top-level record`);
+    return this.toJson(node, opts);
+  }
+
+  /** All visible nodes of the given record trees, keyed by rid. */
+  private build(topRids: number[], opts: RenderOptions): Map<number, Node> {
+    const schema = this.ctx.schema.get();
+    const single = topRids.length === 1;
+    const stmts = single ? this.one : this.many;
+    const arg = single ? topRids[0] : JSON.stringify(topRids);
+
+    const nodes = new Map<number, Node>();
+    for (const row of stmts.records.all(arg) as RecordRow[]) {
+      const dt = schema.datatypes.get(row.datatype_id)!;
+      const restricted = !isAdmin(opts.viewer, dt);
+      const node: Node = {
+        row, dt, fields: new Map(), instance: new Map(), children: [], restricted,
+        ownsRecord: row.created_by === opts.viewer.id,
+      };
+      if (row.parent_rid === null) {
+        nodes.set(row.rid, node);
+        continue;
+      }
+      const parent = nodes.get(row.parent_rid);
+      if (!parent) continue; // under a hidden record
+      if (restricted && !node.ownsRecord && !parent.ownsRecord && !isPublicAt(row.public_date, opts.now)) continue;
+      node.ownsRecord ||= parent.ownsRecord;
+      parent.children.push(node);
+      nodes.set(row.rid, node);
+    }
+
+    const visible = (node: Node, f: FieldInfo) =>
+      !node.restricted || node.ownsRecord || isPublicAt(f.publicDate, opts.now);
+
+    for (const v of stmts.values.all(arg) as ValueRow[]) {
+      const node = nodes.get(v.record_rid);
+      const f = schema.fields.get(v.datafield_id);
+      if (!node || !f || !visible(node, f)) continue;
+      node.instance.set(f.id, v);
+      // A field used on the record appears, option and file kinds with their (maybe empty) list.
+      const entry = fieldHead(f, v);
+      const s = f.type.storage;
+      if (s === 'options') entry.values = [];
+      else if (s === 'tags') entry.tags = [];
+      else if (s === 'files') entry.files = [];
+      else if (s === 'boolean') entry.selected = v.value === 1 || v.value === '1' ? 1 : 0;
+      else entry.value = renderValue(f.type, v.value);
+      node.fields.set(f.id, entry);
+    }
+
+    const sels = stmts.selections.all(arg, arg) as (SelectionRow & { is_tag: number })[];
+    for (const s of sels) {
+      const node = nodes.get(s.record_rid);
+      const f = schema.fields.get(s.datafield_id);
+      if (!node || !f || !visible(node, f)) continue;
+      const entry = this.entryFor(node, f);
+      if (s.is_tag) (entry.tags ??= []).push(tagEntry(schema, s.item_id, s.selected_at));
+      else (entry.values ??= []).push(optionEntry(schema, s.item_id, s.selected_at));
+    }
+
+    const files = stmts.files.all(arg) as FileRow[];
+    const derivatives = new Map<number, FileRow[]>();
+    for (const file of files) {
+      if (file.parent_rid !== null) {
+        const list = derivatives.get(file.parent_rid);
+        if (list) list.push(file);
+        else derivatives.set(file.parent_rid, [file]);
+      }
+    }
+    for (const file of files) {
+      if (file.parent_rid !== null) continue;
+      const node = nodes.get(file.record_rid);
+      const f = schema.fields.get(file.datafield_id);
+      if (!node || !f || !visible(node, f)) continue;
+      if (node.restricted && file.created_by !== opts.viewer.id && !isPublicAt(file.public_date, opts.now)) continue;
+      const entry = this.entryFor(node, f);
+      const list = (entry.files ??= []);
+      list.push(fileEntry(file, null, opts.apiBase));
+      for (const d of derivatives.get(file.rid) ?? []) list.push(fileEntry(d, file, opts.apiBase));
+    }
+
+    for (const node of nodes.values()) {
+      for (const entry of node.fields.values()) {
+        if (entry.values) entry.values.sort(byOrder(schema, 'option'));
+        if (entry.tags) entry.tags.sort(byOrder(schema, 'tag'));
+      }
+      if (node.children.length > 1) sortChildren(node.children);
+    }
+    return nodes;
+  }
+
+  private entryFor(node: Node, f: FieldInfo): FieldEntry {
+    let entry = node.fields.get(f.id);
+    if (!entry) {
+      entry = fieldHead(f, node.instance.get(f.id));
+      node.fields.set(f.id, entry);
+    }
+    return entry;
+  }
+
+  private toJson(node: Node, opts: RenderOptions): OdrRecord {
+    const { row, dt } = node;
+    let name: string | number = String(row.internal_id);
+    if (dt.nameFieldId !== null) {
+      const v = node.fields.get(dt.nameFieldId)?.value;
+      if (v !== undefined && v !== null && v !== '') name = String(v);
+    }
+    if (opts.legacyKeys && name === String(row.internal_id)) name = row.internal_id;
+    const fields = [...node.fields.values()].sort((a, b) => a.id - b.id);
+    return {
+      database_uuid: dt.uuid,
+      internal_id: row.internal_id,
+      record_name: name,
+      record_uuid: row.uuid,
+      template_uuid: dt.masterUuid,
+      metadata_for_uuid: dt.metadataForUuid,
+      _record_metadata: opts.legacyKeys
+        ? { _create_date: row.create_date, _updated_date: row.update_date, _create_auth: row.create_auth, _public_date: row.public_date }
+        : { _create_date: row.create_date, _update_date: row.update_date, _create_auth: row.create_auth, _public_date: row.public_date },
+      fields,
+      records: node.children.map((c) => this.toJson(c, opts)),
+    };
+  }
+}
+
+/**
+ * Children grouped by datatype, groups in the order their first record was stored, records in
+ * storage order: the order ODR exports use, so an imported tree reads back as exported.
+ */
+function sortChildren(children: Node[]): void {
+  const first = new Map<number, number>();
+  for (const c of children) if (!first.has(c.dt.id) || c.row.rid < first.get(c.dt.id)!) first.set(c.dt.id, c.row.rid);
+  children.sort((a, b) => first.get(a.dt.id)! - first.get(b.dt.id)! || a.row.rid - b.row.rid);
+}
+
+function fieldHead(f: FieldInfo, instance: ValueRow | undefined): FieldEntry {
+  return {
+    field_name: f.name,
+    field_uuid: f.uuid,
+    template_field_uuid: f.templateFieldUuid,
+    id: f.id,
+    _field_metadata: instance
+      ? { _public_date: f.publicDate, _create_date: instance.create_date, _update_date: instance.update_date, _create_auth: instance.create_auth }
+      : { _public_date: f.publicDate },
+  };
+}
+
+function optionEntry(schema: Schema, id: number, selectedAt: string): OptionEntry {
+  const o = schema.options.get(id)!;
+  return {
+    id: o.id,
+    template_radio_option_uuid: o.uuid,
+    name: o.name,
+    ...(o.userCreated ? { user_created: '1' as const } : {}),
+    option_created: o.created,
+    option_selected: selectedAt,
+    selected: 1,
+  };
+}
+
+function tagEntry(schema: Schema, id: number, selectedAt: string): TagEntry {
+  const t = schema.tags.get(id)!;
+  const parent = t.parentId === null ? undefined : schema.tags.get(t.parentId);
+  return {
+    id: t.id,
+    template_tag_uuid: t.uuid,
+    ...(parent ? { parent_template_tag_uuid: parent.uuid } : {}),
+    name: t.name,
+    ...(t.userCreated ? { user_created: '1' as const } : {}),
+    tag_created: t.created,
+    tag_selected: selectedAt,
+    selected: 1,
+  };
+}
+
+const byOrder = (schema: Schema, kind: 'option' | 'tag') => (a: { id: number }, b: { id: number }) => {
+  const pa = kind === 'option' ? schema.options.get(a.id) : schema.tags.get(a.id);
+  const pb = kind === 'option' ? schema.options.get(b.id) : schema.tags.get(b.id);
+  return (pa?.displayOrder ?? 0) - (pb?.displayOrder ?? 0) || a.id - b.id;
+};
+
+/** File and image entries in the real server's key order (reference §3.2). */
+export function fileEntry(file: FileRow, parent: FileRow | null, apiBase: string): FileEntry {
+  const meta = parent ?? file;
+  const href = file.content_hash !== null || file.source_href === null ? `${apiBase}/file/${file.uuid}` : file.source_href;
+  const local = file.content_hash !== null ? {} : { content_local: false };
+  if (!file.is_image) {
+    return {
+      id: file.internal_id,
+      file_uuid: file.uuid,
+      file_size: String(file.file_size ?? 0),
+      href,
+      _file_metadata: {
+        _external_id: meta.external_id, _create_date: meta.create_date, _create_auth: meta.create_auth,
+        _public_date: meta.public_date, _quality: String(meta.quality),
+      },
+      original_name: file.original_name,
+      ...local,
+    };
+  }
+  return {
+    _file_metadata: {
+      _external_id: meta.external_id, _create_date: meta.create_date, _create_auth: meta.create_auth,
+      _public_date: meta.public_date, _display_order: String(meta.display_order), _quality: String(meta.quality),
+    },
+    id: file.internal_id,
+    ...(parent ? { parent_image_id: parent.internal_id } : {}),
+    file_uuid: file.uuid,
+    original_name: meta.original_name,
+    href,
+    caption: meta.caption,
+    width: file.width === null ? '' : String(file.width),
+    height: file.height === null ? '' : String(file.height),
+    ...local,
+  };
+}

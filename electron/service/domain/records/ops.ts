@@ -1,0 +1,170 @@
+import { PRIVATE_DATE, parseDateInput } from '../../../../shared/dates.js';
+import type { Domain } from '../domain.js';
+import { SYSTEM_USER } from '../domain.js';
+import { badRequest, forbidden, notFound, OdrError } from '../errors.js';
+import { newUuid } from '../ids.js';
+import { canEditRecord, canViewDatatype } from '../permissions.js';
+import type { RecordRow } from '../rows.js';
+import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
+import { tx } from '../tx.js';
+import type { User } from '../users.js';
+import { writeOption, writeScalar, writeTag, type WriteCtx } from './fieldWrites.js';
+
+export const MAX_DELETE = 100;
+
+export function parseDateOrThrow(d: Domain, input: string, key: string): string {
+  const parsed = parseDateInput(input, d.ctx.clock());
+  if (parsed === null) throw badRequest(`${key} "${input}" is not a date (use YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601)`);
+  return parsed;
+}
+
+export function writeCtx(d: Domain, user: User, rec: RecordRow): WriteCtx {
+  const dt = d.datatypeOf(rec);
+  const top = d.store.topOf(rec);
+  let allowed: boolean | undefined;
+  return {
+    d, user, at: d.now(),
+    requireEdit: () => {
+      allowed ??= canEditRecord(user, dt, rec, top);
+      if (!allowed) throw forbidden(`You may not edit record ${rec.uuid}: it was created by someone else.`);
+    },
+  };
+}
+
+/** Pre-selects the options a datatype marks as default, as the real server does on create. */
+export function selectDefaults(d: Domain, rec: RecordRow, dt: DatatypeInfo, at: string): void {
+  for (const f of dt.fields) {
+    for (const o of f.options) if (o.isDefault) d.store.selectOption(rec.rid, f.id, o.id, at);
+  }
+}
+
+export interface CreateInput {
+  publicDate?: string;
+  created?: string;
+}
+
+/** POST /dataset/{uuid}/record: an empty top-level record, private unless told otherwise. */
+export function createRecord(d: Domain, user: User, datasetUuid: string, input: CreateInput): RecordRow {
+  const dt = d.datatype(datasetUuid);
+  if (dt.parentId !== null) {
+    throw badRequest(`${datasetUuid} is a child datatype: its records are created inside a parent record (save with record_uuid "")`);
+  }
+  if (!canViewDatatype(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}.`);
+  const now = d.now();
+  const created = input.created ? parseDateOrThrow(d, input.created, 'created') : now;
+  const publicDate = input.publicDate ? parseDateOrThrow(d, input.publicDate, 'public_date') : dt.newRecordsPublic ? now : PRIVATE_DATE;
+  const rec = tx(d.ctx, () => {
+    const r = d.store.insert({
+      uuid: newUuid(), datatypeId: dt.id, parent: null, createdBy: user.id,
+      createDate: created, updateDate: created, createAuth: user.display, publicDate,
+    });
+    selectDefaults(d, r, dt, now);
+    d.logRecordChange(now, user, r, { op: 'record.create', new: { database_uuid: dt.uuid, public_date: publicDate, created } });
+    return r;
+  });
+  d.announce([rec]);
+  return rec;
+}
+
+function fieldOf(d: Domain, rec: RecordRow, fieldUuid: string): FieldInfo {
+  const f = d.schema().fieldsByUuid.get(fieldUuid);
+  if (!f) throw notFound('Datafield');
+  if (f.datatypeId !== rec.datatype_id) {
+    throw badRequest(`Field ${fieldUuid} does not belong to the dataset of record ${rec.uuid}`);
+  }
+  return f;
+}
+
+/** POST /record/{r}/{f}/value. `null` changes nothing; `""` clears. */
+export function setValue(d: Domain, user: User, recordUuid: string, fieldUuid: string, value: unknown): RecordRow {
+  const rec = d.record(recordUuid);
+  const f = fieldOf(d, rec, fieldUuid);
+  if (!f.type.takesValue) throw badRequest(`Field type "${f.fieldtype}" does not support a "value" update`);
+  if (value === null) return rec;
+  const changed = tx(d.ctx, () => {
+    const w = writeCtx(d, user, rec);
+    const did = writeScalar(w, rec, f, value);
+    if (did) d.store.touch(rec.rid, w.at);
+    return did;
+  });
+  if (changed) d.announce([rec]);
+  return rec;
+}
+
+/** PUT /record/{r}/{f}/{option}/{selected|unselected}: radio options and tags. Idempotent. */
+export function setOption(d: Domain, user: User, recordUuid: string, fieldUuid: string, optionUuid: string, on: boolean): RecordRow {
+  const rec = d.record(recordUuid);
+  const f = fieldOf(d, rec, fieldUuid);
+  if (!f.type.takesOptions) throw badRequest(`Field type "${f.fieldtype}" does not support tag/radio selection`);
+  const changed = tx(d.ctx, () => {
+    const w = writeCtx(d, user, rec);
+    const did = f.type.storage === 'tags' ? writeTag(w, rec, f, optionUuid, on) : writeOption(w, rec, f, optionUuid, on);
+    if (did) d.store.touch(rec.rid, w.at);
+    return did;
+  });
+  if (changed) d.announce([rec]);
+  return rec;
+}
+
+/** POST /dataset/record/public. No date means now; a future date schedules publication. */
+export function setPublicDate(d: Domain, user: User, datasetUuid: string, recordUuid: string, publicDate: string | undefined): RecordRow {
+  const dt = d.datatype(datasetUuid);
+  const rec = d.record(recordUuid, 'Record');
+  const recDt = d.datatypeOf(rec);
+  if (recDt.id !== dt.id && recDt.top.id !== dt.id) {
+    throw badRequest(`Record ${recordUuid} is not in dataset ${datasetUuid}`);
+  }
+  const date = publicDate === undefined || publicDate === '' ? d.now() : parseDateOrThrow(d, publicDate, 'public_date');
+  tx(d.ctx, () => {
+    const w = writeCtx(d, user, rec);
+    w.requireEdit();
+    if (rec.public_date === date) return;
+    d.store.setPublicDate(rec.rid, date);
+    d.store.touch(rec.rid, w.at);
+    d.logRecordChange(w.at, user, rec, { op: 'record.public', old: rec.public_date, new: date });
+  });
+  d.announce([rec]);
+  return d.store.byRid(rec.rid)!;
+}
+
+export interface DeleteOutcome {
+  deleted: string[];
+  /** Content hashes that may have lost their last reference. */
+  orphanCandidates: string[];
+}
+
+/**
+ * DELETE /record[/uuid]: every uuid is resolved and checked before anything is deleted; then
+ * all go in one transaction (with their descendants). The change log keeps a snapshot.
+ */
+export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOutcome {
+  if (uuids.length === 0) throw badRequest('No record UUIDs provided');
+  if (uuids.length > MAX_DELETE) throw badRequest(`A maximum of ${MAX_DELETE} records may be deleted per request`);
+  const announced: { datasetUuid: string; recordUuid: string }[] = [];
+  const outcome = tx(d.ctx, () => {
+    const recs = uuids.map((u) => {
+      const rec = d.store.byUuid(u);
+      if (!rec) throw new OdrError(404, `This Datarecord: ${u} can't be found.`);
+      const dt = d.datatypeOf(rec);
+      if (!canEditRecord(user, dt, rec, d.store.topOf(rec))) {
+        throw forbidden(`You may not delete record ${u}: only its creator, the dataset's owner or a super-user can.`);
+      }
+      return rec;
+    });
+    const at = d.now();
+    const hashes = new Set<string>();
+    for (const rec of recs) {
+      if (!d.store.byRid(rec.rid)) continue; // went with an ancestor earlier in the list
+      for (const h of d.store.fileHashesUnder(rec.rid)) hashes.add(h);
+      const snapshot = d.render(rec, { viewer: SYSTEM_USER, now: at, apiBase: '' });
+      d.logRecordChange(at, user, rec, { op: 'record.delete', old: snapshot, new: null });
+      const top = d.store.topOf(rec);
+      announced.push({ datasetUuid: d.datatypeOf(top).uuid, recordUuid: top.uuid });
+      if (rec.parent_rid !== null) d.store.touch(rec.parent_rid, at);
+      d.store.delete(rec.rid);
+    }
+    return { deleted: recs.map((r) => r.uuid), orphanCandidates: [...hashes] };
+  });
+  for (const a of announced) d.ctx.events.emit('records', { datasetUuid: a.datasetUuid, recordUuids: [a.recordUuid] });
+  return outcome;
+}

@@ -1,0 +1,59 @@
+// Row shapes of the tables the domain reads directly.
+
+export interface RecordRow {
+  rid: number;
+  internal_id: number;
+  uuid: string;
+  datatype_id: number;
+  parent_rid: number | null;
+  top_rid: number;
+  created_by: number | null;
+  create_date: string;
+  update_date: string;
+  create_auth: string;
+  public_date: string;
+}
+
+export const RECORD_COLUMNS =
+  'rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date';
+
+export interface ValueRow {
+  record_rid: number;
+  datafield_id: number;
+  value: string | number | null;
+  create_date: string;
+  update_date: string;
+  create_auth: string;
+}
+
+export interface SelectionRow {
+  record_rid: number;
+  datafield_id: number;
+  item_id: number;
+  selected_at: string;
+}
+
+export interface FileRow {
+  rid: number;
+  internal_id: number;
+  uuid: string;
+  record_rid: number;
+  datafield_id: number;
+  is_image: number;
+  parent_rid: number | null;
+  original_name: string;
+  content_hash: string | null;
+  file_size: number | null;
+  mime: string | null;
+  width: number | null;
+  height: number | null;
+  caption: string;
+  external_id: string;
+  source_href: string | null;
+  display_order: number;
+  quality: number;
+  created_by: number | null;
+  create_date: string;
+  create_auth: string;
+  public_date: string;
+}

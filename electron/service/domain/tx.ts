@@ -1,0 +1,15 @@
+import type { Ctx } from './context.js';
+
+/**
+ * Runs `fn` in one SQLite transaction (IMMEDIATE, so concurrent writers queue instead of
+ * failing at commit). On failure the schema cache is dropped, since it may have been reloaded
+ * from rows the rollback took back.
+ */
+export function tx<T>(ctx: Ctx, fn: () => T): T {
+  try {
+    return ctx.db.transaction(fn).immediate();
+  } catch (e) {
+    ctx.schema.invalidate();
+    throw e;
+  }
+}

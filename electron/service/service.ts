@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { openDatabase } from './store/db.js';
+import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domain/context.js';
+import { Domain } from './domain/domain.js';
+import { generatePassword } from './domain/users.js';
+import { createApp, stripJsonSuffix, type AppOptions } from './api/app.js';
+
+export interface ServiceOptions {
+  dataDir: string;
+  config?: Partial<ServiceConfig>;
+  clock?: () => Date;
+  nativeBinding?: string;
+  /** First run of a new data dir: the super-user to create. */
+  admin?: { email?: string; password?: string };
+  autoLogin?: boolean;
+  static?: AppOptions['static'];
+}
+
+export interface FirstRun {
+  email: string;
+  /** Set only when the password was generated: shown once, never stored in clear. */
+  generatedPassword?: string;
+}
+
+export interface Service {
+  ctx: Ctx;
+  domain: Domain;
+  fetch: (req: Request) => Promise<Response>;
+  firstRun: FirstRun | null;
+  close: () => void;
+}
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
+
+/**
+ * Opens (or creates) a data dir and returns the service as a fetch handler. Pure Node: no
+ * Electron, no socket — hosts decide how requests arrive (node:http, protocol.handle, tests).
+ */
+export async function createService(opts: ServiceOptions): Promise<Service> {
+  const db = openDatabase(path.join(opts.dataDir, 'odr.sqlite'), { nativeBinding: opts.nativeBinding });
+  const ctx = createCtx(db, opts.dataDir, { ...DEFAULT_CONFIG, ...opts.config }, opts.clock);
+  const domain = new Domain(ctx);
+  let firstRun: FirstRun | null = null;
+  if (domain.users.count() === 0) {
+    const email = opts.admin?.email || DEFAULT_ADMIN_EMAIL;
+    const given = opts.admin?.password;
+    const password = given || generatePassword();
+    await domain.users.create({ email, password, isSuper: true, firstName: 'Local', lastName: 'Admin' });
+    firstRun = { email, ...(given ? {} : { generatedPassword: password }) };
+  }
+  const { app } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static });
+  return {
+    ctx,
+    domain,
+    firstRun,
+    fetch: async (req) => app.fetch(stripJsonSuffix(req)),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}

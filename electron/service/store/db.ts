@@ -1,0 +1,65 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** Path of a better_sqlite3.node built for the host's ABI (Electron passes its own). */
+  nativeBinding?: string;
+  migrations?: Migration[];
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * Opens (creating if needed) the service database: WAL so readers never wait for the writer,
+ * synchronous=FULL so an acknowledged write survives a power cut, foreign keys on.
+ */
+export function openDatabase(file: string, opts: OpenOptions = {}): Db {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  migrate(db, file, opts.migrations ?? MIGRATIONS);
+  return db;
+}
+
+export function migrate(db: Db, file: string, migrations: Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS _migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Map(
+    (db.prepare('SELECT version, name, sha256 FROM _migrations').all() as { version: number; name: string; sha256: string }[])
+      .map((r) => [r.version, r]),
+  );
+  for (const m of migrations) {
+    const done = applied.get(m.version);
+    if (done && done.sha256 !== sha(m.sql)) {
+      throw new Error(`migration ${m.version} (${m.name}) changed after it was applied to ${file}`);
+    }
+  }
+  const known = new Set(migrations.map((m) => m.version));
+  const newer = [...applied.keys()].filter((v) => !known.has(v));
+  if (newer.length) throw new Error(`${file} was written by a newer odr-desktop (migrations ${newer.join(', ')})`);
+
+  const pending = migrations.filter((m) => !applied.has(m.version));
+  if (!pending.length) return;
+  // A database that already holds data is copied before its schema changes.
+  if (applied.size > 0 && file !== ':memory:' && existsSync(file)) {
+    const backup = `${file}.before-v${pending[0]!.version}.bak`;
+    db.exec(`VACUUM INTO '${backup.replaceAll("'", "''")}'`);
+  }
+  const record = db.prepare('INSERT INTO _migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)');
+  for (const m of pending) {
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, sha(m.sql), new Date().toISOString());
+    })();
+  }
+}

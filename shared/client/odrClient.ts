@@ -1,0 +1,157 @@
+import type { z } from 'zod';
+import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
+import { DatabaseList, RecordIdList, Template } from '../schemas/template.js';
+import { TokenResponse } from '../schemas/common.js';
+import type { SaveRecord } from '../schemas/requests.js';
+
+/** A non-2xx answer, with the ODR error body's code and message (or the lexik flat shape). */
+export class OdrApiError extends Error {
+  constructor(readonly status: number, message: string, readonly body: unknown) {
+    super(`${status} ${message}`);
+  }
+}
+
+export interface ClientOptions {
+  /** e.g. http://127.0.0.1:8460/api/v4 */
+  baseUrl: string;
+  token?: string;
+  fetch?: typeof fetch;
+  /** Validate every response against the shared zod schemas (tests, contract checks). */
+  strict?: boolean;
+}
+
+export type FormValue = string | Blob | { blob: Blob; name: string };
+
+export interface RequestOptions {
+  json?: unknown;
+  form?: Record<string, FormValue | undefined>;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+function errorMessage(body: unknown, fallback: string): string {
+  if (typeof body === 'object' && body !== null) {
+    const b = body as { error?: { message?: unknown }; message?: unknown };
+    if (typeof b.error?.message === 'string') return b.error.message;
+    if (typeof b.message === 'string') return b.message;
+  }
+  return fallback;
+}
+
+/** Typed client of the ODR v4 interface; the renderer, the sync engine and the tests share it. */
+export class OdrClient {
+  readonly baseUrl: string;
+  token: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly strict: boolean;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.token = opts.token;
+    this.fetchImpl = opts.fetch ?? ((...a) => fetch(...a));
+    this.strict = opts.strict ?? false;
+  }
+
+  url(path: string, query?: RequestOptions['query']): string {
+    let u = `${this.baseUrl}${path}`;
+    if (query) {
+      const q = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+      if (q.length) u += `?${q.join('&')}`;
+    }
+    return u;
+  }
+
+  /** The raw response (any status); callers that stream or inspect headers use this. */
+  async send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (this.token && !headers.Authorization) headers.Authorization = `Bearer ${this.token}`;
+    let body: BodyInit | undefined;
+    if (opts.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(opts.form)) {
+        if (v === undefined) continue;
+        if (typeof v === 'string' || v instanceof Blob) fd.append(k, v);
+        else fd.append(k, v.blob, v.name);
+      }
+      body = fd;
+    }
+    return this.fetchImpl(this.url(path, opts.query), { method, headers, body, signal: opts.signal });
+  }
+
+  async request<T>(method: string, path: string, opts: RequestOptions & { schema?: z.ZodType<T> } = {}): Promise<T> {
+    const res = await this.send(method, path, opts);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON (an HTML redirect stub, a proxy's error page): keep the text
+    }
+    if (!res.ok) throw new OdrApiError(res.status, errorMessage(body, res.statusText), body);
+    if (this.strict && opts.schema) return opts.schema.parse(body);
+    return body as T;
+  }
+
+  async login(username: string, password: string): Promise<string> {
+    const { token } = await this.request('POST', '/token', { json: { username, password }, schema: TokenResponse });
+    this.token = token;
+    return token;
+  }
+
+  template(uuid: string) {
+    return this.request('GET', `/template/${uuid}`, { schema: Template });
+  }
+
+  databases() {
+    return this.request('GET', '/search/databases', { schema: DatabaseList });
+  }
+
+  record(uuid: string) {
+    return this.request('GET', `/dataset/record/${uuid}`, { schema: OdrRecord });
+  }
+
+  list(datasetUuid: string, limit?: number, offset?: number) {
+    const tail = limit === undefined ? '' : offset === undefined ? `/${limit}` : `/${limit}/${offset}`;
+    return this.request('GET', `/dataset/${datasetUuid}${tail}`, { schema: RecordList });
+  }
+
+  recordIds(datasetUuid: string, limit = 0, offset = 0) {
+    return this.request('GET', `/search/database/${datasetUuid}/records/${limit}/${offset}`, { schema: RecordIdList });
+  }
+
+  modifiedRecordIds(datasetUuid: string, sinceMs: number, limit = 0, offset = 0) {
+    return this.request('GET', `/dataset/${datasetUuid}/modified/records/${sinceMs}/${limit}/${offset}`, { schema: RecordIdList });
+  }
+
+  createRecord(datasetUuid: string, form: { user_email?: string; public_date?: string; created?: string } = {}) {
+    return this.request('POST', `/dataset/${datasetUuid}/record`, { form, schema: OdrRecord });
+  }
+
+  save(record: SaveRecord) {
+    return this.request('POST', '/dataset/record', { json: record, schema: OdrRecord });
+  }
+
+  setValue(recordUuid: string, fieldUuid: string, value: string | number | boolean | null) {
+    return this.request('POST', `/record/${recordUuid}/${fieldUuid}/value`, { json: { value }, schema: OdrRecord });
+  }
+
+  setOption(recordUuid: string, fieldUuid: string, optionUuid: string, selected: boolean) {
+    return this.request('PUT', `/record/${recordUuid}/${fieldUuid}/${optionUuid}/${selected ? 'selected' : 'unselected'}`, { schema: OdrRecord });
+  }
+
+  setPublic(form: { user_email: string; dataset_uuid: string; record_uuid: string; public_date?: string }) {
+    return this.request('POST', '/dataset/record/public', { form, schema: OdrRecord });
+  }
+
+  deleteRecords(uuids: string[]) {
+    return this.request('DELETE', '/record', { json: { record_uuids: uuids }, schema: DeleteResult });
+  }
+
+  quota(datasetUuid: string) {
+    return this.request('GET', `/dataset/quota/${datasetUuid}`, { schema: Quota });
+  }
+}

@@ -1,0 +1,5 @@
+export * from './common.js';
+export * from './record.js';
+export * from './template.js';
+export * from './requests.js';
+export * from './job.js';

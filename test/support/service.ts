@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { OdrClient } from '../../shared/client/odrClient.js';
+import { createService, type Service, type ServiceOptions } from '../../electron/service/service.js';
+import { listen, type HttpHost } from '../../electron/service/host/http.js';
+import { importFile } from '../../electron/service/domain/import/importFile.js';
+import { syntheticTemplate, writeSyntheticExport } from '../../bench/synthetic.js';
+
+export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
+export const USER = { email: 'user@test.local', password: 'user-password-1' };
+
+export interface TestService {
+  service: Service;
+  host: HttpHost;
+  dataDir: string;
+  /** …/api/v4 on the real socket */
+  api: string;
+  admin: OdrClient;
+  close: () => Promise<void>;
+  client: (token?: string) => OdrClient;
+  loginAs: (email: string, password: string) => Promise<OdrClient>;
+  importJson: (json: unknown) => Promise<void>;
+  /** A digest of every data table: equal before and after = nothing changed. */
+  digest: () => string;
+}
+
+export function tempDir(prefix = 'odr-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A real service: SQLite file in a temp dir, HTTP on a loopback port. */
+export async function startService(opts: Partial<ServiceOptions> & { dataDir?: string; keepDir?: boolean } = {}): Promise<TestService> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const service = await createService({ admin: ADMIN, ...opts, dataDir });
+  const host = await listen(service, 0);
+  const api = `${host.url}/api/v4`;
+  const client = (token?: string) => new OdrClient({ baseUrl: api, token, strict: true });
+  const admin = client();
+  await admin.login(ADMIN.email, ADMIN.password);
+  const tables = ['datatypes', 'datafields', 'radio_options', 'tags', 'records', 'field_values', 'option_selections', 'tag_selections', 'files', 'change_log', 'users'];
+  return {
+    service, host, dataDir, api, admin, client,
+    loginAs: async (email, password) => {
+      const c = client();
+      await c.login(email, password);
+      return c;
+    },
+    importJson: async (json) => {
+      const file = path.join(dataDir, `import-${Date.now()}-${Math.random()}.json`);
+      writeFileSync(file, JSON.stringify(json));
+      await importFile(service.domain, service.domain.users.firstSuperUser()!, file);
+    },
+    digest: () => {
+      const h = createHash('sha256');
+      for (const t of tables) h.update(JSON.stringify(service.ctx.db.prepare(`SELECT * FROM ${t} ORDER BY 1`).all()));
+      return h.digest('hex');
+    },
+    close: async () => {
+      await host.close();
+      service.close();
+      if (!opts.keepDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A service holding the synthetic template and `n` synthetic records, plus a second user. */
+export async function startSyntheticService(n = 30, opts: Partial<ServiceOptions> = {}): Promise<TestService> {
+  const t = await startService(opts);
+  await t.importJson(syntheticTemplate());
+  const file = path.join(t.dataDir, 'records.json');
+  await writeSyntheticExport(file, n);
+  await importFile(t.service.domain, t.service.domain.users.firstSuperUser()!, file);
+  await t.service.domain.users.create({ email: USER.email, password: USER.password });
+  return t;
+}
