@@ -58,7 +58,7 @@ async function serve(args: string[]) {
     if (stopping) return;
     stopping = true;
     await host.close();
-    service.close();
+    await service.close();
     console.log(`stopped (${signal})`);
     process.exit(0);
   };
@@ -96,7 +96,7 @@ async function runImport(args: string[]) {
       for (const ds of summary.datasets) console.log(`  dataset ${ds.uuid}  ${ds.name}: ${ds.records} record(s)`);
     }
   } finally {
-    service.close();
+    await service.close();
   }
 }
 
@@ -118,7 +118,7 @@ async function user(args: string[]) {
       throw new Error('usage: npm run odr -- user add|password --email E --password P');
     }
   } finally {
-    service.close();
+    await service.close();
   }
 }
 
@@ -130,7 +130,7 @@ async function apiToken(args: string[]) {
     console.log(`x-auth API token for ${u.email} (replaces any earlier one):`);
     console.log(service.domain.users.issueApiToken(u.id));
   } finally {
-    service.close();
+    await service.close();
   }
 }
 

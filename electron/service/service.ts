@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { openDatabase } from './store/db.js';
+import { Checkpointer } from './store/checkpointer.js';
 import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domain/context.js';
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
@@ -27,7 +28,8 @@ export interface Service {
   domain: Domain;
   fetch: (req: Request) => Promise<Response>;
   firstRun: FirstRun | null;
-  close: () => void;
+  /** Stops background work and closes the database (its WAL is checkpointed and removed). */
+  close: () => Promise<void>;
 }
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
@@ -37,7 +39,10 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
  * Electron, no socket — hosts decide how requests arrive (node:http, protocol.handle, tests).
  */
 export async function createService(opts: ServiceOptions): Promise<Service> {
-  const db = openDatabase(path.join(opts.dataDir, 'odr.sqlite'), { nativeBinding: opts.nativeBinding });
+  const file = path.join(opts.dataDir, 'odr.sqlite');
+  const db = openDatabase(file, { nativeBinding: opts.nativeBinding });
+  const checkpointer = new Checkpointer(db, file, opts.nativeBinding);
+  checkpointer.start();
   const ctx = createCtx(db, opts.dataDir, { ...DEFAULT_CONFIG, ...opts.config }, opts.clock);
   const domain = new Domain(ctx);
   let firstRun: FirstRun | null = null;
@@ -54,7 +59,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     domain,
     firstRun,
     fetch: async (req) => app.fetch(stripJsonSuffix(req)),
-    close: () => {
+    close: async () => {
+      await checkpointer.stop();
       if (db.open) db.close();
     },
   };

@@ -66,7 +66,7 @@ export class OdrClient {
   async send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { ...opts.headers };
     if (this.token && !headers.Authorization) headers.Authorization = `Bearer ${this.token}`;
-    let body: BodyInit | undefined;
+    let body: RequestInit['body'];
     if (opts.json !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(opts.json);

@@ -19,7 +19,7 @@ async function call(method: string, path: string, body?: string, type = 'applica
 }
 
 /** Every answer is a 4xx with the ODR error body and the store is unchanged. */
-async function expectRejected(method: string, path: string, body: string | undefined, statusRange: [number, number] = [400, 499], type?: string) {
+async function expectRejected(method: string, path: string, body?: string, statusRange: [number, number] = [400, 499], type?: string) {
   const before = t.digest();
   const r = await call(method, path, body, type);
   expect(r.status, `${method} ${path} ${body?.slice(0, 60)} → ${r.text.slice(0, 200)}`).toBeGreaterThanOrEqual(statusRange[0]);

@@ -3,6 +3,7 @@ import { OdrApiError, type OdrClient } from '../../shared/client/odrClient.js';
 import { PRIVATE_DATE } from '../../shared/dates.js';
 import type { FieldTypeName } from '../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
+import type { ErrorBody } from '../../shared/schemas/common.js';
 import { SYNTH } from '../../bench/synthetic.js';
 import { USER, startSyntheticService, type TestService } from '../support/service.js';
 
@@ -98,7 +99,7 @@ describe('GET /dataset/record and /dataset/{uuid}/{limit}/{offset}', () => {
   it('the .json suffix is accepted', async () => {
     const res = await fetch(`${t.api}/dataset/record/${SYNTH.record(2)}.json`, { headers: { Authorization: `Bearer ${t.admin.token}` } });
     expect(res.status).toBe(200);
-    expect((await res.json()).record_uuid).toBe(SYNTH.record(2));
+    expect(((await res.json()) as OdrRecord).record_uuid).toBe(SYNTH.record(2));
   });
 });
 
@@ -176,7 +177,7 @@ describe('POST /record/{r}/{f}/value', () => {
     for (const body of ['', '{"value":', '{"val":"x"}', '[1]', '{"value":{"a":1}}']) {
       const res = await post(body);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe(400);
+      expect(((await res.json()) as ErrorBody).error.code).toBe(400);
     }
   });
 
@@ -319,7 +320,7 @@ describe('DELETE /record (bulk) and /record/{uuid}', () => {
     }
     const res = await del(JSON.stringify({ record_uuids: [keep.record_uuid, 'doesnotexist'] }));
     expect(res.status).toBe(404);
-    expect((await res.json()).error.message).toContain('doesnotexist');
+    expect(((await res.json()) as ErrorBody).error.message).toContain('doesnotexist');
     expect((await del(JSON.stringify({ record_uuids: [keep.record_uuid] }), '/record', 'garbage')).status).toBe(401);
     expect(t.digest()).toBe(before);
   });

@@ -59,7 +59,7 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
     },
     close: async () => {
       await host.close();
-      service.close();
+      await service.close();
       if (!opts.keepDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

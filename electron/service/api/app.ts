@@ -47,7 +47,9 @@ export function createApp(d: Domain, opts: AppOptions) {
   const bearer = requireBearer(tokens);
   const jobAuth = requireJobAuth(tokens, d);
   const fileAuth = requireBearerOrQuery(tokens);
-  app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
+  // GET/HEAD/OPTIONS carry no body; skipping the check spares reads a body stream per request.
+  const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+  app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (NO_BODY.has(c.req.method) || STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => {
     const path = c.req.path;
     if (path === `${API_PREFIX}/token`) return next();

@@ -1,4 +1,5 @@
 import { ChangeLog, type Change } from './changeLog.js';
+import { GroupCommit } from './groupCommit.js';
 import { nowStamp, type Ctx } from './context.js';
 import { notFound } from './errors.js';
 import { RecordReader, type RenderOptions } from './recordReader.js';
@@ -13,12 +14,15 @@ export class Domain {
   readonly store: RecordStore;
   readonly log: ChangeLog;
   readonly reader: RecordReader;
+  /** Route handlers' mutations go through here so concurrent ones share a commit. */
+  readonly writes: GroupCommit;
 
   constructor(readonly ctx: Ctx) {
     this.users = new Users(ctx);
     this.store = new RecordStore(ctx);
     this.log = new ChangeLog(ctx);
     this.reader = new RecordReader(ctx);
+    this.writes = new GroupCommit(ctx);
   }
 
   now(): string {

@@ -52,7 +52,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
   app.post('/dataset/record/public', async (c) => {
     const form = PublicForm.parse(await formFields(c));
     const user = d.users.actAs(c.get('user'), form.user_email);
-    const rec = setPublicDate(d, user, form.dataset_uuid, form.record_uuid, form.public_date);
+    const rec = await d.writes.run(() => setPublicDate(d, user, form.dataset_uuid, form.record_uuid, form.public_date));
     return c.json(d.render(rec, renderOpts(c, d, user, true)));
   });
 
@@ -67,7 +67,8 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     }
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw badRequest('Request body must be a record JSON object');
     if (typeof (payload as { record_uuid?: unknown }).record_uuid !== 'string') throw badRequest('Top-level Records must have a record_uuid set');
-    const rec = saveRecord(d, user, SaveRecord.parse(payload));
+    const parsed = SaveRecord.parse(payload);
+    const rec = await d.writes.run(() => saveRecord(d, user, parsed));
     return c.json(d.render(rec, renderOpts(c, d, user)));
   };
   app.post('/dataset/record', save);
@@ -76,7 +77,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
   app.post('/dataset/:uuid/record', async (c) => {
     const form = CreateRecordForm.parse(await formFields(c));
     const user = d.users.actAs(c.get('user'), form.user_email);
-    const rec = createRecord(d, user, c.req.param('uuid')!, { publicDate: form.public_date, created: form.created });
+    const rec = await d.writes.run(() => createRecord(d, user, c.req.param('uuid')!, { publicDate: form.public_date, created: form.created }));
     return c.json(d.render(rec, renderOpts(c, d, user, true)));
   });
 
@@ -101,7 +102,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     if (!path && parsed.record_uuids === undefined) throw badRequest('A record uuid or JSON body with a record_uuids[] array is required.');
     const user = d.users.actAs(c.get('user'), parsed.user_email);
     const uuids = [...new Set([...(path ? [path] : []), ...(parsed.record_uuids ?? []).filter((u) => u !== '')])];
-    const outcome = deleteRecords(d, user, uuids);
+    const outcome = await d.writes.run(() => deleteRecords(d, user, uuids));
     onDeleted(outcome);
     return c.json({ deleted: outcome.deleted, count: outcome.deleted.length });
   };

@@ -21,17 +21,17 @@ export function valueRoutes(d: Domain) {
     }
     const email = typeof user_email === 'string' ? user_email : c.req.query('user_email');
     const user = d.users.actAs(c.get('user'), email);
-    const rec = setValue(d, user, c.req.param('record'), c.req.param('field'), value);
+    const rec = await d.writes.run(() => setValue(d, user, c.req.param('record'), c.req.param('field'), value));
     return c.json(d.render(rec, renderOpts(c, d, user)));
   });
 
-  app.put('/record/:record/:field/:option/:state', (c) => {
+  app.put('/record/:record/:field/:option/:state', async (c) => {
     const state = c.req.param('state');
     if (state !== 'selected' && state !== 'unselected') {
       throw badRequest(`Malformed URL: the last segment must be "selected" or "unselected", not "${state}"`);
     }
     const user = d.users.actAs(c.get('user'), c.req.query('user_email'));
-    const rec = setOption(d, user, c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected');
+    const rec = await d.writes.run(() => setOption(d, user, c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected'));
     return c.json(d.render(rec, renderOpts(c, d, user)));
   });
   return app;

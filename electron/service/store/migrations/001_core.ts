@@ -107,7 +107,6 @@ CREATE TABLE records (
 CREATE INDEX records_top_level ON records(datatype_id, rid) WHERE parent_rid IS NULL;
 CREATE INDEX records_by_top ON records(top_rid);
 CREATE INDEX records_by_parent ON records(parent_rid);
-CREATE INDEX records_modified ON records(datatype_id, update_date) WHERE parent_rid IS NULL;
 
 -- One row per (record, field) once the field is used on the record: the value of scalar kinds,
 -- and the field instance's metadata for every kind.
@@ -169,8 +168,10 @@ CREATE INDEX files_by_record ON files(record_rid);
 CREATE INDEX files_by_parent ON files(parent_rid);
 CREATE INDEX files_by_hash ON files(content_hash);
 
+-- Append-only (rows are never deleted), so rowid order is the order of changes without
+-- AUTOINCREMENT's extra page write per commit.
 CREATE TABLE change_log (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   at TEXT NOT NULL,
   user_id INTEGER,
   op TEXT NOT NULL,
@@ -183,5 +184,4 @@ CREATE TABLE change_log (
   new TEXT,
   origin TEXT NOT NULL DEFAULT 'local'
 );
-CREATE INDEX change_log_by_record ON change_log(top_record_uuid, seq);
 `;

@@ -1,0 +1,35 @@
+// npm run bench — measures the targets named in the issues against limits measured on the same
+// machine in the same run. Options: --records N (default 100000), --only core,files,sync,startup
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR, type BenchContext } from './util.js';
+import { coreBench } from './sections/core.js';
+
+const { values } = parseArgs({ options: { records: { type: 'string' }, only: { type: 'string' } } });
+const work = path.join(BENCH_DIR, '..', '.bench');
+mkdirSync(work, { recursive: true });
+const ctx: BenchContext = {
+  records: values.records ? Number(values.records) : 100_000,
+  work,
+  rows: [],
+  add: (row) => {
+    ctx.rows.push(row);
+    const mark = row.pass === undefined ? '    ' : row.pass ? ' ok ' : 'MISS';
+    console.log(`  ${mark} ${row.name.padEnd(52)} ${String(row.value).padStart(12)} ${row.unit.padEnd(10)} ${row.target ?? ''}${row.note ? `  (${row.note})` : ''}`);
+  },
+};
+
+const sections: Record<string, (c: BenchContext) => Promise<void>> = { core: coreBench };
+const only = values.only ? values.only.split(',') : Object.keys(sections);
+console.log(`odr-desktop bench — ${new Date().toISOString()} — node ${process.version}, ${ctx.records} records`);
+for (const name of only) {
+  const run = sections[name];
+  if (!run) throw new Error(`unknown section ${name}`);
+  console.log(`\n[${name}]`);
+  await run(ctx);
+}
+const out = path.join(work, 'results.json');
+writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), records: ctx.records, rows: ctx.rows }, null, 2));
+const missed = ctx.rows.filter((r) => r.pass === false);
+console.log(`\n${ctx.rows.length} figures, ${missed.length} target(s) missed; written to ${path.relative(process.cwd(), out)}`);

@@ -1,0 +1,83 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Times `fn` n times (after a warm-up); returns p50/p99 in ms. */
+export async function timeIt(n: number, fn: (i: number) => unknown, warm = Math.min(200, n)): Promise<{ p50: number; p99: number; perSec: number }> {
+  for (let i = 0; i < warm; i++) await fn(i);
+  const ts: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    ts.push(performance.now() - t0);
+  }
+  const total = performance.now() - start;
+  ts.sort((a, b) => a - b);
+  return { p50: percentile(ts, 50), p99: percentile(ts, 99), perSec: (n / total) * 1000 };
+}
+
+export interface Child {
+  proc: ChildProcess;
+  port: number;
+  stop: () => Promise<{ maxRssMb?: number }>;
+}
+
+/** Forks a TypeScript bench helper (through tsx) and waits for it to report its port. */
+export function forkTs(file: string, args: string[]): Promise<Child> {
+  const proc = fork(path.join(BENCH_DIR, file), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // A bench that throws must not leave a server holding the port and the database.
+  const kill = () => proc.kill('SIGKILL');
+  process.once('exit', kill);
+  return new Promise((resolve, reject) => {
+    proc.once('error', reject);
+    proc.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+    proc.once('message', (m: { port: number }) => resolve({
+      proc, port: m.port,
+      stop: () => new Promise((res) => {
+        proc.removeAllListeners('exit');
+        let stats: { maxRssMb?: number } = {};
+        proc.on('message', (s: { maxRssMb?: number }) => { stats = s; });
+        proc.once('exit', () => { process.off('exit', kill); res(stats); });
+        proc.send({ cmd: 'stop' });
+      }),
+    }));
+  });
+}
+
+export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+export interface Row {
+  section: string;
+  name: string;
+  value: number;
+  unit: string;
+  target?: string;
+  pass?: boolean;
+  note?: string;
+}
+
+export interface BenchContext {
+  records: number;
+  /** .bench/ in the project: generated data and data dirs (git-ignored). */
+  work: string;
+  rows: Row[];
+  add: (row: Row) => void;
+}
+
+export function freshDir(ctx: BenchContext, name: string): string {
+  const d = path.join(ctx.work, name);
+  rmSync(d, { recursive: true, force: true });
+  mkdirSync(d, { recursive: true });
+  return d;
+}
+
+export const fileSize = (f: string) => (existsSync(f) ? statSync(f).size : 0);
