@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, type BenchContext } from './util.js';
 import { coreBench } from './sections/core.js';
+import { filesBench } from './sections/files.js';
 
 const { values } = parseArgs({ options: { records: { type: 'string' }, only: { type: 'string' } } });
 const work = path.join(BENCH_DIR, '..', '.bench');
@@ -20,7 +21,7 @@ const ctx: BenchContext = {
   },
 };
 
-const sections: Record<string, (c: BenchContext) => Promise<void>> = { core: coreBench };
+const sections: Record<string, (c: BenchContext) => Promise<void>> = { core: coreBench, files: filesBench };
 const only = values.only ? values.only.split(',') : Object.keys(sections);
 console.log(`odr-desktop bench — ${new Date().toISOString()} — node ${process.version}, ${ctx.records} records`);
 for (const name of only) {

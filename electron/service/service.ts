@@ -26,7 +26,8 @@ export interface FirstRun {
 export interface Service {
   ctx: Ctx;
   domain: Domain;
-  fetch: (req: Request) => Promise<Response>;
+  /** `env` carries Node's raw request when hosted by node:http (uploads stream from it). */
+  fetch: (req: Request, env?: unknown) => Promise<Response>;
   firstRun: FirstRun | null;
   /** Stops background work and closes the database (its WAL is checkpointed and removed). */
   close: () => Promise<void>;
@@ -58,7 +59,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ctx,
     domain,
     firstRun,
-    fetch: async (req) => app.fetch(stripJsonSuffix(req)),
+    fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     close: async () => {
       await checkpointer.stop();
       if (db.open) db.close();

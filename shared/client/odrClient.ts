@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
 import { DatabaseList, RecordIdList, Template } from '../schemas/template.js';
 import { TokenResponse } from '../schemas/common.js';
+import { JobList, JobResponse, TrackedJob, WorkerUnit } from '../schemas/job.js';
 import type { SaveRecord } from '../schemas/requests.js';
 
 /** A non-2xx answer, with the ODR error body's code and message (or the lexik flat shape). */
@@ -65,7 +66,8 @@ export class OdrClient {
   /** The raw response (any status); callers that stream or inspect headers use this. */
   async send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { ...opts.headers };
-    if (this.token && !headers.Authorization) headers.Authorization = `Bearer ${this.token}`;
+    if (this.token && headers.Authorization === undefined) headers.Authorization = `Bearer ${this.token}`;
+    if (headers.Authorization === '') delete headers.Authorization;
     let body: RequestInit['body'];
     if (opts.json !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -154,4 +156,57 @@ export class OdrClient {
   quota(datasetUuid: string) {
     return this.request('GET', `/dataset/quota/${datasetUuid}`, { schema: Quota });
   }
+
+  /** POST /file: the service answers 302 to the record, which fetch follows. */
+  uploadFile(form: {
+    dataset_uuid: string; record_uuid: string; field_uuid?: string; template_field_uuid?: string;
+    public_date?: string; created?: string; display_order?: string; quality?: string; user_email?: string;
+  }, file: { blob: Blob; name: string }) {
+    return this.request('POST', '/file', { form: { ...form, file }, schema: OdrRecord });
+  }
+
+  /** A download address that works without headers (<img src>, links). */
+  fileUrl(fileUuid: string): string {
+    return this.url(`/file/${fileUuid}`, this.token ? { access_token: this.token } : undefined);
+  }
+
+  deleteFile(fileUuid: string) {
+    return this.request('DELETE', `/file/${fileUuid}`, { schema: OdrRecord });
+  }
+
+  // Jobs: the contract's x-auth API token, or this client's Bearer token when none is given.
+
+  private jobHeaders(apiToken?: string) {
+    return apiToken ? { 'x-auth': apiToken, Authorization: '' } : undefined;
+  }
+
+  createJob(job: { job_type: string; target_entity: string; total: number; additional_data: unknown }, apiToken?: string) {
+    return this.request('POST', '/job', { json: { job }, headers: this.jobHeaders(apiToken), schema: JobResponse });
+  }
+
+  updateJob(body: { user_email: string; job: Record<string, unknown> }, apiToken?: string) {
+    return this.request('PUT', '/job', { json: body, headers: this.jobHeaders(apiToken), schema: JobResponse });
+  }
+
+  workerJob(body: { user_email: string; job: { tracked_job_id: number; random_key: string; job_order: number; line_count: number } }, apiToken?: string) {
+    return this.request('POST', '/worker/job', { json: body, headers: this.jobHeaders(apiToken), schema: WorkerUnit });
+  }
+
+  jobStatus(id: number, full = 1, apiToken?: string) {
+    return this.request('GET', `/job/status/${id}/${full}`, { headers: this.jobHeaders(apiToken), schema: JobResponse });
+  }
+
+  completeJob(id: number, apiToken?: string) {
+    return this.request('GET', `/job/complete/${id}`, { headers: this.jobHeaders(apiToken), schema: JobResponse });
+  }
+
+  cancelJob(id: number, apiToken?: string) {
+    return this.request<{ deleted: boolean }>('GET', `/job/cancel/${id}`, { headers: this.jobHeaders(apiToken) });
+  }
+
+  runningJobs(types: string[], apiToken?: string) {
+    return this.request('GET', `/jobs/${types.join('|')}`, { headers: this.jobHeaders(apiToken), schema: JobList });
+  }
 }
+
+export type { TrackedJob };

@@ -66,7 +66,7 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
 }
 
 /** A service holding the synthetic template and `n` synthetic records, plus a second user. */
-export async function startSyntheticService(n = 30, opts: Partial<ServiceOptions> = {}): Promise<TestService> {
+export async function startSyntheticService(n = 30, opts: Parameters<typeof startService>[0] = {}): Promise<TestService> {
   const t = await startService(opts);
   await t.importJson(syntheticTemplate());
   const file = path.join(t.dataDir, 'records.json');

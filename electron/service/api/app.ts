@@ -7,6 +7,9 @@ import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEn
 import { errorBody, onError } from './errors.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
+import { fileRoutes } from './routes/files.js';
+import { jobRoutes } from './routes/jobs.js';
+import { localJobRoutes } from './routes/localJobs.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recordRoutes } from './routes/records.js';
 import { templateRoutes } from './routes/templates.js';
@@ -63,14 +66,18 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', templateRoutes(d));
   api.route('/', quotaRoutes(d));
   api.route('/', valueRoutes(d));
+  api.route('/', fileRoutes(d, blobs));
+  api.route('/', jobRoutes(d));
   api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
   app.route(API_PREFIX, api);
 
   app.use('/local/*', corsMw);
   app.route('/local', sessionRoutes(d, tokens, opts));
   const local = new Hono<AppEnv>();
-  local.use('*', bearer);
+  // EventSource and <img> cannot send headers: the local routes also take ?access_token=.
+  local.use('*', fileAuth);
   local.route('/', whoamiRoutes());
+  local.route('/', localJobRoutes(d, blobs));
   app.route('/local', local);
 
   opts.static?.(app);

@@ -1,5 +1,6 @@
 import { ChangeLog, type Change } from './changeLog.js';
 import { GroupCommit } from './groupCommit.js';
+import { Jobs } from './jobs.js';
 import { nowStamp, type Ctx } from './context.js';
 import { notFound } from './errors.js';
 import { RecordReader, type RenderOptions } from './recordReader.js';
@@ -16,6 +17,7 @@ export class Domain {
   readonly reader: RecordReader;
   /** Route handlers' mutations go through here so concurrent ones share a commit. */
   readonly writes: GroupCommit;
+  readonly jobs: Jobs;
 
   constructor(readonly ctx: Ctx) {
     this.users = new Users(ctx);
@@ -23,6 +25,7 @@ export class Domain {
     this.log = new ChangeLog(ctx);
     this.reader = new RecordReader(ctx);
     this.writes = new GroupCommit(ctx);
+    this.jobs = new Jobs(ctx);
   }
 
   now(): string {

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
+import type { TrackedJob } from '../../../shared/schemas/job.js';
 
 /** In-process notifications: job progress (streamed as SSE) and record changes. */
 export interface ServiceEvents {
-  job: [{ id: number; userId: number }];
+  job: [{ id: number; userId: number; job: TrackedJob }];
   records: [{ datasetUuid: string; recordUuids: string[] }];
 }
 

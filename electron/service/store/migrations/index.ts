@@ -1,4 +1,5 @@
 import core from './001_core.js';
+import jobs from './002_jobs.js';
 
 export interface Migration {
   version: number;
@@ -9,4 +10,5 @@ export interface Migration {
 // Append only: a shipped migration never changes (its hash is checked at start-up).
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'core', sql: core },
+  { version: 2, name: 'jobs', sql: jobs },
 ];

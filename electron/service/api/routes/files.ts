@@ -1,0 +1,126 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import contentDisposition from 'content-disposition';
+import { Hono } from 'hono';
+import { getMimeType } from 'hono/utils/mime';
+import type { AppEnv } from '../auth.js';
+import { formFields } from '../body.js';
+import { readMultipartUpload } from '../upload.js';
+import { apiBase, renderOpts } from './context.js';
+import type { Domain } from '../../domain/domain.js';
+import { notFound, OdrError } from '../../domain/errors.js';
+import type { BlobStore } from '../../domain/files/blobStore.js';
+import { deleteFile, insertUploads, readableFile, resolveUploadTarget, type StoredUpload, type UploadForm } from '../../domain/files/fileOps.js';
+import { probeImage, thumbnail } from '../../domain/files/images.js';
+import { cleanFileName, commitBlob, storeBuffer } from '../../domain/files/ingest.js';
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file). */
+export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m) return null;
+  const [, a, b] = m;
+  if (a === '' && b === '') return null;
+  let start: number;
+  let end: number;
+  if (a === '') {
+    const n = Number(b);
+    if (n === 0) return 'unsatisfiable';
+    start = Math.max(0, size - n);
+    end = size - 1;
+  } else {
+    start = Number(a);
+    end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** POST /file, GET /file/{uuid}, DELETE /file/{uuid} (contract; reference §5.14–5.16). */
+export function fileRoutes(d: Domain, blobs: BlobStore) {
+  const app = new Hono<AppEnv>();
+
+  app.post('/file', async (c) => {
+    const upload = await readMultipartUpload(c, blobs, d.ctx.config.maxUploadBytes);
+    const stored: StoredUpload[] = [];
+    let target;
+    try {
+      const form = upload.fields as UploadForm;
+      const user = d.users.actAs(c.get('user'), form.user_email);
+      target = resolveUploadTarget(d, user, form);
+      if (upload.files.length === 0) throw new OdrError(404, "This File to upload can't be found.");
+      const wantsImage = target.field.type.name === 'Image';
+      for (const part of upload.files) {
+        const name = cleanFileName(part.filename);
+        const img = wantsImage ? await probeImage(part.staged.tmp) : null;
+        if (wantsImage && !img) throw new OdrError(400, `"${name}" is not an image this service can read (JPEG, PNG, GIF, WebP or TIFF)`);
+        let image: StoredUpload['image'] = null;
+        if (img) {
+          const th = await thumbnail(part.staged.tmp, img);
+          const thumb = await storeBuffer(blobs, th.data);
+          image = { width: img.width, height: img.height, thumb: { ...thumb, width: th.width, height: th.height, mime: th.mime } };
+        }
+        const declared = part.declaredType && part.declaredType !== 'application/octet-stream' ? part.declaredType : undefined;
+        const mime = img?.mime ?? getMimeType(name) ?? declared ?? 'application/octet-stream';
+        await commitBlob(blobs, part.staged);
+        stored.push({ name, hash: part.staged.hash, size: part.staged.size, mime, image });
+      }
+      const t = target;
+      await d.writes.run(() => insertUploads(d, user, t, stored));
+    } catch (e) {
+      await upload.discard();
+      blobs.removeUnreferenced(stored.flatMap((s) => [s.hash, ...(s.image ? [s.image.thumb.hash] : [])]));
+      throw e;
+    }
+    d.announce([target.rec]);
+    const top = d.store.topOf(target.rec);
+    return c.redirect(`${apiBase(c)}/dataset/record/${top.uuid}`, 302);
+  });
+
+  app.get('/file/:uuid', async (c) => {
+    const { file, meta } = readableFile(d, c.get('user'), c.req.param('uuid'));
+    if (!file.content_hash) {
+      throw new OdrError(404, `The bytes of file ${file.uuid} are not stored here: it was imported as metadata only${file.source_href ? ` (source: ${file.source_href})` : ''}`);
+    }
+    const p = blobs.pathOf(file.content_hash);
+    const st = await stat(p).catch(() => null);
+    if (!st) throw notFound('File');
+    const size = st.size;
+    const etag = `"${file.content_hash}"`;
+    const headers: Record<string, string> = {
+      'Content-Type': file.mime ?? 'application/octet-stream',
+      'Accept-Ranges': 'bytes',
+      ETag: etag,
+      'Cache-Control': 'private, no-cache',
+      'Content-Disposition': contentDisposition(meta.original_name, { type: file.is_image ? 'inline' : 'attachment' }),
+      'X-Content-Type-Options': 'nosniff',
+      // Opened directly, an uploaded HTML or SVG file must not run as part of this origin.
+      'Content-Security-Policy': "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+    };
+    const inm = c.req.header('if-none-match');
+    if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return c.body(null, 304, headers);
+
+    const rangeHeader = c.req.header('range');
+    const range = rangeHeader ? parseRange(rangeHeader, size) : null;
+    if (range === 'unsatisfiable') {
+      return c.json({ error: { code: 416, message: `Range "${rangeHeader}" is outside the file's ${size} bytes` } }, 416, { 'Content-Range': `bytes */${size}` });
+    }
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    const length = size === 0 ? 0 : end - start + 1;
+    headers['Content-Length'] = String(length);
+    if (range) headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+    if (c.req.method === 'HEAD' || length === 0) return c.body(null, range ? 206 : 200, headers);
+    const stream = Readable.toWeb(createReadStream(p, { start, end, highWaterMark: 256 * 1024 })) as unknown as ReadableStream;
+    return c.body(stream, range ? 206 : 200, headers);
+  });
+
+  app.delete('/file/:uuid', async (c) => {
+    const form = await formFields(c);
+    const user = d.users.actAs(c.get('user'), form.user_email ?? c.req.query('user_email'));
+    const outcome = await d.writes.run(() => deleteFile(d, user, c.req.param('uuid')));
+    blobs.removeUnreferenced(outcome.orphanCandidates);
+    d.announce([outcome.rec]);
+    return c.json(d.render(outcome.rec, renderOpts(c, d, user)));
+  });
+  return app;
+}

@@ -1,0 +1,109 @@
+import { rm } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { TrackedJob } from '../../../../shared/schemas/job.js';
+import type { AppEnv } from '../auth.js';
+import { readMultipartUpload } from '../upload.js';
+import type { Domain } from '../../domain/domain.js';
+import { badRequest, forbidden } from '../../domain/errors.js';
+import type { BlobStore } from '../../domain/files/blobStore.js';
+import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails.js';
+import { importFile } from '../../domain/import/importFile.js';
+import { startJob } from '../../domain/jobRunner.js';
+import { isAdmin } from '../../domain/permissions.js';
+
+const IMPORT_LIMIT = 4 * 1024 * 1024 * 1024;
+
+/**
+ * Our own routes for the UI (under /local, documented in the README): the event stream, the
+ * jobs panel, and the long operations the service runs as tracked jobs.
+ */
+export function localJobRoutes(d: Domain, blobs: BlobStore) {
+  const app = new Hono<AppEnv>();
+
+  // Server-Sent Events: `job` (a TrackedJob, in the order the changes happened) and `records`
+  // ({datasetUuid, recordUuids}) — the UI needs no polling.
+  app.get('/events', (c) => {
+    const user = c.get('user');
+    return streamSSE(c, async (stream) => {
+      const queue: { event: string; data: string }[] = [];
+      let wake: (() => void) | null = null;
+      const push = (event: string, data: unknown) => {
+        queue.push({ event, data: JSON.stringify(data) });
+        wake?.();
+      };
+      const onJob = (e: { userId: number; job: TrackedJob }) => { if (e.userId === user.id) push('job', e.job); };
+      const onRecords = (e: { datasetUuid: string; recordUuids: string[] }) => push('records', e);
+      d.ctx.events.on('job', onJob);
+      d.ctx.events.on('records', onRecords);
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+        wake?.();
+      });
+      try {
+        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ user: user.email }) });
+        while (open) {
+          while (queue.length && open) {
+            const m = queue.shift()!;
+            await stream.writeSSE(m);
+          }
+          if (!open) break;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            // A comment line now and then keeps proxies and idle timers from closing the stream.
+            setTimeout(resolve, 15_000).unref();
+          });
+          wake = null;
+          if (queue.length === 0 && open) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        d.ctx.events.off('job', onJob);
+        d.ctx.events.off('records', onRecords);
+      }
+    });
+  });
+
+  app.get('/jobs', (c) => {
+    const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
+    return c.json({ jobs: d.jobs.recent(c.get('user'), limit) });
+  });
+
+  // An ODR export uploaded from the UI, imported as a tracked job ("import").
+  app.post('/import', async (c) => {
+    const upload = await readMultipartUpload(c, blobs, IMPORT_LIMIT);
+    const part = upload.files[0];
+    if (!part) {
+      await upload.discard();
+      throw badRequest('Attach the ODR export (template or record list JSON) as a file part');
+    }
+    const user = c.get('user');
+    const replace = upload.fields.replace === '1' || upload.fields.replace === 'true';
+    const job = startJob(d, user, { type: 'import', target: part.filename || 'export.json', total: 1000 }, async (r) => {
+      try {
+        const summary = await importFile(d, user, part.staged.tmp, {
+          replace,
+          onProgress: (fraction) => {
+            if (!r.progress(Math.floor(fraction * 1000))) throw new Error('cancelled');
+          },
+        });
+        return summary;
+      } finally {
+        await rm(part.staged.tmp, { force: true });
+        for (const other of upload.files.slice(1)) await rm(other.staged.tmp, { force: true });
+      }
+    });
+    return c.json(job, 202);
+  });
+
+  // Bulk thumbnailing of a dataset's images ("rebuild_thumbnails", as the real server names it).
+  app.post('/thumbnails/:dataset', (c) => {
+    const user = c.get('user');
+    const dt = d.datatype(c.req.param('dataset'));
+    if (!isAdmin(user, dt)) throw forbidden('Only the dataset\'s admins may rebuild its thumbnails');
+    const images = originalImages(d, d.schema().subtreeIds(dt));
+    const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, (r) => rebuildThumbnails(d, blobs, images, r));
+    return c.json(job, 202);
+  });
+  return app;
+}

@@ -1,0 +1,150 @@
+import { PRIVATE_DATE } from '../../../../shared/dates.js';
+import type { Domain } from '../domain.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { newUuid } from '../ids.js';
+import { canEditRecord, canViewRecord, isAdmin } from '../permissions.js';
+import { parseDateOrThrow } from '../records/ops.js';
+import type { FileRow, RecordRow } from '../rows.js';
+import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
+import type { User } from '../users.js';
+import { isPublicAt } from '../../../../shared/dates.js';
+
+/** Where an upload goes, from POST /file's form fields (reference §5.14). */
+export interface UploadTarget {
+  dt: DatatypeInfo;
+  rec: RecordRow;
+  field: FieldInfo;
+  created: string | undefined;
+  publicDate: string;
+  displayOrder: number;
+  quality: number;
+}
+
+export interface UploadForm {
+  dataset_uuid?: string;
+  record_uuid?: string;
+  template_field_uuid?: string;
+  field_uuid?: string;
+  created?: string;
+  public_date?: string;
+  display_order?: string;
+  quality?: string;
+  user_email?: string;
+}
+
+const intField = (raw: string | undefined, key: string): number => {
+  if (raw === undefined || raw === '') return 0;
+  if (!/^-?\d+$/.test(raw)) throw badRequest(`${key} must be an integer, not "${raw}"`);
+  return Number(raw);
+};
+
+/** Resolves and checks the target before any bytes are kept: errors in the reference's order. */
+export function resolveUploadTarget(d: Domain, user: User, form: UploadForm): UploadTarget {
+  if (!form.dataset_uuid) throw badRequest('dataset_uuid is required');
+  const dt = d.datatype(form.dataset_uuid);
+  if (!form.record_uuid) throw badRequest('record_uuid is required');
+  const rec = d.record(form.record_uuid, 'Datarecord');
+  if (rec.datatype_id !== dt.id) throw badRequest(`Record ${rec.uuid} is not a record of datatype ${dt.uuid} (give the record's own datatype, a child datatype for a child record)`);
+  const fieldKey = form.template_field_uuid || form.field_uuid;
+  if (!fieldKey) throw badRequest('template_field_uuid or field_uuid is required');
+  const field = dt.fields.find((f) => f.templateFieldUuid === fieldKey) ?? dt.fields.find((f) => f.uuid === fieldKey);
+  if (!field) throw notFound('Datafield');
+  if (field.type.storage !== 'files') throw badRequest(`Field ${field.uuid} "${field.name}" is a ${field.fieldtype} field, not a File or Image field`);
+  if (!canEditRecord(user, dt, rec, d.store.topOf(rec))) throw forbidden(`You may not edit record ${rec.uuid}.`);
+  const displayOrder = intField(form.display_order, 'display_order');
+  if (form.display_order && field.type.name !== 'Image') throw badRequest('display_order applies to images only');
+  return {
+    dt, rec, field,
+    created: form.created ? parseDateOrThrow(d, form.created, 'created') : undefined,
+    publicDate: form.public_date ? parseDateOrThrow(d, form.public_date, 'public_date') : PRIVATE_DATE,
+    displayOrder,
+    quality: intField(form.quality, 'quality'),
+  };
+}
+
+/** One upload's bytes, already at their content address. */
+export interface StoredUpload {
+  name: string;
+  hash: string;
+  size: number;
+  mime: string;
+  image: { width: number; height: number; thumb: { hash: string; size: number; width: number; height: number; mime: string } } | null;
+}
+
+/** Inserts the file rows (an image with its thumbnail) in the caller's transaction. */
+export function insertUploads(d: Domain, user: User, t: UploadTarget, uploads: StoredUpload[]): FileRow[] {
+  const db = d.ctx.db;
+  const at = d.now();
+  const created = t.created ?? at;
+  const nextId = db.prepare('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck();
+  const ins = db.prepare(
+    `INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, content_hash, file_size, mime,
+       width, height, display_order, quality, created_by, create_date, create_auth, public_date)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+  );
+  const rows: FileRow[] = [];
+  for (const u of uploads) {
+    const isImage = u.image !== null;
+    const row = ins.get(nextId.get(), newUuid(), t.rec.rid, t.field.id, isImage ? 1 : 0, null, u.name, u.hash, u.size, u.mime,
+      u.image?.width ?? null, u.image?.height ?? null, t.displayOrder, t.quality, user.id, created, user.display, t.publicDate) as FileRow;
+    rows.push(row);
+    if (u.image) {
+      const th = u.image.thumb;
+      ins.get(nextId.get(), newUuid(), t.rec.rid, t.field.id, 1, row.rid, u.name, th.hash, th.size, th.mime,
+        th.width, th.height, t.displayOrder, t.quality, user.id, created, user.display, t.publicDate);
+    }
+    d.logRecordChange(at, user, t.rec, {
+      op: 'file.add', fieldUuid: t.field.uuid, itemUuid: row.uuid,
+      new: { original_name: u.name, file_size: u.size, content_hash: u.hash, image: isImage, public_date: t.publicDate },
+    });
+  }
+  d.store.touchInstance(t.rec.rid, t.field.id, at, user.display);
+  d.store.touch(t.rec.rid, at);
+  return rows;
+}
+
+export interface FileDeleteOutcome {
+  rec: RecordRow;
+  orphanCandidates: string[];
+}
+
+/** DELETE /file/{uuid}: a file, or an image (any of its derivatives given) with all derivatives. */
+export function deleteFile(d: Domain, user: User, uuid: string): FileDeleteOutcome {
+  const db = d.ctx.db;
+  let file = d.store.fileByUuid(uuid);
+  if (!file) throw notFound('File');
+  if (file.parent_rid !== null) file = db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow;
+  const rec = db.prepare('SELECT * FROM records WHERE rid = ?').get(file.record_rid) as RecordRow;
+  const dt = d.datatypeOf(rec);
+  if (!canEditRecord(user, dt, rec, d.store.topOf(rec))) throw forbidden(`You may not edit record ${rec.uuid}.`);
+  const family = db.prepare('SELECT * FROM files WHERE rid = ? OR parent_rid = ?').all(file.rid, file.rid) as FileRow[];
+  const at = d.now();
+  db.prepare('DELETE FROM files WHERE parent_rid = ?').run(file.rid);
+  db.prepare('DELETE FROM files WHERE rid = ?').run(file.rid);
+  const f = d.schema().fields.get(file.datafield_id)!;
+  d.logRecordChange(at, user, rec, {
+    op: 'file.delete', fieldUuid: f.uuid, itemUuid: file.uuid,
+    old: { original_name: file.original_name, file_size: file.file_size, content_hash: file.content_hash, image: file.is_image === 1 },
+  });
+  d.store.touchInstance(rec.rid, f.id, at, user.display);
+  d.store.touch(rec.rid, at);
+  return { rec, orphanCandidates: family.flatMap((x) => (x.content_hash ? [x.content_hash] : [])) };
+}
+
+/**
+ * Who may download: public files to anyone who can see the record; non-public ones to their
+ * owner, the dataset's admins and super-users. Everyone else gets the same 404 as for a file
+ * that does not exist, so private uuids cannot be probed.
+ */
+export function readableFile(d: Domain, user: User, uuid: string): { file: FileRow; meta: FileRow } {
+  const file = d.store.fileByUuid(uuid);
+  if (!file) throw notFound('File');
+  const meta = file.parent_rid === null ? file : (d.ctx.db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow);
+  const rec = d.ctx.db.prepare('SELECT * FROM records WHERE rid = ?').get(file.record_rid) as RecordRow;
+  const dt = d.datatypeOf(rec);
+  const now = d.now();
+  const allowed = isAdmin(user, dt) || meta.created_by === user.id
+    || (isPublicAt(meta.public_date, now) && canViewRecord(user, dt, rec, d.store.topOf(rec), now));
+  if (!allowed) throw notFound('File');
+  return { file, meta };
+}

@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BlobStore } from './blobStore.js';
+
+/** Bytes that streamed into the store's tmp area, hashed on the way. */
+export interface Staged {
+  tmp: string;
+  hash: string;
+  size: number;
+}
+
+export class TooLarge extends Error {}
+
+/** Streams `source` to a tmp file while hashing; never holds the file in memory. */
+export async function stage(blobs: BlobStore, source: Readable, maxBytes: number): Promise<Staged> {
+  const tmp = blobs.tmpPath(`${Date.now()}-${randomBytes(8).toString('hex')}`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      size += chunk.length;
+      if (size > maxBytes) return cb(new TooLarge(`File larger than ${maxBytes} bytes`));
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
+  try {
+    // flush: the bytes are on disk before a database row can point at them.
+    await pipeline(source, meter, createWriteStream(tmp, { flush: true, highWaterMark: 1024 * 1024 }));
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  return { tmp, hash: hash.digest('hex'), size };
+}
+
+/** Moves staged bytes to their content address (a copy already there wins; equal bytes). */
+export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
+  const dest = blobs.pathOf(s.hash);
+  const exists = await stat(dest).then(() => true, () => false);
+  if (exists) {
+    await rm(s.tmp, { force: true });
+  } else {
+    mkdirSync(blobs.dirOf(s.hash), { recursive: true });
+    await rename(s.tmp, dest);
+  }
+  return dest;
+}
+
+/** Stores an in-memory derivative (a thumbnail) under its content address. */
+export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
+  const hash = createHash('sha256').update(buf).digest('hex');
+  const dest = blobs.pathOf(hash);
+  if (!(await stat(dest).then(() => true, () => false))) {
+    mkdirSync(blobs.dirOf(hash), { recursive: true });
+    const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(tmp, buf);
+    await rename(tmp, dest);
+  }
+  return { hash, size: buf.length };
+}
+
+/**
+ * A user-supplied name as a display name only: the last path component, no control
+ * characters, at most 255 bytes. It never becomes a path (bytes live under their hash).
+ */
+export function cleanFileName(raw: string | undefined): string {
+  let name = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  name = name.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (name === '' || name === '.' || name === '..') name = 'upload';
+  while (Buffer.byteLength(name) > 255) name = name.slice(0, -1);
+  return name;
+}

@@ -1,0 +1,251 @@
+import type { JobResponse, JobState, PhpDate, TrackedJob } from '../../../shared/schemas/job.js';
+import type { Ctx } from './context.js';
+import { OdrError, notFound } from './errors.js';
+import type { User } from './users.js';
+
+// Tracked jobs as the real server keeps them (reference §5.18, §6), plus the service's own
+// long operations (import, thumbnails, sync), which report progress through the same rows.
+//
+// States: running (completed null) → complete (completed set: GET /job/complete when the units
+// reach total, PUT /job with a non-null `completed`, or a service job finishing);
+// running → cancelled (GET /job/cancel: soft-deleted, gone from every lookup);
+// running → failed (service jobs only: a local extension, the real server never sets it).
+// Complete, cancelled and failed are final.
+
+interface JobRow {
+  id: number;
+  user_id: number;
+  job_type: string;
+  target_entity: string;
+  total: number;
+  current: number;
+  additional_data: string;
+  started: string;
+  completed: string | null;
+  viewed: string | null;
+  failed: string | null;
+  error: string | null;
+  cancelled: string | null;
+  updated: string;
+}
+
+/** "2025-04-02 08:00:00.000000" from a Date (PHP DateTime in ODR's JSON). */
+function micro(d: Date): string {
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')}.${String(d.getUTCMilliseconds() * 1000).padStart(6, '0')}`;
+}
+const php = (s: string | null): PhpDate | null => (s === null ? null : { date: s, timezone_type: 3, timezone: 'UTC' });
+
+function stateOf(r: JobRow): JobState {
+  if (r.cancelled) return 'cancelled';
+  if (r.completed) return 'complete';
+  if (r.failed) return 'failed';
+  return 'running';
+}
+
+export function trackedJob(r: JobRow): TrackedJob {
+  let data: unknown;
+  try {
+    data = JSON.parse(r.additional_data);
+  } catch {
+    data = r.additional_data;
+  }
+  return {
+    id: r.id, job_type: r.job_type, total: r.total, current: r.current,
+    completed: php(r.completed), started: php(r.started)!, viewed: php(r.viewed),
+    additional_data: data, target_entity: r.target_entity, state: stateOf(r), error: r.error,
+  };
+}
+
+export interface JobFields {
+  job_type: string;
+  target_entity: string;
+  total: number;
+  additional_data: unknown;
+}
+
+export interface JobUpdate extends JobFields {
+  id: number;
+  current: number;
+  completed?: unknown;
+  viewed?: unknown;
+}
+
+export class Jobs {
+  constructor(private readonly ctx: Ctx) {}
+
+  private now(): string {
+    return micro(this.ctx.clock());
+  }
+
+  private row(id: number): JobRow | undefined {
+    return this.ctx.db.prepare('SELECT * FROM jobs WHERE id = ? AND cancelled IS NULL').get(id) as JobRow | undefined;
+  }
+
+  /** Jobs a user may read: their own (reference: status/complete/cancel/lists are own-only). */
+  private own(user: User, id: number): JobRow {
+    const r = this.row(id);
+    if (!r || r.user_id !== user.id) throw notFound('Tracked job');
+    return r;
+  }
+
+  private changed(r: JobRow): TrackedJob {
+    const j = trackedJob(r);
+    this.ctx.events.emit('job', { id: r.id, userId: r.user_id, job: j });
+    return j;
+  }
+
+  private reload(id: number): JobRow {
+    return this.ctx.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow;
+  }
+
+  create(user: User, f: JobFields): TrackedJob {
+    const at = this.now();
+    const { lastInsertRowid } = this.ctx.db.prepare(
+      `INSERT INTO jobs (user_id, job_type, target_entity, total, additional_data, started, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(user.id, f.job_type, f.target_entity, f.total, JSON.stringify(f.additional_data ?? null), at, at);
+    return this.changed(this.reload(Number(lastInsertRowid)));
+  }
+
+  /** PUT /job: any job id (no ownership check, as on the real server); final jobs stay final. */
+  update(u: JobUpdate): TrackedJob {
+    const r = this.row(u.id);
+    if (!r) throw notFound('Tracked job');
+    if (r.completed || r.failed) throw new OdrError(409, `Job ${u.id} is already ${stateOf(r)}; it can no longer change`);
+    const at = this.now();
+    const completed = u.completed !== undefined && u.completed !== null ? at : null;
+    // `viewed` non-null is a 500 on the real server; here it marks the job seen.
+    const viewed = u.viewed !== undefined && u.viewed !== null ? at : r.viewed;
+    this.ctx.db.prepare(
+      `UPDATE jobs SET job_type = ?, target_entity = ?, current = ?, total = ?, additional_data = ?,
+       completed = COALESCE(?, completed), viewed = ?, updated = ? WHERE id = ?`,
+    ).run(u.job_type, u.target_entity, u.current, u.total, JSON.stringify(u.additional_data), completed, viewed, at, u.id);
+    return this.changed(this.reload(u.id));
+  }
+
+  /** POST /worker/job: one finished unit of work for any job id. */
+  workerUnit(unit: { tracked_job_id: number; random_key: string; job_order: number; line_count: number }) {
+    const r = this.row(unit.tracked_job_id);
+    if (!r) throw notFound('Tracked job');
+    if (r.completed || r.failed) throw new OdrError(409, `Job ${r.id} is already ${stateOf(r)}; it takes no more work units`);
+    const { lastInsertRowid } = this.ctx.db.prepare(
+      'INSERT INTO job_units (job_id, random_key, job_order, line_count) VALUES (?, ?, ?, ?)',
+    ).run(r.id, unit.random_key, unit.job_order, unit.line_count);
+    this.ctx.db.prepare('UPDATE jobs SET updated = ? WHERE id = ?').run(this.now(), r.id);
+    this.changed(this.reload(r.id));
+    return { id: Number(lastInsertRowid), job_order: unit.job_order, random_key: unit.random_key, line_count: unit.line_count };
+  }
+
+  private units(id: number): number {
+    return this.ctx.db.prepare('SELECT COUNT(*) FROM job_units WHERE job_id = ?').pluck().get(id) as number;
+  }
+
+  /** GET /job/status/{id}/{full}: full > 0 recounts `current` from the worker units (and saves it). */
+  status(user: User, id: number, full: number): TrackedJob {
+    const r = this.own(user, id);
+    if (full > 0 && !r.completed && !r.failed) {
+      const n = this.units(id);
+      if (n > 0 && n !== r.current) {
+        this.ctx.db.prepare('UPDATE jobs SET current = ?, updated = ? WHERE id = ?').run(n, this.now(), id);
+        return this.changed(this.reload(id));
+      }
+    }
+    return trackedJob(r);
+  }
+
+  /** GET /job/complete/{id}: current := units padded up to total; complete when current == total. */
+  complete(user: User, id: number): TrackedJob {
+    const r = this.own(user, id);
+    if (r.completed || r.failed) return trackedJob(r);
+    const current = Math.max(this.units(id), r.current, r.total);
+    const at = this.now();
+    this.ctx.db.prepare('UPDATE jobs SET current = ?, completed = CASE WHEN ? = total THEN ? ELSE completed END, updated = ? WHERE id = ?')
+      .run(current, current, at, at, id);
+    return this.changed(this.reload(id));
+  }
+
+  /** GET /job/cancel/{id}: always `{deleted: true}`, as on the real server. */
+  cancel(user: User, id: number): { deleted: true } {
+    const r = this.row(id);
+    if (r && r.user_id === user.id && !r.completed && !r.failed) {
+      const at = this.now();
+      this.ctx.db.prepare('UPDATE jobs SET cancelled = ?, updated = ? WHERE id = ?').run(at, at, id);
+      this.changed(this.reload(id));
+    }
+    return { deleted: true };
+  }
+
+  isCancelled(id: number): boolean {
+    return this.ctx.db.prepare('SELECT cancelled IS NOT NULL FROM jobs WHERE id = ?').pluck().get(id) === 1;
+  }
+
+  /** GET /jobs/{a|b}: the user's running jobs of those types. */
+  running(user: User, types: string[]): TrackedJob[] {
+    const rows = this.ctx.db.prepare(
+      `SELECT * FROM jobs WHERE user_id = ? AND completed IS NULL AND failed IS NULL AND cancelled IS NULL
+       AND job_type IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    ).all(user.id, JSON.stringify(types)) as JobRow[];
+    return rows.map(trackedJob);
+  }
+
+  /** GET /jobs/completed/{type}/{count}: newest first. */
+  completed(user: User, types: string[], count: number): TrackedJob[] {
+    const rows = this.ctx.db.prepare(
+      `SELECT * FROM jobs WHERE user_id = ? AND completed IS NOT NULL AND cancelled IS NULL
+       AND job_type IN (SELECT value FROM json_each(?)) ORDER BY completed DESC, id DESC LIMIT ?`,
+    ).all(user.id, JSON.stringify(types), count) as JobRow[];
+    return rows.map(trackedJob);
+  }
+
+  /** Recent jobs of every type (the UI's jobs panel): running first, then the newest. */
+  recent(user: User, limit: number): TrackedJob[] {
+    const rows = this.ctx.db.prepare(
+      `SELECT * FROM jobs WHERE user_id = ? AND cancelled IS NULL
+       ORDER BY (completed IS NULL AND failed IS NULL) DESC, id DESC LIMIT ?`,
+    ).all(user.id, limit) as JobRow[];
+    return rows.map(trackedJob);
+  }
+
+  get(user: User, id: number): TrackedJob {
+    return trackedJob(this.own(user, id));
+  }
+
+  // The service's own long operations.
+
+  /** Progress from a service job; throttled by the caller. Returns false once the job was cancelled. */
+  progress(id: number, current: number, total?: number): boolean {
+    const r = this.row(id);
+    if (!r) return false;
+    this.ctx.db.prepare('UPDATE jobs SET current = ?, total = COALESCE(?, total), updated = ? WHERE id = ? AND completed IS NULL')
+      .run(current, total ?? null, this.now(), id);
+    this.changed(this.reload(id));
+    return true;
+  }
+
+  finish(id: number, additionalData?: unknown): TrackedJob {
+    const at = this.now();
+    this.ctx.db.prepare(
+      `UPDATE jobs SET current = total, completed = ?, updated = ?,
+       additional_data = COALESCE(?, additional_data) WHERE id = ? AND cancelled IS NULL`,
+    ).run(at, at, additionalData === undefined ? null : JSON.stringify(additionalData), id);
+    return this.changed(this.reload(id));
+  }
+
+  fail(id: number, error: string): TrackedJob {
+    const at = this.now();
+    this.ctx.db.prepare('UPDATE jobs SET failed = ?, error = ?, updated = ? WHERE id = ? AND completed IS NULL AND cancelled IS NULL')
+      .run(at, error, at, id);
+    return this.changed(this.reload(id));
+  }
+}
+
+/** Job answers carry the TrackedJob keys and the seed's record-shaped keys (they do not collide). */
+export function jobResponse(j: TrackedJob): JobResponse {
+  const created = j.started.date.slice(0, 19);
+  const updated = (j.completed ?? j.started).date.slice(0, 19);
+  return {
+    ...j,
+    database_uuid: '', internal_id: j.id, record_name: j.id, record_uuid: '', template_uuid: '', metadata_for_uuid: '',
+    _record_metadata: { _create_date: created, _updated_date: updated, _create_auth: '', _public_date: created },
+    fields: [], records: [],
+  };
+}
