@@ -46,6 +46,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   checkpointer.start();
   const ctx = createCtx(db, opts.dataDir, { ...DEFAULT_CONFIG, ...opts.config }, opts.clock);
   const domain = new Domain(ctx);
+  domain.search.start();
   let firstRun: FirstRun | null = null;
   if (domain.users.count() === 0) {
     const email = opts.admin?.email || DEFAULT_ADMIN_EMAIL;
@@ -61,6 +62,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     firstRun,
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     close: async () => {
+      domain.search.stop();
       await checkpointer.stop();
       if (db.open) db.close();
     },

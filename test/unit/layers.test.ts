@@ -39,10 +39,16 @@ describe('layers', () => {
   });
 
   it('the renderer reaches data only through shared/ (no service, no Node, no SQLite)', () => {
-    let list: string[] = [];
-    try { list = files('renderer/src'); } catch { /* no renderer yet */ }
+    const list = files('renderer/src');
+    expect(list.length).toBeGreaterThan(10);
     const bad = list.flatMap((f) => imports(f).filter((s) => s.startsWith('node:') || s === 'better-sqlite3' || s === 'electron' ||
       (s.startsWith('.') && /^electron/.test(resolved(f, s)))).map((s) => `${f}: ${s}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('in the renderer only lib/api (HTTP) and lib/events (the event stream) open connections', () => {
+    const bad = files('renderer/src').filter((f) => !/lib\/(api|events)\.ts$/.test(f))
+      .filter((f) => /\bfetch\(|XMLHttpRequest|EventSource|WebSocket/.test(readFileSync(path.join(ROOT, f), 'utf8')));
     expect(bad).toEqual([]);
   });
 });

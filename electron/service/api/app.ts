@@ -9,6 +9,7 @@ import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
+import { localDataRoutes } from './routes/localData.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recordRoutes } from './routes/records.js';
@@ -78,6 +79,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.use('*', fileAuth);
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
+  local.route('/', localDataRoutes(d));
   app.route('/local', local);
 
   opts.static?.(app);

@@ -1,6 +1,8 @@
 import { ChangeLog, type Change } from './changeLog.js';
 import { GroupCommit } from './groupCommit.js';
 import { Jobs } from './jobs.js';
+import { RecordTable } from './search/recordTable.js';
+import { SearchIndex } from './search/searchIndex.js';
 import { nowStamp, type Ctx } from './context.js';
 import { notFound } from './errors.js';
 import { RecordReader, type RenderOptions } from './recordReader.js';
@@ -18,6 +20,8 @@ export class Domain {
   /** Route handlers' mutations go through here so concurrent ones share a commit. */
   readonly writes: GroupCommit;
   readonly jobs: Jobs;
+  readonly search: SearchIndex;
+  readonly table: RecordTable;
 
   constructor(readonly ctx: Ctx) {
     this.users = new Users(ctx);
@@ -26,6 +30,8 @@ export class Domain {
     this.reader = new RecordReader(ctx);
     this.writes = new GroupCommit(ctx);
     this.jobs = new Jobs(ctx);
+    this.search = new SearchIndex(ctx);
+    this.table = new RecordTable(this, this.search);
   }
 
   now(): string {

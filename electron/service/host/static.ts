@@ -9,9 +9,9 @@ export function serveRenderer(distDir: string) {
   return (app: Hono<AppEnv>) => {
     const index = path.join(distDir, 'index.html');
     if (!existsSync(index)) return;
-    const html = readFileSync(index, 'utf8');
     app.use('/assets/*', serveStatic({ root: distDir }));
     app.get('/favicon.svg', serveStatic({ root: distDir }));
-    app.get('*', (c, next) => (c.req.path.startsWith('/api/') || c.req.path.startsWith('/local/') ? next() : c.html(html)));
+    // Read per navigation (a few KB): a rebuilt renderer is picked up without a restart.
+    app.get('*', (c, next) => (c.req.path.startsWith('/api/') || c.req.path.startsWith('/local/') ? next() : c.html(readFileSync(index, 'utf8'))));
   };
 }

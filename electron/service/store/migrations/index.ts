@@ -1,5 +1,6 @@
 import core from './001_core.js';
 import jobs from './002_jobs.js';
+import search from './003_search.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'core', sql: core },
   { version: 2, name: 'jobs', sql: jobs },
+  { version: 3, name: 'search', sql: search },
 ];

@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENS = path.join(ROOT, 'e2e', 'output', 'screens');
+export const baseUrl = () => process.env.ODR_E2E_URL!;
+
+/** The real ODR exports are outside the repository; tests that need them say so and skip. */
+export const haveFixtures = () => existsSync(path.resolve(ROOT, '../shared/fixtures/odr-real/chemin_data.json'));
+export const NO_FIXTURES = 'skipped: ../shared/fixtures/odr-real (the reference kit beside the repository) is absent, so the CheMin dataset is not loaded';
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
+}
+
+export async function openDataset(page: Page, name: string) {
+  await page.goto(baseUrl());
+  await page.getByRole('navigation', { name: 'Datasets' }).getByRole('link', { name: new RegExp(`^${name}`) }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();
+}
+
+export async function openRecord(page: Page, rowName: string) {
+  await page.getByRole('row', { name: rowName, exact: true }).dblclick();
+  await expect(page.getByRole('complementary', { name: `Record ${rowName}` })).toBeVisible();
+  return page.getByRole('complementary', { name: `Record ${rowName}` });
+}
+
+/** The editor's control for a field, found through the field's visible name. */
+export function field(editor: Locator, name: string): Locator {
+  return editor.locator('.field', { has: editor.page().locator('.field-name', { hasText: new RegExp(`^${name}$`) }) });
+}
+
+/** A token for checking what the service stored, straight over HTTP. */
+export async function apiToken(): Promise<string> {
+  const res = await fetch(`${baseUrl()}/local/session`, { method: 'POST' });
+  return ((await res.json()) as { token: string }).token;
+}
+
+export async function readRecord(uuid: string) {
+  const res = await fetch(`${baseUrl()}/api/v4/dataset/record/${uuid}`, { headers: { Authorization: `Bearer ${await apiToken()}` } });
+  return { status: res.status, body: (await res.json()) as { fields: { field_name: string; value?: unknown; values?: { name: string }[]; tags?: { name: string }[] }[]; _record_metadata: { _public_date: string } } };
+}

@@ -1,0 +1,33 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../auth.js';
+import { renderOpts } from './context.js';
+import type { Domain } from '../../domain/domain.js';
+import { badRequest } from '../../domain/errors.js';
+import { datasetSummaries } from '../../domain/search/recordTable.js';
+
+const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
+  if (raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw)) throw badRequest(`${name} must be a non-negative integer, not "${raw}"`);
+  return Math.min(Number(raw), max);
+};
+
+/** Our own data routes for the UI (README: "Local routes"): dataset summaries, table queries. */
+export function localDataRoutes(d: Domain) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/datasets', (c) => c.json({ datasets: datasetSummaries(d, c.get('user')) }));
+
+  // Records of a dataset for the table: full-text `q`, `sort` (field uuid or _id/_updated/
+  // _created/_public), `dir`, `offset`, `limit` (≤ 500). Records have the list endpoint's shape.
+  app.get('/datasets/:uuid/records', (c) => {
+    const user = c.get('user');
+    const dt = d.datatype(c.req.param('uuid'));
+    const dir = c.req.query('dir');
+    if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw badRequest('dir must be "asc" or "desc"');
+    const offset = int(c.req.query('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
+    const limit = int(c.req.query('limit'), 'limit', 100, 500);
+    const { total, rows } = d.table.query(user, dt, { q: c.req.query('q'), sort: c.req.query('sort') || undefined, dir, offset, limit });
+    return c.json({ total, offset, records: d.reader.renderTops(rows, renderOpts(c, d, user)) });
+  });
+  return app;
+}

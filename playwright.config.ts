@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+// Chromium: the system one where it exists (Debian's /usr/bin/chromium here: Playwright's own
+// download is not reachable), else the browser `npx playwright install chromium` fetched.
+const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'e2e/output/results',
+  globalSetup: './e2e/support/globalSetup.ts',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    viewport: { width: 1400, height: 880 },
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.ODR_CHROMIUM ?? SYSTEM_CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+});

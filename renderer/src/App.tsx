@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { errorText, startSession } from './lib/api';
+import { useEdits } from './lib/edits';
+import { useServiceEvents } from './lib/events';
+import { useDatasets, useJobs } from './lib/queries';
+import { useRoute } from './lib/route';
+import { JobsPanel } from './jobs/JobsPanel';
+import { DatasetList } from './screens/DatasetList';
+import { DatasetScreen } from './screens/DatasetScreen';
+import { Toasts } from './ui/toasts';
+
+const isTyping = (el: Element | null) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+
+export function App() {
+  const session = useQuery({ queryKey: ['session'], queryFn: startSession, staleTime: Infinity, retry: 2 });
+  const live = useServiceEvents(session.isSuccess);
+  const [route, go] = useRoute();
+  const [jobsOpen, setJobsOpen] = useState(false);
+  const { undo } = useEdits();
+  const datasets = useDatasets(session.isSuccess);
+  const jobs = useJobs(session.isSuccess);
+
+  // Ctrl/Cmd+Z undoes the last saved edit; inside a text box the browser's own undo applies.
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z' && !isTyping(document.activeElement)) {
+        e.preventDefault();
+        undo();
+      }
+    };
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, [undo]);
+
+  if (session.isError) {
+    return <div className="fatal" role="alert"><h1>odr-desktop</h1><p>Could not sign in to the local service: {errorText(session.error)}</p></div>;
+  }
+  if (!session.data) return <div className="fatal" aria-busy="true"><p>Starting…</p></div>;
+  const running = (jobs.data ?? []).filter((j) => j.state === 'running').length;
+  const current = datasets.data?.find((d) => d.uuid === route.dataset);
+
+  return (
+    <div className={`app${jobsOpen ? ' jobs-open' : ''}`}>
+      <header className="topbar">
+        <a className="brand" href="#/">odr-desktop</a>
+        <span className={`live live-${live}`} title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
+        <span className="spacer" />
+        <button type="button" aria-pressed={jobsOpen} onClick={() => setJobsOpen((o) => !o)}>
+          Jobs{running ? ` (${running} running)` : ''}
+        </button>
+        <span className="who" aria-label="Signed in as">{session.data.name} · {session.data.email}</span>
+      </header>
+      <DatasetList datasets={datasets.data ?? []} current={route.dataset} onOpen={(uuid) => go({ dataset: uuid, record: undefined, view: 'records' })} />
+      {current ? (
+        <DatasetScreen key={current.uuid} summary={current} route={route} go={go} session={session.data} />
+      ) : (
+        <main className="main welcome">
+          <h1>{datasets.data?.length ? 'Choose a dataset' : 'Welcome to odr-desktop'}</h1>
+          <p className="muted">
+            {datasets.data?.length
+              ? 'Pick a dataset on the left to browse and edit its records.'
+              : 'Import an ODR template or record export to begin (Jobs → Import ODR export…), or run npm run odr -- import FILE.'}
+          </p>
+        </main>
+      )}
+      {jobsOpen && <JobsPanel onClose={() => setJobsOpen(false)} />}
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type DragEvent } from 'react';
+import type { FileEntry } from '../../../shared/schemas/record';
+import { api, errorText, uploadWithProgress } from '../lib/api';
+import { keys } from '../lib/queries';
+import { toast } from '../ui/toasts';
+import type { FieldProps } from './types';
+
+interface Upload {
+  id: number;
+  name: string;
+  progress: number;
+  abort: () => void;
+}
+
+let nextUpload = 1;
+
+const kb = (n: string | undefined) => {
+  const b = Number(n ?? 0);
+  return b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MB` : `${Math.max(1, Math.round(b / 1024))} KB`;
+};
+
+/** Originals with their first derivative (the thumbnail) for image fields; plain files as they are. */
+export function groupImages(files: FileEntry[]): { original: FileEntry; thumb?: FileEntry }[] {
+  const originals = files.filter((f) => f.parent_image_id === undefined);
+  return originals.map((o) => ({ original: o, thumb: files.find((f) => f.parent_image_id === o.id) }));
+}
+
+/**
+ * File and image fields: drop files from the desktop (or pick them), one progress bar per
+ * upload; thumbnails for images; download; delete after confirmation.
+ */
+export function FilesField({ top, record, dataset, field, entry, labelId }: FieldProps) {
+  const qc = useQueryClient();
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const isImage = field.fieldtype === 'Image';
+  const groups = groupImages(entry?.files ?? []);
+
+  const start = (files: FileList | File[]) => {
+    for (const file of Array.from(files)) {
+      const id = nextUpload++;
+      const { done, abort } = uploadWithProgress({ dataset_uuid: dataset, record_uuid: record, field_uuid: field.field_uuid }, file, (p) =>
+        setUploads((l) => l.map((u) => (u.id === id ? { ...u, progress: p } : u))));
+      setUploads((l) => [...l, { id, name: file.name, progress: 0, abort }]);
+      done.then(
+        () => toast({ kind: 'info', text: `Uploaded ${file.name}` }, 3000),
+        (e: unknown) => toast({ kind: 'error', text: `Upload of ${file.name} failed: ${errorText(e)}` }),
+      ).finally(() => {
+        setUploads((l) => l.filter((u) => u.id !== id));
+        void qc.invalidateQueries({ queryKey: keys.record(top) });
+        void qc.invalidateQueries({ queryKey: keys.quota(dataset) });
+      });
+    }
+  };
+
+  const remove = async (f: FileEntry) => {
+    if (!window.confirm(`Delete ${f.original_name}? Its bytes are removed from this computer.`)) return;
+    try {
+      await api.deleteFile(f.file_uuid);
+      toast({ kind: 'info', text: `Deleted ${f.original_name}` }, 3000);
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not delete ${f.original_name}: ${errorText(e)}` });
+    }
+    void qc.invalidateQueries({ queryKey: keys.record(top) });
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    if (e.dataTransfer.files.length) start(e.dataTransfer.files);
+  };
+
+  return (
+    <div
+      className={`dropzone${over ? ' over' : ''}`}
+      onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+      data-testid={`drop-${field.field_uuid}`}
+    >
+      {groups.length > 0 && (
+        <ul className={isImage ? 'thumbs' : 'file-list'} aria-labelledby={labelId}>
+          {groups.map(({ original, thumb }) => (
+            <li key={original.file_uuid}>
+              {isImage && original.content_local !== false && (
+                <img src={api.fileUrl((thumb ?? original).file_uuid)} alt={original.caption || original.original_name} width={thumb?.width ? Number(thumb.width) / 2.5 : 120} loading="lazy" />
+              )}
+              <span className="file-name">{original.original_name}</span>
+              <span className="muted">{isImage && original.width ? `${original.width}×${original.height}` : kb(original.file_size)}</span>
+              {original.content_local === false ? (
+                <span className="muted" title="Imported as metadata; the bytes are on the ODR server">not on this computer</span>
+              ) : (
+                <a href={api.fileUrl(original.file_uuid)} download={original.original_name} aria-label={`Download ${original.original_name}`}>Download</a>
+              )}
+              <button type="button" className="link danger" aria-label={`Delete ${original.original_name}`} onClick={() => void remove(original)}>Delete</button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {uploads.map((u) => (
+        <div key={u.id} className="upload">
+          <span>{u.name}</span>
+          <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
+          <button type="button" className="link" onClick={u.abort} aria-label={`Cancel upload of ${u.name}`}>Cancel</button>
+        </div>
+      ))}
+      <p className="muted drop-hint">
+        Drop {isImage ? 'images' : 'files'} here or{' '}
+        <button type="button" className="link" onClick={() => input.current?.click()} aria-label={`Choose ${isImage ? 'images' : 'files'} for ${field.name}`}>choose…</button>
+      </p>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        accept={isImage ? 'image/*' : undefined}
+        aria-label={`Upload to ${field.name}`}
+        onChange={(e) => { if (e.target.files) start(e.target.files); e.target.value = ''; }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { PRIVATE_DATE } from '../../../shared/dates';
+import { fieldType } from '../../../shared/fieldTypes';
+import type { OdrRecord } from '../../../shared/schemas/record';
+import type { Template, TemplateField } from '../../../shared/schemas/template';
+import { api, errorText, type Session } from '../lib/api';
+import { keys, useRecord } from '../lib/queries';
+import { toast } from '../ui/toasts';
+import { FilesField } from './FilesField';
+import { OptionsField, TagsField } from './OptionsField';
+import { SaveBadge } from './SaveBadge';
+import { BooleanField, ScalarField } from './ScalarField';
+import type { FieldProps } from './types';
+
+function editorFor(f: TemplateField): ((p: FieldProps) => ReactNode) | null {
+  switch (fieldType(f.fieldtype).editor) {
+    case 'boolean': return BooleanField;
+    case 'single-option':
+    case 'multi-option': return OptionsField;
+    case 'tags': return TagsField;
+    case 'file':
+    case 'image': return FilesField;
+    case 'none': return null;
+    default: return ScalarField;
+  }
+}
+
+function Field({ top, record, dataset, field, rec }: { top: string; record: string; dataset: string; field: TemplateField; rec: OdrRecord }) {
+  const labelId = useId();
+  const Editor = editorFor(field);
+  const entry = rec.fields.find((e) => e.field_uuid === field.field_uuid);
+  return (
+    <div className="field" data-fieldtype={field.fieldtype}>
+      <div className="field-head">
+        <span id={labelId} className="field-name">{field.name}</span>
+        <span className="field-type">{field.fieldtype}</span>
+        <SaveBadge record={record} field={field.field_uuid} />
+      </div>
+      {Editor ? <Editor top={top} record={record} dataset={dataset} field={field} entry={entry} labelId={labelId} /> : <p className="muted">Not editable here ({field.fieldtype})</p>}
+    </div>
+  );
+}
+
+/** When a record is public: private, public since a date, or scheduled to become public. */
+export function publicState(date: string, now = new Date()): { label: string; kind: 'private' | 'public' | 'scheduled' } {
+  if (date === PRIVATE_DATE) return { label: 'Private', kind: 'private' };
+  const nowStamp = now.toISOString().slice(0, 19).replace('T', ' ');
+  return date <= nowStamp ? { label: `Public since ${date}`, kind: 'public' } : { label: `Scheduled: public from ${date}`, kind: 'scheduled' };
+}
+
+function PublicControl({ top, dataset, rec, session }: { top: string; dataset: string; rec: OdrRecord; session: Session }) {
+  const qc = useQueryClient();
+  const [when, setWhen] = useState('');
+  const state = publicState(rec._record_metadata._public_date);
+  const set = async (public_date?: string) => {
+    try {
+      await api.setPublic({ user_email: session.email, dataset_uuid: dataset, record_uuid: rec.record_uuid, ...(public_date ? { public_date } : {}) });
+      toast({ kind: 'info', text: public_date === PRIVATE_DATE ? 'The record is private' : public_date ? `Public from ${public_date.replace('T', ' ')}` : 'The record is public' }, 3000);
+    } catch (e) {
+      toast({ kind: 'error', text: `Public status not changed: ${errorText(e)}` });
+    }
+    void qc.invalidateQueries({ queryKey: keys.record(top) });
+  };
+  return (
+    <div className="public" role="group" aria-label="Public status">
+      <span className={`badge badge-${state.kind}`} data-testid="public-state">{state.label}</span>
+      <button type="button" onClick={() => void set()}>Make public now</button>
+      <label className="inline">
+        <span>Public from</span>
+        <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} aria-label="Public from date" />
+      </label>
+      <button type="button" disabled={!when} onClick={() => void set(when.replace('T', ' ') + (when.length === 16 ? ':00' : ''))}>Set date</button>
+      {state.kind !== 'private' && <button type="button" className="link" onClick={() => void set(PRIVATE_DATE)}>Make private</button>}
+    </div>
+  );
+}
+
+function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl: Template; depth: number }) {
+  const qc = useQueryClient();
+  const addChild = async (child: Template) => {
+    try {
+      await api.save({ record_uuid: rec.record_uuid, records: [{ record_uuid: '', database_uuid: child.template_uuid, fields: [] }] });
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not add a ${child.name} record: ${errorText(e)}` });
+    }
+    void qc.invalidateQueries({ queryKey: keys.record(top) });
+  };
+  const removeChild = async (child: OdrRecord, name: string) => {
+    if (!window.confirm(`Remove this ${name} record and everything in it?`)) return;
+    try {
+      await api.deleteRecords([child.record_uuid]);
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not remove the ${name} record: ${errorText(e)}` });
+    }
+    void qc.invalidateQueries({ queryKey: keys.record(top) });
+  };
+  return (
+    <>
+      <div className="fields">
+        {tpl.fields.map((f) => <Field key={f.field_uuid} top={top} record={rec.record_uuid} dataset={tpl.template_uuid} field={f} rec={rec} />)}
+      </div>
+      {tpl.related_databases.map((child) => {
+        const children = (rec.records ?? []).filter((c) => c.database_uuid === child.template_uuid);
+        return (
+          <section key={child.template_uuid} className="children" aria-label={`${child.name} records`}>
+            <h3>
+              {child.name} <span className="muted">({children.length})</span>
+              <button type="button" className="link" onClick={() => void addChild(child)} aria-label={`Add ${child.name} record`}>+ Add</button>
+            </h3>
+            {children.map((c) => (
+              <article key={c.record_uuid} className="child" aria-label={`${child.name} ${c.record_name || c.internal_id}`}>
+                <header>
+                  <span className="muted">#{c.internal_id}</span>
+                  <button type="button" className="link danger" onClick={() => void removeChild(c, child.name)} aria-label={`Remove ${child.name} record ${c.internal_id}`}>Remove</button>
+                </header>
+                <RecordBody top={top} rec={c} tpl={child} depth={depth + 1} />
+              </article>
+            ))}
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+export function RecordEditor({ uuid, tpl, session, onClose, onDelete }: {
+  uuid: string; tpl: Template; session: Session; onClose: () => void; onDelete: (uuid: string) => void;
+}) {
+  const { data: rec, error, isPending } = useRecord(uuid);
+  if (isPending) return <aside className="editor" aria-busy="true"><p className="muted">Loading record…</p></aside>;
+  if (error || !rec) return <aside className="editor"><p role="alert">This record could not be loaded: {errorText(error)}</p><button type="button" onClick={onClose}>Close</button></aside>;
+  return (
+    <aside className="editor" aria-label={`Record ${rec.record_name || rec.internal_id}`}>
+      <header className="editor-head">
+        <div>
+          <h2>{String(rec.record_name || `Record ${rec.internal_id}`)}</h2>
+          <p className="muted">#{rec.internal_id} · updated {rec._record_metadata._update_date ?? rec._record_metadata._updated_date} · by {rec._record_metadata._create_auth}</p>
+        </div>
+        <div className="editor-actions">
+          <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>Delete record</button>
+          <button type="button" onClick={onClose} aria-label="Close record">Close</button>
+        </div>
+      </header>
+      <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />
+      <RecordBody top={uuid} rec={rec} tpl={tpl} depth={0} />
+    </aside>
+  );
+}

@@ -1,0 +1,99 @@
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { checkValue, fieldType } from '../../../shared/fieldTypes';
+import { useEdits } from '../lib/edits';
+import type { FieldProps } from './types';
+
+const Markdown = lazy(() => import('react-markdown'));
+
+const shown = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+
+/**
+ * Text, number and date fields: a draft while typing, validated with the service's own rules
+ * (shared/fieldTypes), saved on Enter or leaving the field, reverted with Escape.
+ */
+export function ScalarField({ top, record, field, entry, labelId }: FieldProps) {
+  const type = fieldType(field.fieldtype);
+  const saved = shown(entry?.value);
+  const [draft, setDraftState] = useState(saved);
+  // The latest draft for handlers that run before a re-render (Escape, then the blur it causes).
+  const current = useRef(saved);
+  const setDraft = (v: string) => { current.current = v; setDraftState(v); };
+  const [preview, setPreview] = useState(false);
+  const editing = useRef(false);
+  const errId = useId();
+  const { apply } = useEdits();
+  useEffect(() => {
+    if (!editing.current) setDraft(saved);
+  }, [saved]);
+
+  const check = draft === saved ? null : checkValue(type, draft);
+  const error = check && !check.ok ? check.message : null;
+
+  const commit = () => {
+    editing.current = false;
+    const value = current.current;
+    if (value === saved) return;
+    const ok = checkValue(type, value);
+    if (!ok.ok) return;
+    apply({ kind: 'value', top, record, field: { uuid: field.field_uuid, name: field.name }, boolean: false, before: entry?.value ?? '', after: value });
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      editing.current = false;
+      setDraft(saved);
+      (e.target as HTMLElement).blur();
+    } else if (e.key === 'Enter' && (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      commit();
+    }
+  };
+  const common = {
+    'aria-labelledby': labelId,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errId : undefined,
+    value: draft,
+    onChange: (e: { target: { value: string } }) => { editing.current = true; setDraft(e.target.value); },
+    onBlur: commit,
+    onKeyDown: onKey,
+  };
+  const multiline = type.editor === 'paragraph' || type.editor === 'markdown';
+  return (
+    <div className="scalar">
+      {type.editor === 'markdown' && (
+        <div className="md-toggle" role="group" aria-label={`${field.name} view`}>
+          <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>Write</button>
+          <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>Preview</button>
+        </div>
+      )}
+      {preview ? (
+        <div className="md-preview" aria-label={`${field.name} preview`}>
+          <Suspense fallback={<p>…</p>}><Markdown>{draft}</Markdown></Suspense>
+        </div>
+      ) : multiline ? (
+        <textarea rows={type.editor === 'markdown' ? 6 : 3} {...common} />
+      ) : (
+        <input
+          type={type.editor === 'datetime' ? 'date' : 'text'}
+          inputMode={type.editor === 'integer' ? 'numeric' : type.editor === 'decimal' ? 'decimal' : undefined}
+          {...common}
+        />
+      )}
+      {error && <p id={errId} className="field-error" role="alert">{error}</p>}
+    </div>
+  );
+}
+
+export function BooleanField({ top, record, field, entry, labelId }: FieldProps) {
+  const { apply } = useEdits();
+  const on = entry?.selected === 1;
+  return (
+    <input
+      type="checkbox"
+      aria-labelledby={labelId}
+      checked={on}
+      onChange={(e) => apply({ kind: 'value', top, record, field: { uuid: field.field_uuid, name: field.name }, boolean: true, before: on ? 1 : 0, after: e.target.checked ? 1 : 0 })}
+    />
+  );
+}

@@ -1,0 +1,58 @@
+import { useRef } from 'react';
+import type { TrackedJob } from '../../../shared/schemas/job';
+import { api, errorText, startImport } from '../lib/api';
+import { useJobs } from '../lib/queries';
+import { toast } from '../ui/toasts';
+
+const LABELS: Record<string, string> = { import: 'Import', rebuild_thumbnails: 'Thumbnails', sync: 'Sync' };
+
+export function percent(j: TrackedJob): number {
+  if (j.state === 'complete') return 100;
+  return j.total > 0 ? Math.min(100, Math.floor((j.current / j.total) * 100)) : 0;
+}
+
+/** Running and recent jobs with live progress (from the event stream); start an import here. */
+export function JobsPanel({ onClose }: { onClose: () => void }) {
+  const { data: jobs = [] } = useJobs();
+  const file = useRef<HTMLInputElement>(null);
+  const cancel = async (j: TrackedJob) => {
+    try {
+      await api.cancelJob(j.id);
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not cancel: ${errorText(e)}` });
+    }
+  };
+  return (
+    <aside className="jobs" aria-label="Jobs">
+      <header>
+        <h2>Jobs</h2>
+        <button type="button" onClick={() => file.current?.click()}>Import ODR export…</button>
+        <input ref={file} type="file" accept=".json,application/json" hidden aria-label="ODR export file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) startImport(f).catch((err: unknown) => toast({ kind: 'error', text: `Import not started: ${errorText(err)}` }));
+          }} />
+        <button type="button" className="ghost" aria-label="Close jobs" onClick={onClose}>×</button>
+      </header>
+      {jobs.length === 0 && <p className="muted">No jobs yet.</p>}
+      <ul>
+        {jobs.map((j) => (
+          <li key={j.id} className={`job job-${j.state}`} data-job={j.id}>
+            <div className="job-head">
+              <strong>{LABELS[j.job_type] ?? j.job_type}</strong>
+              <span className="muted" title={j.target_entity}>{j.target_entity}</span>
+              <span className={`badge badge-${j.state}`}>{j.state}</span>
+            </div>
+            <progress max={100} value={percent(j)} aria-label={`${LABELS[j.job_type] ?? j.job_type} ${j.target_entity} progress`} aria-valuetext={`${percent(j)} %`} />
+            <div className="job-foot">
+              <span>{percent(j)} %</span>
+              {j.error && <span className="field-error">{j.error}</span>}
+              {j.state === 'running' && <button type="button" className="link" onClick={() => void cancel(j)}>Cancel</button>}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

@@ -1,0 +1,128 @@
+import { OdrApiError, OdrClient } from '../../../shared/client/odrClient';
+import type { TrackedJob } from '../../../shared/schemas/job';
+import type { OdrRecord } from '../../../shared/schemas/record';
+
+// The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
+// local routes under /local, on the origin that served this page (npm run serve or the
+// Electron app scheme).
+
+const origin = window.location.origin;
+let renewing: Promise<unknown> | null = null;
+
+/** fetch that renews the local session once when a token has expired (401), then retries. */
+async function sessionFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(input, init);
+  if (res.status !== 401 || !api.token) return res;
+  renewing ??= startSession().finally(() => { renewing = null; });
+  await renewing;
+  const headers = new Headers(init.headers);
+  headers.set('Authorization', `Bearer ${api.token}`);
+  return fetch(input, { ...init, headers });
+}
+
+export const api = new OdrClient({ baseUrl: `${origin}/api/v4`, fetch: sessionFetch });
+
+export interface Session {
+  email: string;
+  name: string;
+  super_user: boolean;
+}
+
+/** The local app logs in as its first-run user without asking (POST /local/session). */
+export async function startSession(): Promise<Session> {
+  const res = await fetch(`${origin}/local/session`, { method: 'POST' });
+  const body = (await res.json()) as { token?: string; user?: Session; error?: { message: string } };
+  if (!res.ok || !body.token || !body.user) throw new Error(body.error?.message ?? `session: ${res.status}`);
+  api.token = body.token;
+  return body.user;
+}
+
+async function local<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await sessionFetch(`${origin}/local${path}`, { ...init, headers: { Authorization: `Bearer ${api.token}`, ...init.headers } });
+  const text = await res.text();
+  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) {
+    const msg = (body as { error?: { message?: string } } | undefined)?.error?.message ?? res.statusText;
+    throw new OdrApiError(res.status, msg, body);
+  }
+  return body as T;
+}
+
+export interface DatasetSummary {
+  uuid: string;
+  name: string;
+  description: string | null;
+  template_uuid: string | null;
+  /** Set for a dataset that holds another dataset's metadata. */
+  metadata_for: string | null;
+  records: number;
+  updated: string;
+}
+
+export const datasets = () => local<{ datasets: DatasetSummary[] }>('/datasets').then((r) => r.datasets);
+
+export interface TablePage {
+  total: number;
+  offset: number;
+  records: OdrRecord[];
+}
+
+export function tablePage(dataset: string, q: { q?: string; sort?: string; dir?: 'asc' | 'desc'; offset: number; limit: number }) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
+  return local<TablePage>(`/datasets/${dataset}/records?${params}`);
+}
+
+export const recentJobs = () => local<{ jobs: TrackedJob[] }>('/jobs').then((r) => r.jobs);
+
+export function startImport(file: File) {
+  const fd = new FormData();
+  fd.append('file', file, file.name);
+  return local<TrackedJob>('/import', { method: 'POST', body: fd });
+}
+
+export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbnails/${dataset}`, { method: 'POST' });
+
+export function eventsUrl(): string {
+  return `${origin}/local/events?access_token=${encodeURIComponent(api.token ?? '')}`;
+}
+
+/**
+ * POST /file through XMLHttpRequest: fetch cannot report upload progress. The service answers
+ * 302 to the record, which XHR follows, so the response is the updated record.
+ */
+export function uploadWithProgress(
+  form: { dataset_uuid: string; record_uuid: string; field_uuid: string },
+  file: File,
+  onProgress: (fraction: number) => void,
+): { done: Promise<OdrRecord>; abort: () => void } {
+  const xhr = new XMLHttpRequest();
+  const done = new Promise<OdrRecord>((resolve, reject) => {
+    xhr.open('POST', `${api.baseUrl}/file`);
+    xhr.setRequestHeader('Authorization', `Bearer ${api.token}`);
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total); };
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = xhr.responseText;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as OdrRecord);
+      else reject(new OdrApiError(xhr.status, (body as { error?: { message?: string } })?.error?.message ?? xhr.statusText, body));
+    };
+    xhr.onerror = () => reject(new Error('The upload failed: the service could not be reached'));
+    xhr.onabort = () => reject(new Error('Upload cancelled'));
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(form)) fd.append(k, v);
+    fd.append('file', file, file.name);
+    xhr.send(fd);
+  });
+  return { done, abort: () => xhr.abort() };
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof OdrApiError) return e.message.replace(/^\d+ /, '');
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

@@ -1,0 +1,90 @@
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { OdrRecord } from '../../../shared/schemas/record';
+import { api, errorText } from './api';
+import { keys } from './queries';
+import { patchOption, patchScalar } from './recordPatch';
+import { createStore, useStore } from './store';
+import { toast } from '../ui/toasts';
+
+/** One change the user made, with what it replaced: enough to save it and to undo it. */
+export type Edit =
+  | { kind: 'value'; top: string; record: string; field: { uuid: string; name: string }; boolean: boolean; before: string | number | null; after: string | number | null }
+  | { kind: 'option'; top: string; record: string; field: { uuid: string; name: string }; option: { uuid: string; name: string }; on: boolean; single: boolean; tags: boolean; before: { uuid: string; name: string }[] };
+
+export type SaveState = { state: 'saving' | 'saved' | 'error'; at: number; message?: string };
+
+const status = createStore<Record<string, SaveState>>({});
+const undoStack: Edit[] = [];
+
+const statusKey = (record: string, field: string) => `${record}:${field}`;
+export const useSaveState = (record: string, field: string) => useStore(status, (s) => s[statusKey(record, field)]);
+
+function setStatus(e: Edit, s: SaveState) {
+  status.set((m) => ({ ...m, [statusKey(e.record, e.field.uuid)]: s }));
+}
+
+function optimistic(rec: OdrRecord, e: Edit): OdrRecord {
+  return e.kind === 'value'
+    ? patchScalar(rec, e.record, e.field, e.boolean, e.after)
+    : patchOption(rec, e.record, e.field, e.option, e.on, e.single, e.tags);
+}
+
+async function send(e: Edit): Promise<void> {
+  if (e.kind === 'value') await api.setValue(e.record, e.field.uuid, e.after ?? '');
+  else await api.setOption(e.record, e.field.uuid, e.option.uuid, e.on);
+}
+
+/** The edit that takes `e` back. Options restore the exact earlier selection. */
+function inverse(e: Edit): Edit[] {
+  if (e.kind === 'value') return [{ ...e, before: e.after, after: e.before }];
+  if (!e.single || !e.on) return [{ ...e, on: !e.on, before: [] }];
+  const prev = e.before[0];
+  return prev ? [{ ...e, option: prev, on: true, before: [e.option] }] : [{ ...e, on: false, before: [] }];
+}
+
+function useApply(qc: QueryClient) {
+  return useMutation({
+    mutationKey: ['edit'],
+    mutationFn: async ({ edit }: { edit: Edit; undoing: boolean }) => send(edit),
+    onMutate: async ({ edit }) => {
+      setStatus(edit, { state: 'saving', at: performance.now() });
+      await qc.cancelQueries({ queryKey: keys.record(edit.top) });
+      const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
+      if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
+      return { prev };
+    },
+    onError: (err, { edit }, ctx) => {
+      if (ctx?.prev) qc.setQueryData(keys.record(edit.top), ctx.prev);
+      const message = errorText(err);
+      setStatus(edit, { state: 'error', at: performance.now(), message });
+      toast({ kind: 'error', text: `Not saved — ${edit.field.name}: ${message}. The previous value is back.` });
+    },
+    onSuccess: (_r, { edit, undoing }) => {
+      setStatus(edit, { state: 'saved', at: performance.now() });
+      if (!undoing) {
+        undoStack.push(edit);
+        if (undoStack.length > 200) undoStack.shift();
+      }
+    },
+    onSettled: (_r, _e, { edit }) => {
+      if (qc.isMutating({ mutationKey: ['edit'] }) <= 1) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
+    },
+  });
+}
+
+export function useEdits() {
+  const qc = useQueryClient();
+  const m = useApply(qc);
+  const apply = useCallback((edit: Edit) => m.mutate({ edit, undoing: false }), [m]);
+  const undo = useCallback(() => {
+    const last = undoStack.pop();
+    if (!last) {
+      toast({ kind: 'info', text: 'Nothing to undo' }, 2000);
+      return;
+    }
+    for (const e of inverse(last)) m.mutate({ edit: e, undoing: true });
+    toast({ kind: 'info', text: `Undid the change to ${last.field.name}` }, 3000);
+  }, [m]);
+  return { apply, undo };
+}

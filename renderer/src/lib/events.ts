@@ -1,0 +1,39 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { TrackedJob } from '../../../shared/schemas/job';
+import { eventsUrl } from './api';
+import { keys } from './queries';
+
+/**
+ * Follows the service's event stream: job progress goes straight into the jobs cache (live
+ * progress bars, no polling) and record changes refresh what shows them.
+ */
+export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'offline' {
+  const qc = useQueryClient();
+  const [state, setState] = useState<'connecting' | 'live' | 'offline'>('connecting');
+  useEffect(() => {
+    if (!enabled) return;
+    const es = new EventSource(eventsUrl());
+    es.addEventListener('ready', () => setState('live'));
+    es.addEventListener('error', () => setState(es.readyState === EventSource.CLOSED ? 'offline' : 'connecting'));
+    es.addEventListener('job', (e) => {
+      const job = JSON.parse((e as MessageEvent<string>).data) as TrackedJob;
+      qc.setQueryData<TrackedJob[]>(keys.jobs, (old = []) => {
+        const rest = old.filter((j) => j.id !== job.id);
+        return job.state === 'cancelled' ? rest : [job, ...rest].sort((a, b) => b.id - a.id);
+      });
+      if (job.state === 'complete' && job.job_type === 'import') void qc.invalidateQueries({ queryKey: keys.datasets });
+    });
+    es.addEventListener('records', (e) => {
+      const { datasetUuid, recordUuids } = JSON.parse((e as MessageEvent<string>).data) as { datasetUuid: string; recordUuids: string[] };
+      void qc.invalidateQueries({ queryKey: keys.table(datasetUuid) });
+      void qc.invalidateQueries({ queryKey: keys.datasets });
+      for (const r of recordUuids) {
+        // An edit in flight owns its record's cache until it settles.
+        if (qc.isMutating({ mutationKey: ['edit'] }) === 0) void qc.invalidateQueries({ queryKey: keys.record(r) });
+      }
+    });
+    return () => es.close();
+  }, [enabled, qc]);
+  return state;
+}

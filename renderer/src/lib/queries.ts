@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, datasets, recentJobs } from './api';
+
+export const keys = {
+  datasets: ['datasets'] as const,
+  template: (uuid: string) => ['template', uuid] as const,
+  record: (uuid: string) => ['record', uuid] as const,
+  table: (dataset: string) => ['table', dataset] as const,
+  quota: (uuid: string) => ['quota', uuid] as const,
+  jobs: ['jobs'] as const,
+};
+
+export const useDatasets = (enabled = true) => useQuery({ queryKey: keys.datasets, queryFn: datasets, enabled });
+export const useTemplate = (uuid: string | undefined) =>
+  useQuery({ queryKey: keys.template(uuid ?? ''), queryFn: () => api.template(uuid!), enabled: !!uuid, staleTime: Infinity });
+export const useRecord = (uuid: string | undefined) =>
+  useQuery({ queryKey: keys.record(uuid ?? ''), queryFn: () => api.record(uuid!), enabled: !!uuid });
+export const useQuota = (uuid: string) => useQuery({ queryKey: keys.quota(uuid), queryFn: () => api.quota(uuid) });
+export const useJobs = (enabled = true) => useQuery({ queryKey: keys.jobs, queryFn: recentJobs, enabled });

@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import type { DatasetSummary } from '../lib/api';
+
+/** Local datasets with record counts and last change; a filter box for long lists. */
+export function DatasetList({ datasets, current, onOpen }: { datasets: DatasetSummary[]; current?: string; onOpen: (uuid: string) => void }) {
+  const [filter, setFilter] = useState('');
+  const f = filter.trim().toLowerCase();
+  const shown = f ? datasets.filter((d) => d.name.toLowerCase().includes(f) || d.description?.toLowerCase().includes(f)) : datasets;
+  return (
+    <nav className="sidebar" aria-label="Datasets">
+      <h2>Datasets</h2>
+      <input type="search" placeholder="Find a dataset…" aria-label="Find a dataset" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <ul>
+        {shown.map((d) => (
+          <li key={d.uuid}>
+            <a href={`#/d/${d.uuid}`} aria-current={d.uuid === current ? 'page' : undefined} onClick={(e) => { e.preventDefault(); onOpen(d.uuid); }}>
+              <span className="ds-name">{d.name}{d.metadata_for ? <span className="badge">metadata</span> : null}</span>
+              <span className="muted small">{d.records.toLocaleString()} records · {d.updated.slice(0, 10)}</span>
+            </a>
+          </li>
+        ))}
+        {shown.length === 0 && <li className="muted">{datasets.length ? 'No dataset matches.' : 'No datasets yet: import an ODR export from Jobs.'}</li>}
+      </ul>
+    </nav>
+  );
+}
