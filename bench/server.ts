@@ -1,10 +1,16 @@
-// A service process for the benchmark: serves a data dir on a loopback port and reports its
-// peak RSS when told to stop.
+// A service process for the benchmark: serves a data dir (and the built renderer) on a loopback
+// port and reports its peak RSS when told to stop.
+import path from 'node:path';
 import { createService } from '../electron/service/service.js';
 import { listen } from '../electron/service/host/http.js';
+import { serveRenderer } from '../electron/service/host/static.js';
+import { BENCH_DIR } from './util.js';
 
 const [dataDir] = process.argv.slice(2);
-const service = await createService({ dataDir: dataDir!, admin: { email: 'bench@localhost', password: 'bench-password' } });
+const service = await createService({
+  dataDir: dataDir!, admin: { email: 'bench@localhost', password: 'bench-password' },
+  static: serveRenderer(path.join(BENCH_DIR, '..', 'dist', 'renderer')),
+});
 const host = await listen(service, 0);
 process.send?.({ port: host.port });
 process.on('message', async (m: { cmd: string }) => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ELECTRON_SKIP, electronBinary } from './electronBinary.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -11,6 +12,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * `serve` on a free loopback port serving the built renderer (npm test builds it first).
  */
 export default async function globalSetup() {
+  if (!electronBinary()) console.log(ELECTRON_SKIP);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-'));
   const bigExport = path.join(dataDir, 'import-4000.json');
   const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', dataDir, '40', bigExport], { cwd: ROOT, encoding: 'utf8' });

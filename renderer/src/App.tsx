@@ -8,6 +8,7 @@ import { useRoute } from './lib/route';
 import { JobsPanel } from './jobs/JobsPanel';
 import { DatasetList } from './screens/DatasetList';
 import { DatasetScreen } from './screens/DatasetScreen';
+import { Welcome } from './screens/Welcome';
 import { Toasts } from './ui/toasts';
 
 const isTyping = (el: Element | null) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
@@ -55,14 +56,7 @@ export function App() {
       {current ? (
         <DatasetScreen key={current.uuid} summary={current} route={route} go={go} session={session.data} />
       ) : (
-        <main className="main welcome">
-          <h1>{datasets.data?.length ? 'Choose a dataset' : 'Welcome to odr-desktop'}</h1>
-          <p className="muted">
-            {datasets.data?.length
-              ? 'Pick a dataset on the left to browse and edit its records.'
-              : 'Import an ODR template or record export to begin (Jobs → Import ODR export…), or run npm run odr -- import FILE.'}
-          </p>
-        </main>
+        <Welcome hasDatasets={!!datasets.data?.length} onStarted={() => setJobsOpen(true)} />
       )}
       {jobsOpen && <JobsPanel onClose={() => setJobsOpen(false)} />}
       <Toasts />

@@ -70,7 +70,7 @@ describe('GET /local/datasets/{uuid}/records (table: search, sort, page)', () =>
   });
 
   it('answers bad parameters with 400 and the error body', async () => {
-    for (const q of [{ sort: 'nope' }, { dir: 'up' }, { limit: 'ten' }, { sort: SYNTH.field('File') }]) {
+    for (const q of [{ sort: 'nope' }, { dir: 'up' }, { limit: 'ten' }, { sort: SYNTH.field('File') }] as Record<string, string>[]) {
       const r = await table(q);
       expect(r.status, JSON.stringify(q)).toBe(400);
       expect(r.body.error?.code).toBe(400);

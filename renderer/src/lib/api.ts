@@ -81,6 +81,8 @@ export function startImport(file: File) {
   return local<TrackedJob>('/import', { method: 'POST', body: fd });
 }
 
+export const createSample = (records = 500) => local<TrackedJob>(`/sample?records=${records}`, { method: 'POST' });
+
 export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbnails/${dataset}`, { method: 'POST' });
 
 export function eventsUrl(): string {

@@ -22,7 +22,7 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
         const rest = old.filter((j) => j.id !== job.id);
         return job.state === 'cancelled' ? rest : [job, ...rest].sort((a, b) => b.id - a.id);
       });
-      if (job.state === 'complete' && job.job_type === 'import') void qc.invalidateQueries({ queryKey: keys.datasets });
+      if (job.state === 'complete' && (job.job_type === 'import' || job.job_type === 'sample')) void qc.invalidateQueries({ queryKey: keys.datasets });
     });
     es.addEventListener('records', (e) => {
       const { datasetUuid, recordUuids } = JSON.parse((e as MessageEvent<string>).data) as { datasetUuid: string; recordUuids: string[] };

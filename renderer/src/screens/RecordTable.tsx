@@ -11,6 +11,10 @@ import { groupImages } from '../editor/FilesField';
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 34;
+/** ~300 rows a second: faster than anyone reads. */
+const FLYING_PX_PER_MS = 10;
+// Stable across renders: the virtualizer re-measures all rows when its estimator changes.
+const rowHeight = () => ROW_HEIGHT;
 const MAX_COLUMNS = 9;
 
 export interface TableState {
@@ -111,11 +115,24 @@ export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, a
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: rowHeight,
     overscan: 20,
     // The sticky header row sits above the rows inside the same scroller.
     scrollMargin: HEAD_HEIGHT,
+    // Let React batch scroll renders instead of committing inside each scroll event.
+    useFlushSync: false,
   });
+  // Flying through the list (dragging the thumb, End): rows show placeholders and no page is
+  // fetched or parsed until the scroll slows down — that is what keeps frames short.
+  const motion = useRef({ offset: 0, t: 0, fast: false });
+  const offset = virtualizer.scrollOffset ?? 0;
+  if (offset !== motion.current.offset) {
+    // Measured only across scroll moves: other re-renders in between must not reset it.
+    const now = performance.now();
+    const speed = Math.abs(offset - motion.current.offset) / Math.max(1, now - motion.current.t);
+    motion.current = { offset, t: now, fast: speed > FLYING_PX_PER_MS };
+  }
+  const flying = virtualizer.isScrolling && motion.current.fast;
   const items = virtualizer.getVirtualItems();
   const firstPage = items.length ? Math.floor(items[0]!.index / PAGE) : 0;
   const lastPage = items.length ? Math.floor(items[items.length - 1]!.index / PAGE) : 0;
@@ -128,6 +145,11 @@ export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, a
         : (await tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: p * PAGE, limit: PAGE })).records),
       placeholderData: (prev: OdrRecord[] | undefined) => prev,
       staleTime: 10_000,
+      // Pages scrolled past are dropped soon and never deep-compared: with 100k rows that
+      // bookkeeping, not rendering, is what would stall the main thread.
+      gcTime: 15_000,
+      structuralSharing: false,
+      enabled: !flying,
     })),
   });
   const recordAt = (i: number): OdrRecord | undefined => {

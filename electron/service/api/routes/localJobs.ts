@@ -11,6 +11,7 @@ import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails
 import { importFile } from '../../domain/import/importFile.js';
 import { startJob } from '../../domain/jobRunner.js';
 import { isAdmin } from '../../domain/permissions.js';
+import { createSampleDataset } from '../../domain/sample/createSample.js';
 
 const IMPORT_LIMIT = 4 * 1024 * 1024 * 1024;
 
@@ -103,6 +104,14 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
     if (!isAdmin(user, dt)) throw forbidden('Only the dataset\'s admins may rebuild its thumbnails');
     const images = originalImages(d, d.schema().subtreeIds(dt));
     const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, (r) => rebuildThumbnails(d, blobs, images, r));
+    return c.json(job, 202);
+  });
+  // The first-run screen's "generate a sample dataset" (every field type, `records` records).
+  app.post('/sample', (c) => {
+    const raw = c.req.query('records') ?? '500';
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 200_000) throw badRequest('records must be an integer from 1 to 200000');
+    const user = c.get('user');
+    const job = startJob(d, user, { type: 'sample', target: 'Synthetic Samples', total: 1000 }, (r) => createSampleDataset(d, user, Number(raw), r));
     return c.json(job, 202);
   });
   return app;

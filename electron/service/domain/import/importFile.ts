@@ -46,6 +46,16 @@ async function* inMemory(list: unknown[], read: { done: number }): AsyncGenerato
  * and matched by uuid, so an interrupted import can simply be run again.
  */
 export async function importFile(d: Domain, user: User, file: string, opts: ImportOptions = {}): Promise<ImportSummary> {
+  // The search index catches up once the import is done instead of competing with it.
+  const release = d.search.hold();
+  try {
+    return await importAny(d, user, file, opts);
+  } finally {
+    release();
+  }
+}
+
+async function importAny(d: Domain, user: User, file: string, opts: ImportOptions): Promise<ImportSummary> {
   const size = (await stat(file).catch(() => { throw new ImportError(`cannot read ${file}`); })).size;
   if (size <= WHOLE_PARSE_LIMIT) {
     let json: unknown;

@@ -13,6 +13,7 @@ export class SearchIndex {
   private readonly s: Record<string, Statement>;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  private holds = 0;
 
   constructor(private readonly ctx: Ctx) {
     const db = ctx.db;
@@ -74,14 +75,24 @@ export class SearchIndex {
     while (this.step()) { /* next batch */ }
   }
 
+  /** Pauses background indexing (bulk imports); the returned function resumes it. */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (!released) this.holds--;
+      released = true;
+    };
+  }
+
   /** Follows the change log in the background, a batch per tick so requests interleave. */
   start(intervalMs = 250): void {
     const tick = () => {
-      if (this.running) return;
+      if (this.running || this.holds > 0) return;
       this.running = true;
       const loop = () => {
         try {
-          if (this.timer !== null && this.step()) return void setImmediate(loop);
+          if (this.timer !== null && this.holds === 0 && this.step()) return void setImmediate(loop);
         } catch (e) {
           console.error('[odr] search indexer:', e);
         }

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { SYNTH } from '../synthetic.js';
+import { fmt, forkTs, type BenchContext } from '../util.js';
+
+// Browser globals used inside page.evaluate callbacks (they run in Chromium, not here); declared
+// in this module only so the Node project does not take in the DOM library.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const window: any;
+declare const document: any;
+declare const MutationObserver: any;
+declare const PerformanceObserver: any;
+declare const KeyboardEvent: any;
+declare const requestAnimationFrame: (f: () => void) => number;
+type HTMLElement = any;
+type HTMLInputElement = any;
+
+const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+/**
+ * Issue 4's figures, in a real Chromium against the service holding the synthetic dataset:
+ * first table paint after navigation, long tasks while scrolling top to bottom, and the time
+ * from the keypress that saves an edit to "Saved" on screen.
+ */
+export async function uiBench(ctx: BenchContext): Promise<void> {
+  const dataDir = path.join(ctx.work, 'data-core');
+  if (!existsSync(path.join(dataDir, 'odr.sqlite'))) throw new Error('run the core section first (it builds the database)');
+  if (!existsSync(path.join(ctx.work, '..', 'dist', 'renderer', 'index.html'))) throw new Error('build the renderer first: npm run build:renderer');
+  const server = await forkTs('server.ts', [dataDir]);
+  const browser = await chromium.launch({
+    executablePath: process.env.ODR_CHROMIUM ?? SYSTEM_CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // tsx compiles the callbacks below with esbuild's keepNames, which calls a __name helper.
+    await page.addInitScript({ content: 'window.__name = (f) => f;' });
+    await page.goto(`http://127.0.0.1:${server.port}/`);
+    await page.getByRole('navigation', { name: 'Datasets' }).getByRole('link').first().waitFor();
+
+    const paints: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.evaluate(() => { window.location.hash = '#/'; });
+      await page.getByRole('heading', { name: /Choose a dataset|Welcome/ }).waitFor();
+      paints.push(await page.evaluate((uuid) => new Promise<number>((resolve) => {
+        const t0 = performance.now();
+        const obs = new MutationObserver(() => {
+          if (document.querySelector('[role=grid] [data-record]')) {
+            obs.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+          }
+        });
+        obs.observe(document.body, { subtree: true, childList: true });
+        window.location.hash = `#/d/${uuid}`;
+      }), SYNTH.dataset));
+    }
+    paints.sort((a, b) => a - b);
+    const paint = paints[2]!;
+    ctx.add({ section: 'ui', name: `first table paint after navigation (${ctx.records} records)`, value: +fmt(paint, 0), unit: 'ms', target: '≤ 300 ms', pass: paint <= 300, note: 'median of 5' });
+
+    // Two ways down the list: dragging the thumb top to bottom (rows fly by as placeholders),
+    // and reading speed (10 rows a frame) through 3,000 rows, where every page is fetched and drawn.
+    const scrollRun = (mode: 'drag' | 'read') => page.evaluate((m) => new Promise<{ longest: number; count: number; steps: number; ms: number }>((resolve) => {
+      const tasks: number[] = [];
+      const po = new PerformanceObserver((l: any) => { for (const e of l.getEntries()) tasks.push(e.duration); });
+      po.observe({ type: 'longtask', buffered: false });
+      const el = document.querySelector('[data-testid=table-scroller]') as HTMLElement;
+      el.scrollTop = 0;
+      const steps = 300;
+      const stride = m === 'drag' ? (el.scrollHeight - el.clientHeight) / steps : 360;
+      let i = 0;
+      const t0 = performance.now();
+      const step = () => {
+        el.scrollTop = Math.round(++i * stride);
+        if (i < steps) requestAnimationFrame(step);
+        else setTimeout(() => { po.disconnect(); resolve({ longest: Math.max(0, ...tasks), count: tasks.length, steps, ms: performance.now() - t0 }); }, 800);
+      };
+      setTimeout(() => requestAnimationFrame(step), 300);
+    }), mode);
+    const drag = await scrollRun('drag');
+    ctx.add({ section: 'ui', name: 'scroll top→bottom (thumb drag): longest task', value: +fmt(drag.longest, 0), unit: 'ms', target: 'no task > 50 ms', pass: drag.count === 0, note: `${drag.count} long task(s) in ${drag.steps} frames over ${fmt(drag.ms / 1000, 1)} s` });
+    const read = await scrollRun('read');
+    ctx.add({ section: 'ui', name: 'scroll 3,000 rows at 10 rows/frame: longest task', value: +fmt(read.longest, 0), unit: 'ms', target: 'no task > 50 ms', pass: read.count === 0, note: `${read.count} long task(s); every page fetched and drawn` });
+
+    await page.evaluate(([ds, rec]) => { window.location.hash = `#/d/${ds}/r/${rec}`; }, [SYNTH.dataset, SYNTH.record(1)]);
+    const editor = page.locator('aside.editor');
+    await editor.waitFor();
+    const box = editor.locator('.field', { has: page.locator('.field-name', { hasText: /^Medium Text field$/ }) }).getByRole('textbox');
+    const saves: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      await box.fill(`bench edit ${Date.now()} ${i}`);
+      saves.push(await box.evaluate((input: HTMLInputElement) => new Promise<number>((resolve) => {
+        const field = input.closest('.field')!;
+        const t0 = performance.now();
+        let sawSaving = false;
+        const obs = new MutationObserver(() => {
+          if (field.querySelector('[data-state=saving]')) sawSaving = true;
+          else if (sawSaving && field.querySelector('[data-state=saved]')) {
+            obs.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+          }
+        });
+        obs.observe(field, { subtree: true, childList: true, attributes: true });
+        input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      })));
+    }
+    saves.sort((a, b) => a - b);
+    const save = saves[3]!;
+    ctx.add({ section: 'ui', name: 'edit: Enter → "Saved" on screen (loopback)', value: +fmt(save, 0), unit: 'ms', target: '≤ 100 ms', pass: save <= 100, note: `median of 7, worst ${fmt(saves.at(-1)!, 0)} ms` });
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

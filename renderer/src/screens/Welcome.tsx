@@ -1,0 +1,30 @@
+import { useRef } from 'react';
+import { createSample, errorText, startImport } from '../lib/api';
+import { toast } from '../ui/toasts';
+
+/** First run (no datasets yet): import an ODR export, or generate a sample to look around. */
+export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onStarted: () => void }) {
+  const file = useRef<HTMLInputElement>(null);
+  if (hasDatasets) {
+    return (
+      <main className="main welcome">
+        <h1>Choose a dataset</h1>
+        <p className="muted">Pick a dataset on the left to browse and edit its records.</p>
+      </main>
+    );
+  }
+  const run = (p: Promise<unknown>, what: string) => p.then(onStarted, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
+  return (
+    <main className="main welcome">
+      <h1>Welcome to odr-desktop</h1>
+      <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
+      <div className="welcome-actions">
+        <button type="button" className="primary" onClick={() => file.current?.click()}>Import an ODR export…</button>
+        <button type="button" onClick={() => run(createSample(500), 'Sample')}>Generate a sample dataset</button>
+      </div>
+      <p className="muted small">Template exports and record exports ({'{count, records}'}) from any ODR server work; imports run as jobs.</p>
+      <input ref={file} type="file" accept=".json,application/json" hidden aria-label="ODR export to import"
+        onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) run(startImport(f), 'Import'); }} />
+    </main>
+  );
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// Bundles the Electron main process and preload into dist-electron/ (CommonJS, as Electron
+// loads them). Native modules and Electron itself stay external.
+import { build } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const common = {
+  bundle: true, platform: 'node', format: 'cjs', target: 'node22', sourcemap: true, logLevel: 'warning',
+  external: ['electron', 'better-sqlite3', 'sharp'],
+  // The service is ESM and reads import.meta.url; in the CJS bundle it is this file's URL.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist-electron/main.cjs') });
+await build({ ...common, entryPoints: [path.join(root, 'electron/main/preload.ts')], outfile: path.join(root, 'dist-electron/preload.cjs') });
+console.log('built dist-electron/main.cjs and preload.cjs');
