@@ -13,4 +13,5 @@ export interface ElectronApi {
   Menu: Pick<typeof Electron.Menu, 'buildFromTemplate' | 'setApplicationMenu'>;
   ipcMain: Pick<Electron.IpcMain, 'handle'>;
   screen?: Pick<Electron.Screen, 'getAllDisplays'>;
+  safeStorage?: Pick<Electron.SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 }

@@ -114,7 +114,13 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const userData = e.app.getPath('userData');
   const dataDir = opts.dataDir ?? path.join(userData, 'data');
   mkdirSync(dataDir, { recursive: true });
-  const service = await createService({ dataDir, nativeBinding: opts.nativeBinding, static: serveRenderer(opts.rendererDist) });
+  // Remote passwords sealed by the OS keychain where Electron offers it (safeStorage).
+  const safe = e.safeStorage?.isEncryptionAvailable() ? e.safeStorage : undefined;
+  const secrets = safe ? {
+    seal: (plain: string) => `ss:${safe.encryptString(plain).toString('base64')}`,
+    open: (sealed: string) => safe.decryptString(Buffer.from(sealed.replace(/^ss:/, ''), 'base64')),
+  } : undefined;
+  const service = await createService({ dataDir, nativeBinding: opts.nativeBinding, static: serveRenderer(opts.rendererDist), secrets });
   if (service.firstRun) {
     // Shown once in the log; the app itself logs in without asking.
     console.log(`first run: super-user ${service.firstRun.email}${service.firstRun.generatedPassword ? ` / ${service.firstRun.generatedPassword}` : ''}`);

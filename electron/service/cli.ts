@@ -16,6 +16,7 @@ const HELP = `odr-desktop service
   npm run odr -- user add --email E --password P [--super] [--data DIR]
   npm run odr -- user password --email E --password P [--data DIR]
   npm run odr -- api-token [--user EMAIL] [--data DIR]
+  npm run odr -- sync --remote URL --user U --password P [--dataset UUID]... [--data DIR]
 
 Without --data the per-user data dir is used (${defaultDataDir()}).
 First run: ODR_ADMIN_EMAIL / ODR_ADMIN_PASSWORD name the super-user (a password is generated
@@ -134,7 +135,32 @@ async function apiToken(args: string[]) {
   }
 }
 
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, import: runImport, user, 'api-token': apiToken };
+async function sync(args: string[]) {
+  const { values } = parseArgs({
+    args, options: { data: { type: 'string' }, remote: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' }, dataset: { type: 'string', multiple: true } },
+  });
+  if (!values.remote || !values.user || !values.password) throw new Error('usage: npm run odr -- sync --remote URL --user U --password P [--dataset UUID]');
+  const service = await open(path.resolve(values.data ?? defaultDataDir()));
+  try {
+    const remoteId = await service.sync.addRemote(values.remote, values.user, values.password);
+    const me = actingUser(service, undefined);
+    let datasets = values.dataset;
+    if (!datasets?.length) {
+      const known = service.sync.status().datasets.filter((x) => (x as { remote_id: number }).remote_id === remoteId);
+      if (!known.length) datasets = (await service.sync.remoteDatasets(remoteId, me)).databases.map((x) => x.unique_id);
+    }
+    const started = Date.now();
+    const s = await service.sync.run(remoteId, me, datasets);
+    console.log(`sync with ${values.remote}: pushed ${s.pushed} (created ${s.created}), pulled ${s.pulled}, ` +
+      `${s.pending} pending, ${s.conflicts} conflict(s), ${s.parked} needing attention, ${s.removedOnServer} removed on the server, ` +
+      `${s.passes} pass(es) in ${((Date.now() - started) / 1000).toFixed(1)} s${s.error ? ` — stopped: ${s.error}` : ''}`);
+    if (s.error) process.exitCode = 3;
+  } finally {
+    await service.close();
+  }
+}
+
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, import: runImport, user, 'api-token': apiToken, sync };
 
 const [cmd, ...rest] = process.argv.slice(2);
 const run = cmd ? commands[cmd] : undefined;

@@ -5,6 +5,8 @@ import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domai
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
 import { createApp, stripJsonSuffix, type AppOptions } from './api/app.js';
+import type { SyncService } from './sync/runner.js';
+import { keyFileBox, type SecretBox } from './sync/secrets.js';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -15,6 +17,8 @@ export interface ServiceOptions {
   admin?: { email?: string; password?: string };
   autoLogin?: boolean;
   static?: AppOptions['static'];
+  /** How remote passwords are sealed; default: a key file in the data dir. */
+  secrets?: SecretBox;
 }
 
 export interface FirstRun {
@@ -29,6 +33,7 @@ export interface Service {
   /** `env` carries Node's raw request when hosted by node:http (uploads stream from it). */
   fetch: (req: Request, env?: unknown) => Promise<Response>;
   firstRun: FirstRun | null;
+  sync: SyncService;
   /** Stops background work and closes the database (its WAL is checkpointed and removed). */
   close: () => Promise<void>;
 }
@@ -55,11 +60,12 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     await domain.users.create({ email, password, isSuper: true, firstName: 'Local', lastName: 'Admin' });
     firstRun = { email, ...(given ? {} : { generatedPassword: password }) };
   }
-  const { app } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static });
+  const { app, sync } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static, secrets: opts.secrets ?? keyFileBox(opts.dataDir) });
   return {
     ctx,
     domain,
     firstRun,
+    sync,
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     close: async () => {
       domain.search.stop();

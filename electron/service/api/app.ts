@@ -11,6 +11,9 @@ import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
 import { localJobRoutes } from './routes/localJobs.js';
+import { localSyncRoutes } from './routes/localSync.js';
+import { SyncService } from '../sync/runner.js';
+import type { SecretBox } from '../sync/secrets.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recordRoutes } from './routes/records.js';
 import { templateRoutes } from './routes/templates.js';
@@ -18,6 +21,8 @@ import { tokenRoutes } from './routes/token.js';
 import { valueRoutes } from './routes/values.js';
 
 export interface AppOptions extends SessionPolicy {
+  /** Seals remote passwords (a key file in serve mode, safeStorage in Electron). */
+  secrets: SecretBox;
   /** A built renderer to serve at / (npm run serve). */
   static?: (app: Hono<AppEnv>) => void;
 }
@@ -80,10 +85,12 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
   local.route('/', localDataRoutes(d));
+  const sync = new SyncService(d, opts.secrets);
+  local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);
 
   opts.static?.(app);
-  return { app, tokens, blobs };
+  return { app, tokens, blobs, sync };
 }
 
 /** The real server accepts a `.json` suffix on the last path segment. */

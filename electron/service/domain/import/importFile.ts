@@ -77,7 +77,8 @@ async function importAny(d: Domain, user: User, file: string, opts: ImportOption
   return importRecords(d, user, jsonArrayElements(file, 'records', read), () => read.bytes / size, opts);
 }
 
-function importTemplate(d: Domain, user: User, json: unknown, opts: ImportOptions): ImportSummary {
+/** A template object already in memory (the sync engine's pull). */
+export function importTemplate(d: Domain, user: User, json: unknown, opts: ImportOptions): ImportSummary {
   let t;
   try {
     t = normalizeTemplate(json);
@@ -102,6 +103,12 @@ function importTemplate(d: Domain, user: User, json: unknown, opts: ImportOption
   list(t);
   opts.onProgress?.(1, `template ${t.name}`);
   return { kind: 'template', datasets, records: { imported: 0, skipped: 0, children: 0 }, files: 0, fields };
+}
+
+/** Record objects already in memory (the sync engine's pull), in batches like a file import. */
+export function importRecordObjects(d: Domain, user: User, records: unknown[], opts: ImportOptions = {}): Promise<ImportSummary> {
+  const read = { done: 0 };
+  return importRecords(d, user, inMemory(records, read), () => read.done / Math.max(1, records.length), opts);
 }
 
 async function importRecords(

@@ -119,7 +119,6 @@ CREATE TABLE field_values (
   create_auth TEXT NOT NULL,
   PRIMARY KEY (record_rid, datafield_id)
 ) WITHOUT ROWID;
-CREATE INDEX field_values_by_field ON field_values(datafield_id, value);
 
 CREATE TABLE option_selections (
   record_rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,

@@ -1,6 +1,7 @@
 import core from './001_core.js';
 import jobs from './002_jobs.js';
 import search from './003_search.js';
+import sync from './004_sync.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'core', sql: core },
   { version: 2, name: 'jobs', sql: jobs },
   { version: 3, name: 'search', sql: search },
+  { version: 4, name: 'sync', sql: sync },
 ];

@@ -1,0 +1,55 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../auth.js';
+import { parsedJson } from '../body.js';
+import type { Domain } from '../../domain/domain.js';
+import { badRequest, forbidden } from '../../domain/errors.js';
+import { startJob } from '../../domain/jobRunner.js';
+import type { SyncService } from '../../sync/runner.js';
+
+const AddRemote = z.object({
+  url: z.string({ error: 'url is required' }).min(1, 'url is required'),
+  username: z.string({ error: 'username is required' }).min(1, 'username is required'),
+  password: z.string({ error: 'password is required' }).min(1, 'password is required'),
+});
+const RunSync = z.object({
+  remote_id: z.number({ error: 'remote_id must be an integer' }).int('remote_id must be an integer'),
+  datasets: z.array(z.string(), { error: 'datasets must be an array of uuids' }).optional(),
+});
+const Resolve = z.object({ choice: z.enum(['mine', 'theirs', 'merged'], { error: 'choice must be "mine", "theirs" or "merged"' }), value: z.unknown().optional() });
+
+/** Sync with remote ODR servers (README: "Sync"); super-users only, as it acts for the whole data dir. */
+export function localSyncRoutes(d: Domain, sync: SyncService) {
+  const app = new Hono<AppEnv>();
+  app.use('/sync/*', async (c, next) => {
+    if (!c.get('user').isSuper) throw forbidden('Only a super-user can manage sync');
+    await next();
+  });
+  app.use('/sync', async (c, next) => {
+    if (!c.get('user').isSuper) throw forbidden('Only a super-user can manage sync');
+    await next();
+  });
+
+  app.get('/sync', (c) => c.json(sync.status()));
+  app.post('/sync/remotes', async (c) => {
+    const body = await parsedJson(c, AddRemote);
+    return c.json({ id: await sync.addRemote(body.url, body.username, body.password) });
+  });
+  app.get('/sync/remotes/:id/datasets', async (c) => {
+    const id = Number(c.req.param('id'));
+    if (!Number.isInteger(id)) throw badRequest('remote id must be an integer');
+    return c.json(await sync.remoteDatasets(id, c.get('user')));
+  });
+  // Each run is a tracked job ("sync"): progress streams like any other job.
+  app.post('/sync/run', async (c) => {
+    const body = await parsedJson(c, RunSync);
+    const user = c.get('user');
+    const job = startJob(d, user, { type: 'sync', target: `remote ${body.remote_id}`, total: 1000 }, (r) => sync.run(body.remote_id, user, body.datasets, r));
+    return c.json(job, 202);
+  });
+  app.post('/sync/conflicts/:id', async (c) => {
+    const body = await parsedJson(c, Resolve);
+    return c.json(sync.resolve(Number(c.req.param('id')), body.choice, body.value));
+  });
+  return app;
+}

@@ -1,0 +1,127 @@
+import { OdrApiError, OdrClient } from '../../../shared/client/odrClient.js';
+import { normalizeRecord } from '../../../shared/legacy.js';
+import type { FieldTypeName } from '../../../shared/fieldTypes.js';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+
+/** Why a remote call failed, which decides what the engine does next (sync-design §7). */
+export type FailureKind = 'transient' | 'ambiguous' | 'auth' | 'permanent' | 'gone';
+
+export class RemoteError extends Error {
+  constructor(readonly kind: FailureKind, message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+const TIMEOUT_MS = 15_000;
+const READ_ATTEMPTS = 3;
+
+/** Decodes the HTML entities the real server leaves in names (`&amp;`, `&#039;`). */
+export function decodeHtml(s: string): string {
+  return s.replace(/&(amp|lt|gt|quot|#0?39|#x27);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", '#39': "'", '#x27': "'" })[e] ?? _m);
+}
+
+/**
+ * The remote ODR server as the sync engine sees it: the shared typed client plus re-login on
+ * 401, a timeout on every call, failures classified, and real-server quirks smoothed over.
+ * `sent` tells whether a failed write may have reached the server (then it is "ambiguous").
+ */
+export class RemoteClient {
+  readonly client: OdrClient;
+
+  constructor(readonly baseUrl: string, private readonly username: string, private readonly password: string) {
+    // fetch follows the 302 answers of create/publish/upload with the Authorization header (same origin).
+    this.client = new OdrClient({ baseUrl, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }) });
+  }
+
+  private classify(e: unknown, write: boolean): RemoteError {
+    if (e instanceof RemoteError) return e;
+    if (e instanceof OdrApiError) {
+      if (e.status === 401) return new RemoteError('auth', e.message, 401);
+      if (e.status === 404) return new RemoteError('gone', e.message, 404);
+      if (e.status === 429 || e.status >= 500) return new RemoteError(write ? 'ambiguous' : 'transient', e.message, e.status);
+      return new RemoteError('permanent', e.message, e.status);
+    }
+    // No answer (reset, refused, timeout): a write may or may not have been applied.
+    const msg = e instanceof Error ? `${e.message}${(e as { cause?: Error }).cause ? `: ${(e as { cause?: Error }).cause!.message}` : ''}` : String(e);
+    return new RemoteError(write ? 'ambiguous' : 'transient', msg);
+  }
+
+  async login(): Promise<void> {
+    try {
+      await this.client.login(this.username, this.password);
+    } catch (e) {
+      const err = this.classify(e, false);
+      throw err.kind === 'gone' || err.status === 400 ? new RemoteError('auth', `login failed: ${err.message}`, err.status) : err;
+    }
+  }
+
+  /**
+   * Runs a call, logging in first or again after a 401. Reads that fail transiently are tried
+   * again a few times here, so one dropped connection does not cost the whole pass; writes are
+   * never repeated blindly (the engine decides, knowing whether the write is idempotent).
+   */
+  async call<T>(fn: (c: OdrClient) => Promise<T>, write = false): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.callOnce(fn, write);
+      } catch (e) {
+        if (write || !(e instanceof RemoteError) || e.kind !== 'transient' || attempt >= READ_ATTEMPTS) throw e;
+        await new Promise((res) => setTimeout(res, 50 * 4 ** attempt * (0.5 + Math.random())));
+      }
+    }
+  }
+
+  private async callOnce<T>(fn: (c: OdrClient) => Promise<T>, write: boolean): Promise<T> {
+    if (!this.client.token) await this.login();
+    try {
+      return await fn(this.client);
+    } catch (e) {
+      const err = this.classify(e, write);
+      if (err.kind !== 'auth') throw err;
+      await this.login();
+      try {
+        return await fn(this.client);
+      } catch (e2) {
+        throw this.classify(e2, write);
+      }
+    }
+  }
+
+  /** A top-level record, normalised from whatever server variant answered. */
+  async record(uuid: string, types?: Map<string, FieldTypeName>): Promise<OdrRecord> {
+    const raw = await this.call((c) => c.request<unknown>('GET', `/dataset/record/${uuid}`));
+    return normalizeRecord(raw, types);
+  }
+
+  /** Ids of a dataset's records changed since `sinceMs` (server time); an empty list may be a 404. */
+  async modifiedIds(dataset: string, sinceMs: number): Promise<string[]> {
+    try {
+      const r = await this.call((c) => c.modifiedRecordIds(dataset, sinceMs));
+      return r.records.map((x) => x.unique_id);
+    } catch (e) {
+      if (e instanceof RemoteError && e.kind === 'gone') return [];
+      throw e;
+    }
+  }
+
+  async allIds(dataset: string): Promise<string[]> {
+    try {
+      const r = await this.call((c) => c.recordIds(dataset));
+      return r.records.map((x) => x.unique_id);
+    } catch (e) {
+      if (e instanceof RemoteError && e.kind === 'gone') return [];
+      throw e;
+    }
+  }
+
+  /** A page of full records (first pull); the real server answers an empty page with 404. */
+  async page(dataset: string, limit: number, offset: number, types?: Map<string, FieldTypeName>): Promise<OdrRecord[]> {
+    try {
+      const r = await this.call((c) => c.request<{ records: unknown[] }>('GET', `/dataset/${dataset}/${limit}/${offset}`));
+      return r.records.map((x) => normalizeRecord(x, types));
+    } catch (e) {
+      if (e instanceof RemoteError && (e.kind === 'gone' || e.status === 400)) return [];
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import { ADMIN, type TestService } from '../support/service.js';
+import { startLocal, startRemote, type RemoteProc } from './support.js';
+
+const TEXT = SYNTH.field('Medium Text');
+const INT = SYNTH.field('Integer');
+let remote: RemoteProc;
+let local: TestService;
+let remoteId: number;
+
+const value = (r: { fields: { field_uuid: string; value?: unknown }[] }, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
+const run = () => local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+
+beforeAll(async () => {
+  remote = await startRemote(30);
+  local = await startLocal();
+  remoteId = await local.service.sync.addRemote(`${remote.url}`, ADMIN.email, ADMIN.password);
+}, 60_000);
+afterAll(async () => {
+  await local?.close();
+  await remote?.stop();
+});
+
+describe('sync with a remote ODR service (two processes, real HTTP)', () => {
+  it('keeps the password sealed at rest', () => {
+    const row = local.service.ctx.db.prepare('SELECT password_enc FROM sync_remotes').pluck().get() as string;
+    expect(row).not.toContain(ADMIN.password);
+    expect(row).toMatch(/^v1:/);
+  });
+
+  it('pulls the template and every record on the first sync', async () => {
+    const s = await run();
+    expect(s.error).toBeUndefined();
+    expect(s.pulled).toBe(30);
+    const mine = await local.admin.record(SYNTH.record(4));
+    const theirs = await remote.client.record(SYNTH.record(4));
+    expect(mine.fields.map((f) => [f.field_uuid, f.value ?? f.selected ?? null])).toEqual(theirs.fields.map((f) => [f.field_uuid, f.value ?? f.selected ?? null]));
+    expect(mine.records.length).toBe(theirs.records.length);
+  });
+
+  it('pushes a local edit and pulls a remote one; nothing echoes back', async () => {
+    await local.admin.setValue(SYNTH.record(1), TEXT, 'edited here');
+    await remote.client.setValue(SYNTH.record(2), TEXT, 'edited there');
+    const s = await run();
+    expect(s.error).toBeUndefined();
+    expect(value(await remote.client.record(SYNTH.record(1)), TEXT)).toBe('edited here');
+    expect(value(await local.admin.record(SYNTH.record(2)), TEXT)).toBe('edited there');
+    const again = await run();
+    expect(again.pushed).toBe(0);
+  });
+
+  it('merges disjoint changes to one record field by field', async () => {
+    await local.admin.setValue(SYNTH.record(3), TEXT, 'mine on 3');
+    await remote.client.setValue(SYNTH.record(3), INT, 4242);
+    await run();
+    const l = await local.admin.record(SYNTH.record(3));
+    const r = await remote.client.record(SYNTH.record(3));
+    expect([value(l, TEXT), value(l, INT)]).toEqual(['mine on 3', 4242]);
+    expect([value(r, TEXT), value(r, INT)]).toEqual(['mine on 3', 4242]);
+  });
+
+  it('a field changed on both sides becomes a conflict that blocks nothing else; each choice resolves it', async () => {
+    await local.admin.setValue(SYNTH.record(5), TEXT, 'mine 5');
+    await remote.client.setValue(SYNTH.record(5), TEXT, 'theirs 5');
+    await local.admin.setValue(SYNTH.record(6), TEXT, 'unrelated 6');
+    await run();
+    const conflicts = local.service.sync.conflicts();
+    expect(conflicts.map((c) => [c.record_uuid, c.field_uuid, c.mine, c.theirs])).toEqual([[SYNTH.record(5), TEXT, 'mine 5', 'theirs 5']]);
+    expect(value(await remote.client.record(SYNTH.record(6)), TEXT)).toBe('unrelated 6');
+    expect(value(await remote.client.record(SYNTH.record(5)), TEXT)).toBe('theirs 5');
+
+    local.service.sync.resolve(conflicts[0]!.id, 'mine');
+    await run();
+    expect(value(await remote.client.record(SYNTH.record(5)), TEXT)).toBe('mine 5');
+    expect(local.service.sync.conflicts()).toEqual([]);
+
+    await local.admin.setValue(SYNTH.record(7), TEXT, 'mine 7');
+    await remote.client.setValue(SYNTH.record(7), TEXT, 'theirs 7');
+    await run();
+    local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'theirs');
+    await run();
+    expect(value(await local.admin.record(SYNTH.record(7)), TEXT)).toBe('theirs 7');
+    expect(value(await remote.client.record(SYNTH.record(7)), TEXT)).toBe('theirs 7');
+
+    await local.admin.setValue(SYNTH.record(8), TEXT, 'mine 8');
+    await remote.client.setValue(SYNTH.record(8), TEXT, 'theirs 8');
+    await run();
+    local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'merged', 'both 8');
+    await run();
+    expect(value(await local.admin.record(SYNTH.record(8)), TEXT)).toBe('both 8');
+    expect(value(await remote.client.record(SYNTH.record(8)), TEXT)).toBe('both 8');
+  });
+
+  it('creates records made here exactly once, with their values, and deletes what was deleted here', async () => {
+    const before = (await remote.client.recordIds(SYNTH.dataset)).records.length;
+    const rec = await local.admin.createRecord(SYNTH.dataset);
+    await local.admin.setValue(rec.record_uuid, TEXT, 'born here');
+    await run();
+    await run();
+    const ids = (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
+    expect(ids.length).toBe(before + 1);
+    const map = local.service.ctx.db.prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?').pluck().get(rec.record_uuid) as string;
+    expect(value(await remote.client.record(map), TEXT)).toBe('born here');
+
+    await local.admin.deleteRecords([SYNTH.record(9)]);
+    await run();
+    expect((await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id)).not.toContain(SYNTH.record(9));
+  });
+
+  it('puts records deleted on the server in the "removed on server" bin instead of erasing them', async () => {
+    await remote.client.deleteRecords([SYNTH.record(10)]);
+    await run();
+    expect((await local.admin.record(SYNTH.record(10))).record_uuid).toBe(SYNTH.record(10));
+    expect(local.service.sync.status().removedOnServer.map((r) => (r as { record_uuid: string }).record_uuid)).toContain(SYNTH.record(10));
+  });
+});
