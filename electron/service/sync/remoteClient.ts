@@ -27,16 +27,27 @@ export function decodeHtml(s: string): string {
  */
 export class RemoteClient {
   readonly client: OdrClient;
+  /** The server's clock (its Date header) at the last answer: pull cursors are in server time. */
+  serverTime: number | null = null;
 
   constructor(readonly baseUrl: string, private readonly username: string, private readonly password: string) {
     // fetch follows the 302 answers of create/publish/upload with the Authorization header (same origin).
-    this.client = new OdrClient({ baseUrl, fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) }) });
+    this.client = new OdrClient({
+      baseUrl,
+      fetch: async (input, init) => {
+        const res = await fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+        const date = Date.parse(res.headers.get('date') ?? '');
+        if (Number.isFinite(date)) this.serverTime = date;
+        return res;
+      },
+    });
   }
 
   private classify(e: unknown, write: boolean): RemoteError {
     if (e instanceof RemoteError) return e;
     if (e instanceof OdrApiError) {
-      if (e.status === 401) return new RemoteError('auth', e.message, 401);
+      // Some server builds answer an expired token with 500 "Token was not found" (reference §9.3).
+      if (e.status === 401 || (e.status === 500 && /token was not found/i.test(e.message))) return new RemoteError('auth', e.message, e.status);
       if (e.status === 404) return new RemoteError('gone', e.message, 404);
       if (e.status === 429 || e.status >= 500) return new RemoteError(write ? 'ambiguous' : 'transient', e.message, e.status);
       return new RemoteError('permanent', e.message, e.status);

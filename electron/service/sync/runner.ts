@@ -87,7 +87,9 @@ export class SyncService {
       }
       total = { ...s, pushed: total.pushed + s.pushed, pulled: total.pulled + s.pulled, created: total.created + s.created, removedOnServer: total.removedOnServer + s.removedOnServer };
       delete total.error;
-      if (s.pushed === 0 && s.pulled === 0 && s.pending === 0) return { ...total, passes: pass };
+      // Another pass only when this one pushed: what it pulled is stored, and changes made on the
+      // server meanwhile are the next sync's (the cursor keeps them).
+      if (s.pushed === 0 && s.pending === 0) return { ...total, passes: pass };
     }
     return { ...total, passes: MAX_PASSES };
   }
