@@ -11,6 +11,9 @@ export default defineConfig({
   globalSetup: './e2e/support/globalSetup.ts',
   fullyParallel: false,
   workers: 1,
+  // One retry in CI, reported as "flaky" in the list: a timing flake seen once in the radio /
+  // multi-select test (not reproduced in 10 runs since) must not hide everything else.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ELECTRON_SKIP, electronBinary } from './electronBinary.js';
+import { startServe } from './serve.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,30 +19,13 @@ export default async function globalSetup() {
   const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', dataDir, '40', bigExport], { cwd: ROOT, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stdout}\n${seed.stderr}`);
 
-  const server = spawn(process.execPath, ['--import', 'tsx', 'electron/service/cli.ts', 'serve', '--port', '0', '--data', dataDir], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ODR_ADMIN_PASSWORD: undefined },
-  });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 30_000);
-    const on = (b: Buffer) => {
-      out += b.toString();
-      const m = /listening on (http:\/\/\S+)\/api\/v4/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    server.stdout!.on('data', on);
-    server.stderr!.on('data', on);
-    server.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${out}`)));
-  });
+  const server = await startServe(dataDir);
+  const url = server.url;
   process.env.ODR_E2E_URL = url;
   process.env.ODR_E2E_DATA = dataDir;
   process.env.ODR_E2E_IMPORT = bigExport;
   return async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

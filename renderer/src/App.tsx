@@ -3,9 +3,10 @@ import { useEffect, useState } from 'react';
 import { errorText, startSession } from './lib/api';
 import { useEdits } from './lib/edits';
 import { useServiceEvents } from './lib/events';
-import { useDatasets, useJobs } from './lib/queries';
+import { useDatasets, useJobs, useSyncStatus } from './lib/queries';
 import { useRoute } from './lib/route';
 import { JobsPanel } from './jobs/JobsPanel';
+import { SyncPanel } from './sync/SyncPanel';
 import { DatasetList } from './screens/DatasetList';
 import { DatasetScreen } from './screens/DatasetScreen';
 import { Welcome } from './screens/Welcome';
@@ -17,10 +18,13 @@ export function App() {
   const session = useQuery({ queryKey: ['session'], queryFn: startSession, staleTime: Infinity, retry: 2 });
   const live = useServiceEvents(session.isSuccess);
   const [route, go] = useRoute();
-  const [jobsOpen, setJobsOpen] = useState(false);
+  const [panel, setPanel] = useState<'jobs' | 'sync' | null>(null);
+  const jobsOpen = panel === 'jobs';
+  const setJobsOpen = (open: boolean) => setPanel(open ? 'jobs' : null);
   const { undo } = useEdits();
   const datasets = useDatasets(session.isSuccess);
   const jobs = useJobs(session.isSuccess);
+  const sync = useSyncStatus(!!session.data?.super_user);
 
   // Ctrl/Cmd+Z undoes the last saved edit; inside a text box the browser's own undo applies.
   useEffect(() => {
@@ -40,14 +44,21 @@ export function App() {
   if (!session.data) return <div className="fatal" aria-busy="true"><p>Starting…</p></div>;
   const running = (jobs.data ?? []).filter((j) => j.state === 'running').length;
   const current = datasets.data?.find((d) => d.uuid === route.dataset);
+  const conflicts = sync.data?.conflicts.length ?? 0;
+  const syncNote = conflicts ? `${conflicts} conflict${conflicts === 1 ? '' : 's'}` : sync.data?.remotes.length && sync.data.pending ? `${sync.data.pending} to send` : '';
 
   return (
-    <div className={`app${jobsOpen ? ' jobs-open' : ''}`}>
+    <div className={`app${panel ? ' jobs-open' : ''}${panel === 'sync' ? ' sync-open' : ''}`}>
       <header className="topbar">
         <a className="brand" href="#/">odr-desktop</a>
         <span className={`live live-${live}`} title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
         <span className="spacer" />
-        <button type="button" aria-pressed={jobsOpen} onClick={() => setJobsOpen((o) => !o)}>
+        {session.data.super_user && (
+          <button type="button" aria-pressed={panel === 'sync'} onClick={() => setPanel((p) => (p === 'sync' ? null : 'sync'))}>
+            Sync{syncNote ? ` (${syncNote})` : ''}
+          </button>
+        )}
+        <button type="button" aria-pressed={jobsOpen} onClick={() => setPanel((p) => (p === 'jobs' ? null : 'jobs'))}>
           Jobs{running ? ` (${running} running)` : ''}
         </button>
         <span className="who" aria-label="Signed in as">{session.data.name} · {session.data.email}</span>
@@ -59,6 +70,7 @@ export function App() {
         <Welcome hasDatasets={!!datasets.data?.length} onStarted={() => setJobsOpen(true)} />
       )}
       {jobsOpen && <JobsPanel onClose={() => setJobsOpen(false)} />}
+      {panel === 'sync' && <SyncPanel onClose={() => setPanel(null)} />}
       <Toasts />
     </div>
   );

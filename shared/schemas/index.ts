@@ -3,3 +3,4 @@ export * from './record.js';
 export * from './template.js';
 export * from './requests.js';
 export * from './job.js';
+export * from './sync.js';

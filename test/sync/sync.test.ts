@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
+import { SyncStatus } from '../../shared/schemas/sync.js';
 import { ADMIN, type TestService } from '../support/service.js';
 import { startLocal, startRemote, type RemoteProc } from './support.js';
 
@@ -113,5 +114,77 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     await run();
     expect((await local.admin.record(SYNTH.record(10))).record_uuid).toBe(SYNTH.record(10));
     expect(local.service.sync.status().removedOnServer.map((r) => (r as { record_uuid: string }).record_uuid)).toContain(SYNTH.record(10));
+  });
+});
+
+describe('the /local/sync routes', () => {
+  const localUrl = (p: string) => local.api.replace(/\/api\/v4$/, `/local${p}`);
+  const call = async (method: string, p: string, body?: unknown, token = local.admin.token) => {
+    const res = await fetch(localUrl(p), {
+      method, headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('answer the status in the shared shape, and run a sync as a tracked job', async () => {
+    const s = await call('GET', '/sync');
+    expect(s.status).toBe(200);
+    const status = SyncStatus.parse(s.body);
+    expect(status.remotes.map((r) => r.id)).toContain(remoteId);
+    expect(JSON.stringify(s.body)).not.toContain(ADMIN.password);
+
+    const started = await call('POST', '/sync/run', { remote_id: remoteId, datasets: [SYNTH.dataset] });
+    expect(started.status).toBe(202);
+    const job = await local.admin.jobStatus(started.body.id as number);
+    expect(job.job_type).toBe('sync');
+    for (let i = 0; i < 100; i++) {
+      const j = await local.admin.jobStatus(job.id);
+      if (j.state !== 'running') {
+        expect(j.state, j.error ?? '').toBe('complete');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // A local edit counts as pending at once, before any run collects it.
+    await local.admin.setValue(SYNTH.record(7), TEXT, 'waiting to be sent');
+    expect((await call('GET', '/sync')).body.pending).toBe(1);
+    const ds = (await call('GET', '/sync')).body.datasets as { dataset_uuid: string; last_pull: string | null }[];
+    expect(ds.find((d) => d.dataset_uuid === SYNTH.dataset)?.last_pull).toBeTruthy();
+
+    const list = await call('GET', `/sync/remotes/${remoteId}/datasets`);
+    expect(list.status).toBe(200);
+    expect((list.body.databases as { unique_id: string }[]).map((d) => d.unique_id)).toContain(SYNTH.dataset);
+  });
+
+  it('refuse bad input with a status and a JSON error, changing nothing', async () => {
+    const before = local.digest();
+    const cases: [string, string, unknown, number, RegExp][] = [
+      ['POST', '/sync/remotes', { username: 'a', password: 'b' }, 400, /url is required/],
+      ['POST', '/sync/remotes', { url: 'not a url', username: 'a', password: 'b' }, 400, /not a URL/],
+      ['POST', '/sync/remotes', { url: 'ftp://x.org/api/v4', username: 'a', password: 'b' }, 400, /http or https/],
+      ['POST', '/sync/remotes', { url: remote.url, username: ADMIN.email, password: 'wrong' }, 400, /Cannot log in/],
+      ['POST', '/sync/run', { remote_id: 'one' }, 400, /remote_id must be an integer/],
+      ['POST', '/sync/run', { remote_id: 999 }, 404, /Remote/],
+      ['GET', '/sync/remotes/999/datasets', undefined, 404, /Remote/],
+      ['POST', '/sync/conflicts/999', { choice: 'mine' }, 404, /Conflict/],
+      ['POST', '/sync/conflicts/1', { choice: 'both' }, 400, /choice must be/],
+    ];
+    for (const [method, p, body, status, msg] of cases) {
+      const r = await call(method, p, body);
+      expect(r.status, `${method} ${p}`).toBe(status);
+      expect((r.body.error as { message: string }).message, `${method} ${p}`).toMatch(msg);
+    }
+    expect(local.digest()).toBe(before);
+  });
+
+  it('are for super-users only', async () => {
+    await local.service.domain.users.create({ email: 'plain@test.local', password: 'plain-password-1' });
+    const plain = await local.loginAs('plain@test.local', 'plain-password-1');
+    for (const [method, p] of [['GET', '/sync'], ['POST', '/sync/run']] as const) {
+      const r = await call(method, p, method === 'POST' ? { remote_id: remoteId } : undefined, plain.token);
+      expect(r.status).toBe(403);
+      expect((r.body.error as { code: number }).code).toBe(403);
+    }
   });
 });

@@ -403,7 +403,7 @@ export class SyncEngine {
       }
       settle.immediate(sent, after, list[0]!.dataset_uuid);
     }
-    for (const ds of this.datasets()) this.q('UPDATE sync_datasets SET last_push = ? WHERE remote_id = ? AND dataset_uuid = ?').run(new Date().toISOString(), this.remoteId, ds);
+    if (stats.pushed || stats.created) for (const ds of this.datasets()) this.q('UPDATE sync_datasets SET last_push = ? WHERE remote_id = ? AND dataset_uuid = ?').run(new Date().toISOString(), this.remoteId, ds);
     return stats;
   }
 

@@ -1,4 +1,6 @@
+import type { ParkedOperation, RemovedOnServer, SyncConflict, SyncDataset, SyncRemote, SyncStatus } from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
+import { collectOutbox } from './outbox.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import type { JobReporter } from '../domain/jobRunner.js';
 import type { User } from '../domain/users.js';
@@ -23,8 +25,8 @@ export class SyncService {
 
   private get db() { return this.d.ctx.db; }
 
-  remotes(): Omit<RemoteRow, 'password_enc'>[] {
-    return this.db.prepare('SELECT id, url, username, created FROM sync_remotes ORDER BY id').all() as Omit<RemoteRow, 'password_enc'>[];
+  remotes(): SyncRemote[] {
+    return this.db.prepare('SELECT id, url, username, created FROM sync_remotes ORDER BY id').all() as SyncRemote[];
   }
 
   private remote(id: number): RemoteRow {
@@ -66,6 +68,13 @@ export class SyncService {
     return (e as unknown as { remote: RemoteClient }).remote.call((c) => c.databases());
   }
 
+  /** What a run needs, checked before a job is started for it: the remote and some dataset. */
+  checkRun(remoteId: number, datasets: string[] | undefined): void {
+    this.remote(remoteId);
+    const known = this.db.prepare('SELECT COUNT(*) FROM sync_datasets WHERE remote_id = ?').pluck().get(remoteId) as number;
+    if (!datasets?.length && !known) throw badRequest('Choose at least one remote dataset to sync');
+  }
+
   /** Passes until nothing moves (or a failure that needs a later try). */
   async run(remoteId: number, user: User, datasets: string[] | undefined, r?: JobReporter): Promise<SyncSummary & { passes: number }> {
     const engine = this.engine(remoteId, user);
@@ -94,21 +103,23 @@ export class SyncService {
     return { ...total, passes: MAX_PASSES };
   }
 
-  status() {
-    const q = (sql: string) => this.db.prepare(sql).all();
+  status(): SyncStatus {
+    const q = <T>(sql: string) => this.db.prepare(sql).all() as T[];
+    // Local edits since the last run count as pending too: turn them into operations now.
+    const synced = this.db.prepare('SELECT DISTINCT dataset_uuid FROM sync_datasets').pluck().all() as string[];
+    if (synced.length) collectOutbox(this.d.ctx, new Set(synced));
     return {
       remotes: this.remotes(),
-      datasets: q('SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets'),
+      datasets: q<SyncDataset>('SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid'),
       pending: this.db.prepare("SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending'").pluck().get() as number,
-      needsAttention: q("SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id"),
+      needsAttention: q<ParkedOperation>("SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id"),
       conflicts: this.conflicts(),
-      removedOnServer: q('SELECT record_uuid, dataset_uuid, detected FROM sync_removed ORDER BY detected'),
+      removedOnServer: q<RemovedOnServer>('SELECT record_uuid, dataset_uuid, detected FROM sync_removed ORDER BY detected'),
     };
   }
 
-  conflicts() {
-    return this.db.prepare('SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id').all() as
-      { id: number; dataset_uuid: string; record_uuid: string; field_uuid: string; field_name: string; base: string | null; mine: string | null; theirs: string | null }[];
+  conflicts(): SyncConflict[] {
+    return this.db.prepare('SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id').all() as SyncConflict[];
   }
 
   /**

@@ -1,6 +1,7 @@
 import { OdrApiError, OdrClient } from '../../../shared/client/odrClient';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
+import type { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
 // local routes under /local, on the origin that served this page (npm run serve or the
@@ -84,6 +85,19 @@ export function startImport(file: File) {
 export const createSample = (records = 500) => local<TrackedJob>(`/sample?records=${records}`, { method: 'POST' });
 
 export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbnails/${dataset}`, { method: 'POST' });
+
+export const syncStatus = () => local<SyncStatus>('/sync');
+
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/remotes', json(r));
+
+export const remoteDatasets = (remoteId: number) =>
+  local<{ databases: { unique_id: string; database_name: string }[] }>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
+
+export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
+
+export const resolveConflict = (id: number, r: ResolveConflictRequest) => local<{ resolved: true }>(`/sync/conflicts/${id}`, json(r));
 
 export function eventsUrl(): string {
   return `${origin}/local/events?access_token=${encodeURIComponent(api.token ?? '')}`;

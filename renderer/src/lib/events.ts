@@ -23,11 +23,17 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
         return job.state === 'cancelled' ? rest : [job, ...rest].sort((a, b) => b.id - a.id);
       });
       if (job.state === 'complete' && (job.job_type === 'import' || job.job_type === 'sample')) void qc.invalidateQueries({ queryKey: keys.datasets });
+      if (job.job_type === 'sync' && job.state !== 'running') {
+        void qc.invalidateQueries({ queryKey: keys.sync });
+        void qc.invalidateQueries({ queryKey: keys.datasets });
+        void qc.invalidateQueries({ queryKey: ['table'] });
+      }
     });
     es.addEventListener('records', (e) => {
       const { datasetUuid, recordUuids } = JSON.parse((e as MessageEvent<string>).data) as { datasetUuid: string; recordUuids: string[] };
       void qc.invalidateQueries({ queryKey: keys.table(datasetUuid) });
       void qc.invalidateQueries({ queryKey: keys.datasets });
+      void qc.invalidateQueries({ queryKey: keys.sync }); // pending local changes
       for (const r of recordUuids) {
         // An edit in flight owns its record's cache until it settles.
         if (qc.isMutating({ mutationKey: ['edit'] }) === 0) void qc.invalidateQueries({ queryKey: keys.record(r) });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, datasets, recentJobs } from './api';
+import { api, datasets, recentJobs, syncStatus } from './api';
 
 export const keys = {
   datasets: ['datasets'] as const,
@@ -8,6 +8,7 @@ export const keys = {
   table: (dataset: string) => ['table', dataset] as const,
   quota: (uuid: string) => ['quota', uuid] as const,
   jobs: ['jobs'] as const,
+  sync: ['sync'] as const,
 };
 
 export const useDatasets = (enabled = true) => useQuery({ queryKey: keys.datasets, queryFn: datasets, enabled });
@@ -17,3 +18,4 @@ export const useRecord = (uuid: string | undefined) =>
   useQuery({ queryKey: keys.record(uuid ?? ''), queryFn: () => api.record(uuid!), enabled: !!uuid });
 export const useQuota = (uuid: string) => useQuery({ queryKey: keys.quota(uuid), queryFn: () => api.quota(uuid) });
 export const useJobs = (enabled = true) => useQuery({ queryKey: keys.jobs, queryFn: recentJobs, enabled });
+export const useSyncStatus = (enabled = true) => useQuery({ queryKey: keys.sync, queryFn: syncStatus, enabled });

@@ -1,22 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { type SyncStatus, AddRemoteRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
 import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest, forbidden } from '../../domain/errors.js';
 import { startJob } from '../../domain/jobRunner.js';
 import type { SyncService } from '../../sync/runner.js';
-
-const AddRemote = z.object({
-  url: z.string({ error: 'url is required' }).min(1, 'url is required'),
-  username: z.string({ error: 'username is required' }).min(1, 'username is required'),
-  password: z.string({ error: 'password is required' }).min(1, 'password is required'),
-});
-const RunSync = z.object({
-  remote_id: z.number({ error: 'remote_id must be an integer' }).int('remote_id must be an integer'),
-  datasets: z.array(z.string(), { error: 'datasets must be an array of uuids' }).optional(),
-});
-const Resolve = z.object({ choice: z.enum(['mine', 'theirs', 'merged'], { error: 'choice must be "mine", "theirs" or "merged"' }), value: z.unknown().optional() });
 
 /** Sync with remote ODR servers (README: "Sync"); super-users only, as it acts for the whole data dir. */
 export function localSyncRoutes(d: Domain, sync: SyncService) {
@@ -30,9 +19,9 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     await next();
   });
 
-  app.get('/sync', (c) => c.json(sync.status()));
+  app.get('/sync', (c) => c.json(sync.status() satisfies SyncStatus));
   app.post('/sync/remotes', async (c) => {
-    const body = await parsedJson(c, AddRemote);
+    const body = await parsedJson(c, AddRemoteRequest);
     return c.json({ id: await sync.addRemote(body.url, body.username, body.password) });
   });
   app.get('/sync/remotes/:id/datasets', async (c) => {
@@ -42,13 +31,14 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
   });
   // Each run is a tracked job ("sync"): progress streams like any other job.
   app.post('/sync/run', async (c) => {
-    const body = await parsedJson(c, RunSync);
+    const body = await parsedJson(c, RunSyncRequest);
     const user = c.get('user');
+    sync.checkRun(body.remote_id, body.datasets);
     const job = startJob(d, user, { type: 'sync', target: `remote ${body.remote_id}`, total: 1000 }, (r) => sync.run(body.remote_id, user, body.datasets, r));
     return c.json(job, 202);
   });
   app.post('/sync/conflicts/:id', async (c) => {
-    const body = await parsedJson(c, Resolve);
+    const body = await parsedJson(c, ResolveConflictRequest);
     return c.json(sync.resolve(Number(c.req.param('id')), body.choice, body.value));
   });
   return app;

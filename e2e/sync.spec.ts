@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { ROOT, SCREENS } from './support/app.js';
+import { startServe, type Served } from './support/serve.js';
+
+// The sync panel against a real remote: a second service process seeded with the synthetic
+// dataset, and an empty local service (its own process) that the browser drives.
+
+const ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
+const RECORD = 'e000000000000000000000000003';
+const FIELD = 'f000000000000000000000000008'; // Medium Text
+let remote: Served;
+let local: Served;
+const dirs: string[] = [];
+
+async function api(origin: string, method: string, p: string, body?: unknown) {
+  const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
+  const { token } = (await login.json()) as { token: string };
+  const res = await fetch(`${origin}/api/v4${p}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { fields: { field_uuid: string; value?: unknown }[] };
+}
+const valueOf = async (origin: string) => (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === FIELD)?.value;
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
+
+test.beforeAll(async () => {
+  const remoteDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-remote-'));
+  const localDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-local-'));
+  dirs.push(remoteDir, localDir);
+  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', remoteDir, '20'], { cwd: ROOT, encoding: 'utf8' });
+  if (seed.status !== 0) throw new Error(`seeding the remote failed:\n${seed.stdout}\n${seed.stderr}`);
+  remote = await startServe(remoteDir, ['--no-auto-login']);
+  // The local side's first-run super-user gets the same credentials, so the API helper works on both.
+  local = await startServe(localDir, [], { ODR_ADMIN_EMAIL: ADMIN.email, ODR_ADMIN_PASSWORD: ADMIN.password });
+});
+test.afterAll(async () => {
+  await local?.stop();
+  await remote?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test('attach a remote, pull a dataset, edit on both sides, resolve the conflict', async ({ page }) => {
+  await page.goto(local.url);
+  await page.getByRole('button', { name: /^Sync/ }).click();
+  const panel = page.getByRole('complementary', { name: 'Sync' });
+
+  // A wrong password is refused with the server's reason, and nothing is attached.
+  await panel.getByLabel('Server API address').fill(`${remote.url}/api/v4`);
+  await panel.getByLabel('Email').fill(ADMIN.email);
+  await panel.getByLabel('Password').fill('not-the-password');
+  await panel.getByRole('button', { name: 'Connect' }).click();
+  await expect(panel.getByRole('alert')).toContainText('Cannot log in');
+  await panel.getByLabel('Password').fill(ADMIN.password);
+  await panel.getByRole('button', { name: 'Connect' }).click();
+
+  await panel.getByRole('checkbox', { name: 'Synthetic Samples' }).check();
+  await shot(page, 'sync-1-choose-datasets');
+  await panel.getByRole('button', { name: 'Sync 1 dataset' }).click();
+  await expect(panel.getByRole('status')).toHaveText('Last sync complete', { timeout: 30_000 });
+  await expect(page.getByRole('navigation', { name: 'Datasets' }).getByRole('link', { name: /^Synthetic Samples/ })).toBeVisible();
+  await expect(panel.getByTestId('pending')).toHaveText('0');
+
+  // The same field edited here (through the local API, as the editor does) and on the server.
+  await api(local.url, 'POST', `/record/${RECORD}/${FIELD}/value`, { value: 'mine from the desktop' });
+  await api(remote.url, 'POST', `/record/${RECORD}/${FIELD}/value`, { value: 'theirs from the lab' });
+  await expect(panel.getByTestId('pending')).toHaveText('1');
+  await panel.getByRole('button', { name: 'Sync now' }).click();
+  const conflict = panel.getByRole('region', { name: 'Conflicts' }).getByRole('listitem');
+  await expect(conflict).toHaveCount(1, { timeout: 30_000 });
+  await expect(conflict).toContainText('mine from the desktop');
+  await expect(conflict).toContainText('theirs from the lab');
+  await expect(page.getByRole('button', { name: 'Sync (1 conflict)' })).toBeVisible();
+  await shot(page, 'sync-2-conflict');
+
+  // Merge: the merged value is saved here and sent to the server on the next sync.
+  await conflict.getByRole('button', { name: 'Merge…' }).click();
+  await conflict.getByRole('textbox').fill('merged: desktop + lab');
+  await conflict.getByRole('button', { name: 'Save merged value' }).click();
+  await expect(panel.getByRole('region', { name: 'Conflicts' })).toHaveCount(0);
+  expect(await valueOf(local.url)).toBe('merged: desktop + lab');
+  await panel.getByRole('button', { name: 'Sync now' }).click();
+  await expect.poll(() => valueOf(remote.url), { timeout: 30_000 }).toBe('merged: desktop + lab');
+  await expect(panel.getByTestId('pending')).toHaveText('0');
+  await shot(page, 'sync-3-after-merge');
+});
