@@ -1,14 +1,7 @@
 // The renderer's only bridge to the main process: a few narrow, typed calls. Data never goes
 // through here — the renderer reaches it over HTTP on the app scheme like any client.
 import { contextBridge, ipcRenderer } from 'electron';
-
-export interface DesktopBridge {
-  appInfo: () => Promise<{ version: string; dataDir: string }>;
-  revealDataDir: () => Promise<string>;
-  openExternal: (url: string) => Promise<void>;
-  loopback: () => Promise<{ settings: { enabled: boolean; port: number }; url: string | null }>;
-  setLoopback: (s: { enabled: boolean; port: number }) => Promise<{ settings: { enabled: boolean; port: number }; url: string | null }>;
-}
+import type { DesktopBridge } from '../../shared/desktopBridge.js';
 
 const bridge: DesktopBridge = {
   appInfo: () => ipcRenderer.invoke('odr:app-info'),

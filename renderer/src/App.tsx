@@ -7,6 +7,7 @@ import { useDatasets, useJobs, useSyncStatus } from './lib/queries';
 import { useRoute } from './lib/route';
 import { JobsPanel } from './jobs/JobsPanel';
 import { SyncPanel } from './sync/SyncPanel';
+import { SettingsPanel, desktop } from './settings/SettingsPanel';
 import { DatasetList } from './screens/DatasetList';
 import { DatasetScreen } from './screens/DatasetScreen';
 import { Welcome } from './screens/Welcome';
@@ -18,7 +19,8 @@ export function App() {
   const session = useQuery({ queryKey: ['session'], queryFn: startSession, staleTime: Infinity, retry: 2 });
   const live = useServiceEvents(session.isSuccess);
   const [route, go] = useRoute();
-  const [panel, setPanel] = useState<'jobs' | 'sync' | null>(null);
+  const [panel, setPanel] = useState<'jobs' | 'sync' | 'settings' | null>(null);
+  const bridge = desktop();
   const jobsOpen = panel === 'jobs';
   const setJobsOpen = (open: boolean) => setPanel(open ? 'jobs' : null);
   const { undo } = useEdits();
@@ -61,6 +63,9 @@ export function App() {
         <button type="button" aria-pressed={jobsOpen} onClick={() => setPanel((p) => (p === 'jobs' ? null : 'jobs'))}>
           Jobs{running ? ` (${running} running)` : ''}
         </button>
+        {bridge && (
+          <button type="button" aria-pressed={panel === 'settings'} onClick={() => setPanel((p) => (p === 'settings' ? null : 'settings'))}>Settings</button>
+        )}
         <span className="who" aria-label="Signed in as">{session.data.name} · {session.data.email}</span>
       </header>
       <DatasetList datasets={datasets.data ?? []} current={route.dataset} onOpen={(uuid) => go({ dataset: uuid, record: undefined, view: 'records' })} />
@@ -71,6 +76,7 @@ export function App() {
       )}
       {jobsOpen && <JobsPanel onClose={() => setJobsOpen(false)} />}
       {panel === 'sync' && <SyncPanel onClose={() => setPanel(null)} />}
+      {panel === 'settings' && bridge && <SettingsPanel bridge={bridge} onClose={() => setPanel(null)} />}
       <Toasts />
     </div>
   );
