@@ -46,12 +46,13 @@ function inverse(e: Edit): Edit[] {
 function useApply(qc: QueryClient) {
   return useMutation({
     mutationKey: ['edit'],
-    mutationFn: async ({ edit }: { edit: Edit; undoing: boolean }) => send(edit),
-    onMutate: async ({ edit }) => {
+    mutationFn: async ({ edit }: { edit: Edit; undoing: boolean; prev: OdrRecord | undefined }) => send(edit),
+    onMutate: async ({ edit, prev }) => {
       setStatus(edit, { state: 'saving', at: performance.now() });
-      await qc.cancelQueries({ queryKey: keys.record(edit.top) });
-      const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
-      if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
+      await qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
+      // A read that landed before the cancel may have replaced the optimistic copy: patch again.
+      const now = qc.getQueryData<OdrRecord>(keys.record(edit.top));
+      if (now) qc.setQueryData(keys.record(edit.top), optimistic(now, edit));
       return { prev };
     },
     onError: (err, { edit }, ctx) => {
@@ -76,15 +77,24 @@ function useApply(qc: QueryClient) {
 export function useEdits() {
   const qc = useQueryClient();
   const m = useApply(qc);
-  const apply = useCallback((edit: Edit) => m.mutate({ edit, undoing: false }), [m]);
+  // The optimistic copy goes into the cache in the same event as the click or key: the mutation
+  // starts a tick later, and a controlled checkbox would flip back until then.
+  const run = useCallback((edit: Edit, undoing: boolean) => {
+    // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
+    void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
+    const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
+    if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
+    m.mutate({ edit, undoing, prev });
+  }, [m, qc]);
+  const apply = useCallback((edit: Edit) => run(edit, false), [run]);
   const undo = useCallback(() => {
     const last = undoStack.pop();
     if (!last) {
       toast({ kind: 'info', text: 'Nothing to undo' }, 2000);
       return;
     }
-    for (const e of inverse(last)) m.mutate({ edit: e, undoing: true });
+    for (const e of inverse(last)) run(e, true);
     toast({ kind: 'info', text: `Undid the change to ${last.field.name}` }, 3000);
-  }, [m]);
+  }, [run]);
   return { apply, undo };
 }
