@@ -147,7 +147,7 @@ async function sync(args: string[]) {
     let datasets = values.dataset;
     if (!datasets?.length) {
       const known = service.sync.status().datasets.filter((x) => (x as { remote_id: number }).remote_id === remoteId);
-      if (!known.length) datasets = (await service.sync.remoteDatasets(remoteId, me)).databases.map((x) => x.unique_id);
+      if (!known.length) datasets = (await service.sync.remoteDatasets(remoteId)).databases.map((x) => x.unique_id);
     }
     const started = Date.now();
     const s = await service.sync.run(remoteId, me, datasets);

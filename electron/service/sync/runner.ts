@@ -44,28 +44,30 @@ export class SyncService {
       throw badRequest(`"${url}" is not a URL (e.g. https://odr.example.org/api/v4)`);
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') throw badRequest('The remote URL must be http or https');
-    const client = new RemoteClient(url.replace(/\/+$/, ''), username, password);
+    const baseUrl = url.replace(/\/+$/, '');
     try {
-      await client.login();
+      await new RemoteClient(baseUrl, username, password).login();
     } catch (e) {
       throw badRequest(`Cannot log in to ${url}: ${(e as Error).message}`);
     }
     this.db.prepare(`INSERT INTO sync_remotes (url, username, password_enc, created) VALUES (?, ?, ?, ?)
                      ON CONFLICT(url) DO UPDATE SET username = excluded.username, password_enc = excluded.password_enc`)
-      .run(url.replace(/\/+$/, ''), username, this.secrets.seal(password), new Date().toISOString());
-    return this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(url.replace(/\/+$/, '')) as number;
+      .run(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
+    return this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(baseUrl) as number;
+  }
+
+  private client(r: RemoteRow): RemoteClient {
+    return new RemoteClient(r.url, r.username, this.secrets.open(r.password_enc));
   }
 
   engine(remoteId: number, user: User): SyncEngine {
     const r = this.remote(remoteId);
-    const client = new RemoteClient(r.url, r.username, this.secrets.open(r.password_enc));
-    return new SyncEngine(this.d, r.id, client, user, r.username);
+    return new SyncEngine(this.d, r.id, this.client(r), user, r.username);
   }
 
   /** Remote datasets to choose from. */
-  async remoteDatasets(remoteId: number, user: User) {
-    const e = this.engine(remoteId, user);
-    return (e as unknown as { remote: RemoteClient }).remote.call((c) => c.databases());
+  remoteDatasets(remoteId: number) {
+    return this.client(this.remote(remoteId)).call((c) => c.databases());
   }
 
   /** What a run needs, checked before a job is started for it: the remote and some dataset. */

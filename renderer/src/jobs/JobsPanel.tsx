@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import { api, errorText, startImport } from '../lib/api';
 import { useJobs } from '../lib/queries';
+import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
 
 const LABELS: Record<string, string> = { import: 'Import', rebuild_thumbnails: 'Thumbnails', sync: 'Sync' };
@@ -23,9 +24,8 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <aside className="jobs" aria-label="Jobs">
-      <header>
-        <h2>Jobs</h2>
+    <SidePanel title="Jobs" onClose={onClose} actions={(
+      <>
         <button type="button" onClick={() => file.current?.click()}>Import ODR export…</button>
         <input ref={file} type="file" accept=".json,application/json" hidden aria-label="ODR export file"
           onChange={(e) => {
@@ -33,8 +33,8 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
             e.target.value = '';
             if (f) startImport(f).catch((err: unknown) => toast({ kind: 'error', text: `Import not started: ${errorText(err)}` }));
           }} />
-        <button type="button" className="ghost" aria-label="Close jobs" onClick={onClose}>×</button>
-      </header>
+      </>
+    )}>
       {jobs.length === 0 && <p className="muted">No jobs yet.</p>}
       <ul>
         {jobs.map((j) => (
@@ -53,6 +53,6 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
           </li>
         ))}
       </ul>
-    </aside>
+    </SidePanel>
   );
 }

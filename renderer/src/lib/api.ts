@@ -1,6 +1,7 @@
 import { OdrApiError, OdrClient } from '../../../shared/client/odrClient';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
+import type { DatabaseList } from '../../../shared/schemas/template';
 import type { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
@@ -93,7 +94,7 @@ const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Cont
 export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/remotes', json(r));
 
 export const remoteDatasets = (remoteId: number) =>
-  local<{ databases: { unique_id: string; database_name: string }[] }>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
+  local<DatabaseList>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
 
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
 

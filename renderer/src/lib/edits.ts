@@ -43,6 +43,13 @@ function inverse(e: Edit): Edit[] {
   return prev ? [{ ...e, option: prev, on: true, before: [e.option] }] : [{ ...e, on: false, before: [] }];
 }
 
+/**
+ * Edits started and not yet settled, counted from the click itself: the mutation cache counts
+ * one as pending only a tick later, and a record refresh started in that gap would overwrite it.
+ */
+let inFlight = 0;
+export const editsInFlight = () => inFlight;
+
 function useApply(qc: QueryClient) {
   return useMutation({
     mutationKey: ['edit'],
@@ -69,7 +76,8 @@ function useApply(qc: QueryClient) {
       }
     },
     onSettled: (_r, _e, { edit }) => {
-      if (qc.isMutating({ mutationKey: ['edit'] }) <= 1) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
+      inFlight--;
+      if (inFlight === 0) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
     },
   });
 }
@@ -80,6 +88,7 @@ export function useEdits() {
   // The optimistic copy goes into the cache in the same event as the click or key: the mutation
   // starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback((edit: Edit, undoing: boolean) => {
+    inFlight++;
     // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
     void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
     const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));

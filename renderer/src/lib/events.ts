@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import { eventsUrl } from './api';
+import { editsInFlight } from './edits';
 import { keys } from './queries';
 
 /**
@@ -36,7 +37,7 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
       void qc.invalidateQueries({ queryKey: keys.sync }); // pending local changes
       for (const r of recordUuids) {
         // An edit in flight owns its record's cache until it settles.
-        if (qc.isMutating({ mutationKey: ['edit'] }) === 0) void qc.invalidateQueries({ queryKey: keys.record(r) });
+        if (editsInFlight() === 0) void qc.invalidateQueries({ queryKey: keys.record(r) });
       }
     });
     return () => es.close();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DesktopBridge, LoopbackState } from '../../../shared/desktopBridge';
 import { api, errorText } from '../lib/api';
+import { SidePanel } from '../ui/SidePanel';
 
 /** The preload's bridge in the desktop app; absent in a browser (npm run serve). */
 export const desktop = (): DesktopBridge | undefined => (window as unknown as { odrDesktop?: DesktopBridge }).odrDesktop;
@@ -38,11 +39,7 @@ export function SettingsPanel({ bridge, onClose }: { bridge: DesktopBridge; onCl
   };
 
   return (
-    <aside className="jobs settings-panel" aria-label="Settings">
-      <header>
-        <h2>Settings</h2>
-        <button type="button" className="ghost" aria-label="Close settings" onClick={onClose}>×</button>
-      </header>
+    <SidePanel title="Settings" className="settings-panel" onClose={onClose}>
       <section aria-label="Data">
         <h3>Data</h3>
         <p className="mono small" data-testid="data-dir">{info?.dataDir ?? '…'}</p>
@@ -66,6 +63,6 @@ export function SettingsPanel({ bridge, onClose }: { bridge: DesktopBridge; onCl
           </div>
         )}
       </section>
-    </aside>
+    </SidePanel>
   );
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText, runSync } from '../lib/api';
 import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
+import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
 import { percent } from '../jobs/JobsPanel';
 import { Conflicts } from './Conflicts';
@@ -107,12 +108,8 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
     );
   }
   return (
-    <aside className="jobs sync-panel" aria-label="Sync">
-      <header>
-        <h2>Sync</h2>
-        <button type="button" className="ghost" aria-label="Close sync" onClick={onClose}>×</button>
-      </header>
+    <SidePanel title="Sync" className="sync-panel" onClose={onClose}>
       {body}
-    </aside>
+    </SidePanel>
   );
 }

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { type SyncStatus, AddRemoteRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
 import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
@@ -10,14 +10,12 @@ import type { SyncService } from '../../sync/runner.js';
 /** Sync with remote ODR servers (README: "Sync"); super-users only, as it acts for the whole data dir. */
 export function localSyncRoutes(d: Domain, sync: SyncService) {
   const app = new Hono<AppEnv>();
-  app.use('/sync/*', async (c, next) => {
+  const superOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
     if (!c.get('user').isSuper) throw forbidden('Only a super-user can manage sync');
     await next();
-  });
-  app.use('/sync', async (c, next) => {
-    if (!c.get('user').isSuper) throw forbidden('Only a super-user can manage sync');
-    await next();
-  });
+  };
+  app.use('/sync', superOnly);
+  app.use('/sync/*', superOnly);
 
   app.get('/sync', (c) => c.json(sync.status() satisfies SyncStatus));
   app.post('/sync/remotes', async (c) => {
@@ -27,7 +25,7 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
   app.get('/sync/remotes/:id/datasets', async (c) => {
     const id = Number(c.req.param('id'));
     if (!Number.isInteger(id)) throw badRequest('remote id must be an integer');
-    return c.json(await sync.remoteDatasets(id, c.get('user')));
+    return c.json(await sync.remoteDatasets(id));
   });
   // Each run is a tracked job ("sync"): progress streams like any other job.
   app.post('/sync/run', async (c) => {
