@@ -67,9 +67,10 @@ export class SyncService {
     return new RemoteClient(r.url, r.username, this.secrets.open(r.password_enc));
   }
 
-  engine(remoteId: number, user: User): SyncEngine {
+  /** `concurrency`: top-level records pushed at once (default PUSH_CONCURRENCY). */
+  engine(remoteId: number, user: User, concurrency?: number): SyncEngine {
     const r = this.remote(remoteId);
-    return new SyncEngine(this.d, r.id, this.client(r), user, r.username);
+    return new SyncEngine(this.d, r.id, this.client(r), user, r.username, concurrency);
   }
 
   /** Remote datasets to choose from. */
