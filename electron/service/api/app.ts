@@ -16,6 +16,7 @@ import { SyncService } from '../sync/runner.js';
 import type { SecretBox } from '../sync/secrets.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recordRoutes } from './routes/records.js';
+import { searchRoutes } from './routes/search.js';
 import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/token.js';
 import { valueRoutes } from './routes/values.js';
@@ -75,6 +76,8 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', fileRoutes(d, blobs));
   api.route('/', jobRoutes(d));
   api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
+  // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
+  api.route('/', searchRoutes(d));
   app.route(API_PREFIX, api);
 
   app.use('/local/*', corsMw);
