@@ -43,7 +43,9 @@ async function postedKey(c: Context): Promise<Record<string, unknown>> {
 export function searchRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
   const search = new RecordSearch(d);
-  const matches = (c: Context<AppEnv>, crit: Criteria) => search.run(c.get('user'), crit);
+  /** Matches up to the end of the page (all of them when limit is 0 or a total is needed). */
+  const matches = (c: Context<AppEnv>, crit: Criteria, p?: { limit: number; offset: number }) =>
+    search.run(c.get('user'), crit, p && p.limit > 0 ? p.offset + p.limit : Infinity);
   const render = (c: Context<AppEnv>, rids: number[]) => d.reader.renderTops(search.rows(rids), renderOpts(c, d, c.get('user')));
 
   app.post(`/dataset/:uuid/search/:limit${DIGITS}?/:offset${DIGITS}?`, async (c) => {
@@ -52,13 +54,13 @@ export function searchRoutes(d: Domain) {
     const dt = d.datatype(c.req.param('uuid')!);
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     if (!canViewDatatype(c.get('user'), dt, d.now())) throw forbidden();
-    return c.json({ records: render(c, slice(matches(c, fieldListCriteria(dt, body)), p)) });
+    return c.json({ records: render(c, slice(matches(c, fieldListCriteria(dt, body), p), p)) });
   });
 
   app.get(`/dataset/search/:key/:limit${DIGITS}?/:offset${DIGITS}?/:list{[0-9]}?`, (c) => {
     const p = page(c);
     const crit = datasetKeyCriteria(d, c.get('user'), decodeKey(c.req.param('key')!));
-    const rids = slice(matches(c, crit), p);
+    const rids = slice(matches(c, crit, p), p);
     if (c.req.param('list') === '1') {
       const rows = search.rows(rids);
       const records = rows.map((r) => ({ internal_id: r.internal_id, unique_id: r.uuid, external_id: '', record_name: '' }));
@@ -90,13 +92,13 @@ export function searchRoutes(d: Domain) {
   app.get(`/search/:key/:limit${DIGITS}?/:offset${DIGITS}?`, (c) => {
     const p = page(c);
     const crit = templateKeyCriteria(d, decodeKey(c.req.param('key')!));
-    return c.json({ records: render(c, slice(matches(c, crit), p)) });
+    return c.json({ records: render(c, slice(matches(c, crit, p), p)) });
   });
 
   const templatePost = (counted: boolean) => async (c: Context<AppEnv>) => {
     const p = page(c);
     const crit = templateKeyCriteria(d, await postedKey(c));
-    const all = matches(c, crit);
+    const all = matches(c, crit, counted ? undefined : p);
     const records = render(c, slice(all, p));
     return c.json(counted ? { count: all.length, records } : { records });
   };

@@ -12,14 +12,6 @@ import { templateDatasets, templateFields } from './searchKeys.js';
 // of the datasets made from a template have each option (or tag) selected, counting only
 // records the caller may read (the record-read rule, through RecordSearch.visible).
 
-interface Hit {
-  item: number;
-  rid: number;
-  datatype_id: number;
-  created_by: number | null;
-  public_date: string;
-}
-
 function resolve(d: Domain, templateUuid: string, fieldUuid: string) {
   const schema = d.schema();
   const dt = schema.datatypesByUuid.get(templateUuid);
@@ -32,21 +24,55 @@ function resolve(d: Domain, templateUuid: string, fieldUuid: string) {
   return { own, fields: templateFields(datasets, fieldUuid) };
 }
 
-/** Distinct readable top-level records per option or tag uuid. */
+interface Group {
+  item: number;
+  datatype_id: number;
+  created_by: number | null;
+  public_date: string;
+  n: number;
+}
+
+/**
+ * Selections of the fields joined to their top-level records. The rows are grouped by what the
+ * read rule looks at (dataset, creator, public date), so the rule runs once per group, not
+ * once per record.
+ */
+function selectionSql(d: Domain, own: FieldInfo, fields: FieldInfo[], select: string, group: string): string {
+  const schema = d.schema();
+  const table = own.type.storage === 'options' ? 'option_selections' : 'tag_selections';
+  const col = own.type.storage === 'options' ? 'option_id' : 'tag_id';
+  const top = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
+  const join = top ? 'JOIN records t ON t.rid = s.record_rid' : 'JOIN records c ON c.rid = s.record_rid JOIN records t ON t.rid = c.top_rid';
+  return `SELECT s.${col} AS item, t.datatype_id, t.created_by, t.public_date, ${select} FROM ${table} s ${join}
+          WHERE s.datafield_id IN (SELECT value FROM json_each(?)) ${group}`;
+}
+
+const itemUuid = (d: Domain, own: FieldInfo, id: number) =>
+  (own.type.storage === 'options' ? d.schema().options.get(id)?.uuid : d.schema().tags.get(id)?.uuid);
+
+/** Readable top-level records per option or tag uuid. */
+function countsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!fields.length) return out;
+  const groups = d.ctx.db.prepare(selectionSql(d, own, fields, 'COUNT(DISTINCT t.rid) AS n', 'GROUP BY 1, 2, 3, 4'))
+    .all(JSON.stringify(fields.map((f) => f.id))) as Group[];
+  const canRead = search.readable(user);
+  for (const g of groups) {
+    const uuid = itemUuid(d, own, g.item);
+    if (uuid && canRead({ ...g, rid: 0 })) out.set(uuid, (out.get(uuid) ?? 0) + g.n);
+  }
+  return out;
+}
+
+/** Readable top-level records per tag uuid, as sets (a tag's count is the union over its subtree). */
 function recordsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   if (!fields.length) return out;
-  const options = own.type.storage === 'options';
-  const table = options ? 'option_selections' : 'tag_selections';
-  const col = options ? 'option_id' : 'tag_id';
-  const hits = d.ctx.db.prepare(`
-    SELECT s.${col} AS item, t.rid, t.datatype_id, t.created_by, t.public_date
-    FROM ${table} s JOIN records c ON c.rid = s.record_rid JOIN records t ON t.rid = c.top_rid
-    WHERE s.datafield_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(fields.map((f) => f.id))) as Hit[];
-  const schema = d.schema();
-  for (const h of search.visible(user, hits)) {
-    const uuid = options ? schema.options.get(h.item)?.uuid : schema.tags.get(h.item)?.uuid;
-    if (!uuid) continue;
+  const hits = d.ctx.db.prepare(selectionSql(d, own, fields, 't.rid', '')).all(JSON.stringify(fields.map((f) => f.id))) as (Group & { rid: number })[];
+  const canRead = search.readable(user);
+  for (const h of hits) {
+    const uuid = itemUuid(d, own, h.item);
+    if (!uuid || !canRead(h)) continue;
     let set = out.get(uuid);
     if (!set) out.set(uuid, (set = new Set()));
     set.add(h.rid);
@@ -56,7 +82,7 @@ function recordsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldI
 
 export function fieldStats(d: Domain, search: RecordSearch, user: User, templateUuid: string, fieldUuid: string): FieldStats {
   const { own, fields } = resolve(d, templateUuid, fieldUuid);
-  const per = recordsPerItem(d, search, user, own, fields);
+  const per = countsPerItem(d, search, user, own, fields);
   const names = new Map<string, string>();
   const label = own.type.storage === 'options' ? 'template_radio_option_uuid' : 'template_tag_uuid';
   for (const f of fields) {
@@ -68,18 +94,19 @@ export function fieldStats(d: Domain, search: RecordSearch, user: User, template
       stack.push(...t.children);
     }
   }
-  const entries = [...per].map(([uuid, recs]) => ({ name: names.get(uuid) ?? uuid, count: recs.size, uuid }));
+  const entries = [...per].map(([uuid, count]) => ({ name: names.get(uuid) ?? uuid, count, uuid }));
   entries.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   return Object.fromEntries(entries.map((e) => [e.name, { count: e.count, [label]: e.uuid }]));
 }
 
 export function fieldStatsByDataset(d: Domain, search: RecordSearch, user: User, templateUuid: string, fieldUuid: string): FieldStatsByDataset {
   const { own, fields } = resolve(d, templateUuid, fieldUuid);
-  const per = recordsPerItem(d, search, user, own, fields);
   const out = templateField(own) as FieldStatsByDataset;
   if (own.type.storage === 'options') {
-    out.radio_options = (out.radio_options ?? []).map((o): StatsRadioOption => ({ ...o, count: per.get(o.template_radio_option_uuid)?.size ?? 0 }));
+    const per = countsPerItem(d, search, user, own, fields);
+    out.radio_options = (out.radio_options ?? []).map((o): StatsRadioOption => ({ ...o, count: per.get(o.template_radio_option_uuid) ?? 0 }));
   } else {
+    const per = recordsPerItem(d, search, user, own, fields);
     // A tag counts the records carrying it or any tag below it.
     const count = (t: TemplateTag): { tag: StatsTag; recs: Set<number> } => {
       const recs = new Set(per.get(t.template_tag_uuid) ?? []);

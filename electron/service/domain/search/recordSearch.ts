@@ -41,14 +41,19 @@ interface Compiled {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-/** A subquery yielding the top-level record ids whose tree has a row matching `where`. */
-function topsOf(table: string, fields: FieldInfo[], d: Domain, where: string, args: unknown[]): Compiled {
+/**
+ * A subquery yielding the top-level record ids whose tree has a row matching `where`.
+ * `byField: false` for selections: option and tag ids belong to one field already, and leaving
+ * the field out lets the option/tag index answer alone.
+ */
+function topsOf(table: string, fields: FieldInfo[], d: Domain, where: string, args: unknown[], byField = true): Compiled {
   const schema = d.schema();
   const allTop = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
-  const ids = fields.map((f) => f.id);
+  const ids = byField ? fields.map((f) => f.id) : [];
+  const conds = [...(byField ? [`v.datafield_id IN (${marks(ids.length)})`] : []), where].join(' AND ');
   const sql = allTop
-    ? `SELECT v.record_rid FROM ${table} v WHERE v.datafield_id IN (${marks(ids.length)}) AND ${where}`
-    : `SELECT c.top_rid FROM ${table} v JOIN records c ON c.rid = v.record_rid WHERE v.datafield_id IN (${marks(ids.length)}) AND ${where}`;
+    ? `SELECT v.record_rid FROM ${table} v WHERE ${conds}`
+    : `SELECT c.top_rid FROM ${table} v JOIN records c ON c.rid = v.record_rid WHERE ${conds}`;
   return { sql, args: [...ids, ...args] };
 }
 
@@ -65,7 +70,8 @@ function compile(d: Domain, t: Term): Compiled {
       return inner(topsOf('field_values', t.fields, d, "v.value LIKE ? ESCAPE '\\'", [`%${escapeLike(m.text)}%`]));
     }
     case 'compare': {
-      const col = t.numeric ? 'CAST(v.value AS REAL)' : 'v.value';
+      // Integers are stored as numbers and use the index; decimals are stored as text.
+      const col = t.numeric && t.fields.some((f) => f.type.storage !== 'integer') ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
       const where = ["v.value IS NOT NULL AND v.value != ''", ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
       return inner(topsOf('field_values', t.fields, d, where, t.all.map((c) => c.value)));
     }
@@ -78,8 +84,8 @@ function compile(d: Domain, t: Term): Compiled {
       const table = t.kind === 'options' ? 'option_selections' : 'tag_selections';
       const col = t.kind === 'options' ? 'option_id' : 'tag_id';
       const parts: Compiled[] = [];
-      if (t.any.length) parts.push(inner(topsOf(table, t.fields, d, `v.${col} IN (${marks(t.any.length)})`, t.any)));
-      if (t.none.length) parts.push(inner(topsOf(table, t.fields, d, `v.${col} IN (${marks(t.none.length)})`, t.none), true));
+      if (t.any.length) parts.push(inner(topsOf(table, t.fields, d, `v.${col} IN (${marks(t.any.length)})`, t.any, false)));
+      if (t.none.length) parts.push(inner(topsOf(table, t.fields, d, `v.${col} IN (${marks(t.none.length)})`, t.none, false), true));
       if (!parts.length) return { sql: '1', args: [] };
       return { sql: `(${parts.map((p) => p.sql).join(' AND ')})`, args: parts.flatMap((p) => p.args) };
     }
@@ -114,8 +120,11 @@ export class RecordSearch {
     return s;
   }
 
-  /** Ids (rid) of the matching top-level records the user may read, in database order. */
-  run(user: User, c: Criteria): number[] {
+  /**
+   * Ids (rid) of the matching top-level records the user may read, in database order; with
+   * `enough`, stops once that many are found (pages that need no total).
+   */
+  run(user: User, c: Criteria, enough = Infinity): number[] {
     if (c.datasets.length === 0) return [];
     const where: string[] = [`r.parent_rid IS NULL AND r.datatype_id IN (${marks(c.datasets.length)})`];
     const args: unknown[] = c.datasets.map((dt) => dt.id);
@@ -131,18 +140,24 @@ export class RecordSearch {
       args.push(...terms.flatMap((t) => t.args));
     }
     const sql = `SELECT r.rid, r.datatype_id, r.created_by, r.public_date FROM records r WHERE ${where.join(' AND ')} ORDER BY r.rid`;
-    const rows = this.prepare(sql).all(...args) as Candidate[];
-    return this.visible(user, rows).map((r) => r.rid);
+    const out: number[] = [];
+    // Taken before iterating: the connection runs nothing else while a statement is open.
+    const canRead = this.readable(user);
+    for (const row of this.prepare(sql).iterate(...args) as IterableIterator<Candidate>) {
+      if (out.length >= enough) break;
+      if (canRead(row)) out.push(row.rid);
+    }
+    return out;
   }
 
-  /** The record-read rule (permissions.canViewRecord) over candidate top-level rows. */
-  visible<T extends Candidate>(user: User, rows: T[]): T[] {
+  /** The record-read rule (permissions.canViewRecord) for candidate top-level rows. */
+  readable(user: User): (row: Candidate) => boolean {
     const now = this.d.now();
     const schema = this.d.schema();
-    return rows.filter((r) => {
+    return (r) => {
       const dt = schema.datatypes.get(r.datatype_id);
       return dt !== undefined && canViewRecord(user, dt, r as unknown as RecordRow, r as unknown as RecordRow, now);
-    });
+    };
   }
 
   /** Full rows of a page of rids, in the given order. */
