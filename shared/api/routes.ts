@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorBody, TokenRequest, TokenResponse } from '../schemas/common.js';
 import { JobCreateBody, JobList, JobResponse, JobUpdateBody, TrackedJob, WorkerJobBody, WorkerUnit } from '../schemas/job.js';
 import {
-  ConflictResolved, DatasetSummaries, JobCancelled, RecordTablePage, RecordTableQuery, RemoteAdded, SessionResponse, Whoami,
+  ConflictResolved, DatasetSummaries, JobCancelled, LocalSession, RecordTableQuery, RemoteAdded, SessionUser, TablePage,
 } from '../schemas/local.js';
 import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
 import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, ValueBody } from '../schemas/requests.js';
@@ -164,10 +164,10 @@ export const ROUTES: RouteDoc[] = [
   { method: 'get', path: '/api-docs', tag: 'Documentation', summary: 'Interactive reference of this document (works offline)', auth: 'none', ok: { status: 200, description: 'HTML page', kind: 'html' } },
   { method: 'get', path: '/api-docs/standalone.js', tag: 'Documentation', summary: 'The reference page\'s script (Scalar)', auth: 'none', ok: { status: 200, description: 'JavaScript', kind: 'javascript' } },
 
-  local('post', '/session', 'The local app\'s automatic login (same-origin, loopback only)', { auth: 'none', ok: ok(SessionResponse, 'Token and user') }),
-  local('get', '/whoami', 'The caller', { ok: ok(Whoami, 'User') }),
+  local('post', '/session', 'The local app\'s automatic login (same-origin, loopback only)', { auth: 'none', ok: ok(LocalSession, 'Token and user') }),
+  local('get', '/whoami', 'The caller', { ok: ok(SessionUser, 'User') }),
   local('get', '/datasets', 'Dataset summaries for the UI', { ok: ok(DatasetSummaries, 'Datasets') }),
-  local('get', '/datasets/{uuid}/records', 'The UI\'s record table: full-text q, sort, paging', { query: RecordTableQuery, ok: ok(RecordTablePage, 'A page') }),
+  local('get', '/datasets/{uuid}/records', 'The UI\'s record table: full-text q, sort, paging', { query: RecordTableQuery, ok: ok(TablePage, 'A page') }),
   local('get', '/events', 'Server-sent events: job and records', { ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' } }),
   local('get', '/jobs', 'Recent jobs of the caller', { query: z.object({ limit: z.string().regex(/^\d+$/).optional() }), ok: ok(JobList, 'Jobs') }),
   local('post', '/import', 'Import an ODR export (multipart file) as a job', {
