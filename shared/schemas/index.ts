@@ -5,3 +5,4 @@ export * from './requests.js';
 export * from './job.js';
 export * from './sync.js';
 export * from './local.js';
+export * from './search.js';

@@ -29,3 +29,17 @@ export type DatasetSummaries = z.infer<typeof DatasetSummaries>;
 /** GET /local/datasets/{uuid}/records: one page of the record table. */
 export const TablePage = z.object({ total: Int, offset: Int, records: z.array(OdrRecord) });
 export type TablePage = z.infer<typeof TablePage>;
+
+// Small answers the OpenAPI document describes (shared/api/routes.ts).
+export const JobCancelled = z.object({ deleted: z.literal(true) });
+export const RemoteAdded = z.object({ id: Int });
+export const ConflictResolved = z.object({ resolved: z.literal(true) });
+
+/** Query of GET /local/datasets/{uuid}/records. */
+export const RecordTableQuery = z.object({
+  q: z.string().optional(),
+  sort: z.string().optional(),
+  dir: z.enum(['asc', 'desc']).optional(),
+  offset: z.string().regex(/^\d+$/).optional(),
+  limit: z.string().regex(/^\d+$/).optional(),
+});
