@@ -63,3 +63,18 @@ describe('plugin lookup', () => {
     expect(unknownPlugins(plugins)).toEqual(['Chemin ED1 Plugin']);
   });
 });
+
+describe('Graph Plugin file choice', () => {
+  const f = (name: string, extra: object = {}) => ({ name, fieldtype: 'File', ...extra }) as never;
+  it('draws the CheMin "XRD pattern" field, not the label file or the phase list', async () => {
+    const { graphFileFields, graphFileOf } = await import('../../../shared/plugins/graphFiles.js');
+    const fields = [f('RDA - PDS label file'), f('XRD pattern'), f('AMCSD Phase List'), { name: 'Notes', fieldtype: 'Long Text' } as never];
+    expect(graphFileFields(fields).map((x: { name: string }) => x.name)).toEqual(['XRD pattern']);
+    // Mineral Abundances: its only data file has its own CSV Table Plugin, the other is a label.
+    expect(graphFileFields([f('MIN - PDS label file'), f('Mineral abundance table', { render_plugins: [{ render_plugin: 'CSV Table Plugin' }] })])).toEqual([]);
+    expect(graphFileFields([f('Raw data'), f('Photo')]).map((x: { name: string }) => x.name)).toEqual(['Raw data']);
+    const file = (original_name: string) => ({ original_name }) as never;
+    expect(graphFileOf([file('a.lbl.txt'), file('b.csv')])).toEqual({ original_name: 'b.csv' });
+    expect(graphFileOf([file('a.lbl.txt')])).toBeUndefined();
+  });
+});
