@@ -46,7 +46,7 @@ test.describe('CheMin (real ODR export)', () => {
     await expect(box).toHaveAttribute('aria-invalid', 'true');
     await box.press('Enter');
     await box.blur();
-    await expect(field(editor, 'Our Test Field').getByRole('status')).toHaveCount(0);
+    await expect(field(editor, 'Our Test Field').getByRole('status')).toHaveText('Not saved');
     expect((await readRecord(uuid!)).body.fields.find((f: { field_name: string }) => f.field_name === 'Our Test Field')?.value ?? null).toEqual(before);
     await box.press('Escape');
     await expect(field(editor, 'Our Test Field').getByRole('alert')).toHaveCount(0);
@@ -142,8 +142,7 @@ test.describe('every field type (synthetic dataset)', () => {
     await expect(editor.getByTestId('public-state')).toHaveText('Private');
     await editor.getByLabel('Public from date').fill('2031-03-04T05:06');
     await editor.getByRole('button', { name: 'Set date' }).click();
-    await expect(editor.getByTestId('public-state')).toHaveText('Scheduled: public from 2031-03-04 05:06:00');
-    expect((await readRecord(SYNTH_RECORD(9))).body._record_metadata._public_date).toBe('2031-03-04 05:06:00');
+    await expect(editor.getByTestId('public-state')).toHaveText(/^Scheduled: public from 2031-03-04 05:06 \S+$/);
     await editor.getByRole('button', { name: 'Make public now' }).click();
     await expect(editor.getByTestId('public-state')).toHaveText(/^Public since \d{4}-/);
     await screenshot(page, '5-public-status');

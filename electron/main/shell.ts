@@ -10,6 +10,7 @@ import { trackJobProgress } from './jobProgress.js';
 import { menuTemplate } from './menu.js';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, navigationPolicy } from './navigation.js';
 import { loadBounds, saveBounds } from './windowState.js';
+import { updateMenuAction, type Updater } from './updates.js';
 
 // The Electron shell: hosts the service in the main process, routes the app scheme to it, opens
 // a locked-down window, and shuts the service down cleanly. No business rules live here.
@@ -24,6 +25,8 @@ export interface ShellOptions {
   /** Defaults to <userData>/data. */
   dataDir?: string;
   platform?: NodeJS.Platform;
+  /** electron-updater's autoUpdater in installed builds; null in development runs. */
+  updater?: Updater | null;
 }
 
 export interface LoopbackSettings {
@@ -143,11 +146,13 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const remember = () => saveBounds(stateFile, { ...win.getNormalBounds(), maximized: win.isMaximized() });
   win.on('close', remember);
 
+  const checkUpdates = updateMenuAction({ updater: opts.updater ?? null, currentVersion: e.app.getVersion(), isPackaged: e.app.isPackaged }, e.dialog);
   const isMac = (opts.platform ?? process.platform) === 'darwin';
   e.Menu.setApplicationMenu(e.Menu.buildFromTemplate(menuTemplate({
     isMac, appName: 'odr-desktop',
     revealDataDir: () => void e.shell.openPath(dataDir),
     openHelp: () => void e.shell.openExternal('https://github.com/odr-desktop/odr-desktop#readme'),
+    checkForUpdates: () => void checkUpdates(),
   })));
 
   const stopProgress = trackJobProgress((l: (ev: { job: TrackedJob }) => void) => {

@@ -170,8 +170,8 @@ describe('shell rules', () => {
   });
 
   it('menus carry the standard roles', () => {
-    const roles = menuTemplate({ isMac: false, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {} }).map((m) => m.role);
+    const roles = menuTemplate({ isMac: false, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} }).map((m) => m.role);
     expect(roles).toEqual(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'help']);
-    expect(menuTemplate({ isMac: true, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {} })[0]!.role).toBe('appMenu');
+    expect(menuTemplate({ isMac: true, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} })[0]!.role).toBe('appMenu');
   });
 });

@@ -1,10 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
-import { PRIVATE_DATE } from '../../../shared/dates';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { PRIVATE_DATE, formatTimestamp } from '../../../shared/dates';
 import { fieldType } from '../../../shared/fieldTypes';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { api, errorText, type Session } from '../lib/api';
+import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
+import { draftsUnder } from '../lib/edits';
+import { Time } from '../ui/Time';
 import { keys, useRecord } from '../lib/queries';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
@@ -44,21 +47,25 @@ function Field({ top, record, dataset, field, rec }: { top: string; record: stri
   );
 }
 
-/** When a record is public: private, public since a date, or scheduled to become public. */
+/** When a record is public: private, public since a date, or scheduled to become public (local time, zone named). */
 export function publicState(date: string, now = new Date()): { label: string; kind: 'private' | 'public' | 'scheduled' } {
   if (date === PRIVATE_DATE) return { label: 'Private', kind: 'private' };
-  const nowStamp = now.toISOString().slice(0, 19).replace('T', ' ');
-  return date <= nowStamp ? { label: `Public since ${date}`, kind: 'public' } : { label: `Scheduled: public from ${date}`, kind: 'scheduled' };
+  return date <= formatTimestamp(now)
+    ? { label: `Public since ${showLocal(date)}`, kind: 'public' }
+    : { label: `Scheduled: public from ${showLocal(date)}`, kind: 'scheduled' };
 }
 
 function PublicControl({ top, dataset, rec, session }: { top: string; dataset: string; rec: OdrRecord; session: Session }) {
   const qc = useQueryClient();
   const [when, setWhen] = useState('');
-  const state = publicState(rec._record_metadata._public_date);
+  const date = rec._record_metadata._public_date;
+  const state = publicState(date);
+  // The date typed is the user's wall clock; the service stores UTC.
+  const wire = localInputToWire(when);
   const set = async (public_date?: string) => {
     try {
       await api.setPublic({ user_email: session.email, dataset_uuid: dataset, record_uuid: rec.record_uuid, ...(public_date ? { public_date } : {}) });
-      toast({ kind: 'info', text: public_date === PRIVATE_DATE ? 'The record is private' : public_date ? `Public from ${public_date.replace('T', ' ')}` : 'The record is public' }, 3000);
+      toast({ kind: 'info', text: public_date === PRIVATE_DATE ? 'The record is private' : public_date ? `Public from ${showLocal(public_date)}` : 'The record is public' }, 3000);
     } catch (e) {
       toast({ kind: 'error', text: `Public status not changed: ${errorText(e)}` });
     }
@@ -66,13 +73,16 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
   };
   return (
     <div className="public" role="group" aria-label="Public status">
-      <span className={`badge badge-${state.kind}`} data-testid="public-state">{state.label}</span>
-      <button type="button" onClick={() => void set()}>Make public now</button>
+      <span className={`badge badge-${state.kind}`} data-testid="public-state" title={date === PRIVATE_DATE ? undefined : dateTitle(date)}>{state.label}</span>
+      {/* Already public: publishing again would replace the date it first became public. */}
+      <button type="button" disabled={state.kind === 'public'} title={state.kind === 'public' ? 'Already public; its public date is kept' : undefined}
+        onClick={() => void set()}>Make public now</button>
       <label className="inline">
         <span>Public from</span>
         <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} aria-label="Public from date" />
+        {wire && <span className="muted small">{zoneName(fromWire(wire)!)}</span>}
       </label>
-      <button type="button" disabled={!when} onClick={() => void set(when.replace('T', ' ') + (when.length === 16 ? ':00' : ''))}>Set date</button>
+      <button type="button" disabled={!wire} onClick={() => wire && void set(wire)}>Set date</button>
       {state.kind !== 'private' && <button type="button" className="link" onClick={() => void set(PRIVATE_DATE)}>Make private</button>}
     </div>
   );
@@ -132,6 +142,13 @@ export function RecordEditor({ uuid, tpl, session, onClose, onDelete }: {
   uuid: string; tpl: Template; session: Session; onClose: () => void; onDelete: (uuid: string) => void;
 }) {
   const { data: rec, error, isPending } = useRecord(uuid);
+  const name = useRef('');
+  name.current = String(rec?.record_name || `record #${rec?.internal_id ?? ''}`);
+  // Leaving a record keeps what could not be saved, and says so.
+  useEffect(() => () => {
+    const n = draftsUnder(uuid);
+    if (n) toast({ kind: 'info', text: `${name.current}: ${n} field${n === 1 ? '' : 's'} not saved; the typed text is kept for when you return` }, 6000);
+  }, [uuid]);
   if (isPending) return <aside className="editor" aria-busy="true"><p className="muted">Loading record…</p></aside>;
   if (error || !rec) return <aside className="editor"><p role="alert">This record could not be loaded: {errorText(error)}</p><button type="button" onClick={onClose}>Close</button></aside>;
   return (
@@ -139,7 +156,7 @@ export function RecordEditor({ uuid, tpl, session, onClose, onDelete }: {
       <header className="editor-head">
         <div>
           <h2>{String(rec.record_name || `Record ${rec.internal_id}`)}</h2>
-          <p className="muted">#{rec.internal_id} · updated {rec._record_metadata._update_date ?? rec._record_metadata._updated_date} · by {rec._record_metadata._create_auth}</p>
+          <p className="muted">#{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} /> · by {rec._record_metadata._create_auth}</p>
         </div>
         <div className="editor-actions">
           <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>Delete record</button>

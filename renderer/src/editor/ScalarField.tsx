@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { checkValue, fieldType } from '../../../shared/fieldTypes';
-import { useEdits } from '../lib/edits';
+import { draftOf, keepDraft, useEdits } from '../lib/edits';
+import { normaliseTypedDecimal } from '../lib/numbers';
 import type { FieldProps } from './types';
 
 const Markdown = lazy(() => import('react-markdown'));
@@ -9,33 +10,48 @@ const shown = (v: string | number | null | undefined) => (v === null || v === un
 
 /**
  * Text, number and date fields: a draft while typing, validated with the service's own rules
- * (shared/fieldTypes), saved on Enter or leaving the field, reverted with Escape.
+ * (shared/fieldTypes), saved on Enter or leaving the field, reverted with Escape. A draft that
+ * cannot be saved stays, marked "Not saved", even across leaving and reopening the record.
  */
 export function ScalarField({ top, record, field, entry, labelId }: FieldProps) {
   const type = fieldType(field.fieldtype);
   const saved = shown(entry?.value);
-  const [draft, setDraftState] = useState(saved);
+  const initial = draftOf(record, field.field_uuid) ?? saved;
+  const [draft, setDraftState] = useState(initial);
   // The latest draft for handlers that run before a re-render (Escape, then the blur it causes).
-  const current = useRef(saved);
-  const setDraft = (v: string) => { current.current = v; setDraftState(v); };
+  const current = useRef(initial);
+  // What goes to the service: a decimal typed the locale's way ("1,5") in its notation ("1.5").
+  const toSend = (v: string) => (type.storage === 'decimal' ? normaliseTypedDecimal(v) : v);
+  const problem = (v: string) => {
+    if (v === saved) return null;
+    const c = checkValue(type, toSend(v));
+    return c.ok ? null : c.message;
+  };
+  const setDraft = (v: string) => {
+    current.current = v;
+    setDraftState(v);
+    keepDraft(top, record, field.field_uuid, v === saved ? undefined : v, problem(v));
+  };
   const [preview, setPreview] = useState(false);
   const editing = useRef(false);
   const errId = useId();
   const { apply } = useEdits();
   useEffect(() => {
-    if (!editing.current) setDraft(saved);
-  }, [saved]);
+    if (!editing.current && draftOf(record, field.field_uuid) === undefined) {
+      current.current = saved;
+      setDraftState(saved);
+    }
+  }, [saved, record, field.field_uuid]);
 
-  const check = draft === saved ? null : checkValue(type, draft);
-  const error = check && !check.ok ? check.message : null;
+  const error = problem(draft);
 
   const commit = () => {
     editing.current = false;
     const value = current.current;
     if (value === saved) return;
-    const ok = checkValue(type, value);
-    if (!ok.ok) return;
-    apply({ kind: 'value', top, record, field: { uuid: field.field_uuid, name: field.name }, boolean: false, before: entry?.value ?? '', after: value });
+    if (problem(value)) return; // stays a draft, marked "Not saved"
+    keepDraft(top, record, field.field_uuid, undefined, null);
+    apply({ kind: 'value', top, record, field: { uuid: field.field_uuid, name: field.name }, boolean: false, before: entry?.value ?? '', after: toSend(value) });
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     if (e.key === 'Escape') {

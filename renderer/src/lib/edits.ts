@@ -12,9 +12,13 @@ export type Edit =
   | { kind: 'value'; top: string; record: string; field: { uuid: string; name: string }; boolean: boolean; before: string | number | null; after: string | number | null }
   | { kind: 'option'; top: string; record: string; field: { uuid: string; name: string }; option: { uuid: string; name: string }; on: boolean; single: boolean; tags: boolean; before: { uuid: string; name: string }[] };
 
-export type SaveState = { state: 'saving' | 'saved' | 'error'; at: number; message?: string };
+/** `draft`: typed, not sent yet; `error`: refused (by validation or by the service), not saved. */
+export type SaveState = { state: 'saving' | 'saved' | 'error' | 'draft'; at: number; message?: string };
 
 const status = createStore<Record<string, SaveState>>({});
+/** Typed text not saved yet, by record:field; it outlives the editor so leaving a record loses nothing. */
+export interface Draft { top: string; value: string }
+const drafts = createStore<Record<string, Draft>>({});
 const undoStack: Edit[] = [];
 
 const statusKey = (record: string, field: string) => `${record}:${field}`;
@@ -23,6 +27,35 @@ export const useSaveState = (record: string, field: string) => useStore(status, 
 function setStatus(e: Edit, s: SaveState) {
   status.set((m) => ({ ...m, [statusKey(e.record, e.field.uuid)]: s }));
 }
+
+export const draftOf = (record: string, field: string): string | undefined => drafts.get()[statusKey(record, field)]?.value;
+
+/**
+ * Keeps (or, with `value` undefined, drops) the typed text of a field and says so in its badge:
+ * "Not saved" with the reason while it is invalid.
+ */
+export function keepDraft(top: string, record: string, field: string, value: string | undefined, invalid: string | null) {
+  const k = statusKey(record, field);
+  drafts.set((m) => {
+    if (value === undefined) {
+      if (!(k in m)) return m;
+      const { [k]: _gone, ...rest } = m;
+      return rest;
+    }
+    return { ...m, [k]: { top, value } };
+  });
+  status.set((m) => {
+    if (value === undefined) {
+      if (m[k]?.state !== 'draft' && m[k]?.state !== 'error') return m;
+      const { [k]: _gone, ...rest } = m;
+      return rest;
+    }
+    return { ...m, [k]: invalid ? { state: 'error', at: performance.now(), message: invalid } : { state: 'draft', at: performance.now() } };
+  });
+}
+
+/** Fields of a record (and its children) left with unsaved typed text. */
+export const draftsUnder = (top: string): number => Object.values(drafts.get()).filter((d) => d.top === top).length;
 
 function optimistic(rec: OdrRecord, e: Edit): OdrRecord {
   return e.kind === 'value'

@@ -4,6 +4,7 @@ import { api, errorText, type DatasetSummary, type Session } from '../lib/api';
 import { keys, useTemplate } from '../lib/queries';
 import type { Route } from '../lib/route';
 import { RecordEditor } from '../editor/RecordEditor';
+import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 import { RecordTable, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
@@ -84,7 +85,7 @@ export function DatasetScreen({ summary, route, go, session }: {
       <header className="dataset-head">
         <div>
           <h1>{summary.name}</h1>
-          <p className="muted">{summary.records.toLocaleString()} records · last change {summary.updated}</p>
+          <p className="muted">{summary.records.toLocaleString()} records · last change <Time ts={summary.updated} /></p>
         </div>
         <nav className="tabs" aria-label="Dataset views">
           <button type="button" aria-pressed={route.view === 'records'} onClick={() => go({ view: 'records' })}>Records</button>
