@@ -21,7 +21,7 @@ async function fetchText(file: FileEntry): Promise<string> {
   }
   let res: Response;
   try {
-    res = await fetch(api.fileUrl(file.file_uuid));
+    res = await api.send('GET', `/file/${file.file_uuid}`);
   } catch {
     throw new FileUnavailable('The local service could not be reached', false);
   }
