@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Bundles the Electron main process and preload into dist-electron/ (CommonJS, as Electron
-// loads them). Native modules and Electron itself stay external.
+// Bundles the Electron main process, preload and the service process (a utilityProcess) into
+// dist-electron/ (CommonJS, as Electron loads them). Native modules and Electron itself stay external.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,8 +17,9 @@ const common = {
 };
 await build({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist-electron/main.cjs') });
 await build({ ...common, entryPoints: [path.join(root, 'electron/main/preload.ts')], outfile: path.join(root, 'dist-electron/preload.cjs') });
+await build({ ...common, entryPoints: [path.join(root, 'electron/service/host/child.ts')], outfile: path.join(root, 'dist-electron/service.cjs') });
 // The API reference page's script (Scalar, a dev dependency): the packaged app serves this copy.
 const scalar = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 mkdirSync(path.join(root, 'dist-electron/api-docs'), { recursive: true });
 copyFileSync(scalar, path.join(root, 'dist-electron/api-docs/standalone.js'));
-console.log('built dist-electron/main.cjs and preload.cjs');
+console.log('built dist-electron/main.cjs, preload.cjs and service.cjs');
