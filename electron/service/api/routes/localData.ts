@@ -5,6 +5,7 @@ import { joinJson } from '../../domain/renderCache.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
 import { datasetSummaries } from '../../domain/search/recordTable.js';
+import type { DatasetSummaries } from '../../../../shared/schemas/local.js';
 
 const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
   if (raw === undefined || raw === '') return dflt;
@@ -16,7 +17,7 @@ const int = (raw: string | undefined, name: string, dflt: number, max: number) =
 export function localDataRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
 
-  app.get('/datasets', (c) => c.json({ datasets: datasetSummaries(d, c.get('user')) }));
+  app.get('/datasets', (c) => c.json({ datasets: datasetSummaries(d, c.get('user')) } satisfies DatasetSummaries));
 
   // Records of a dataset for the table: full-text `q`, `sort` (field uuid or _id/_updated/
   // _created/_public), `dir`, `offset`, `limit` (≤ 500). Records have the list endpoint's shape.
