@@ -57,6 +57,19 @@ describe('deeply nested request bodies', () => {
     expect(digestAll(t.service)).toBe(before);
   });
 
+  it('a search key nested 5,000 deep answers 400 on every search route', async () => {
+    const deepKey = Buffer.from(`{"template_uuid":"${SYNTH.dataset}","x":${nested(5000)}}`).toString('base64url');
+    const routes: [string, string, string?][] = [
+      ['GET', `/search/${deepKey}`], ['GET', `/dataset/search/${deepKey}`],
+      ['POST', '/search', JSON.stringify({ search_key: deepKey })], ['POST', '/legacysearch', JSON.stringify({ search_key: deepKey })],
+    ];
+    for (const [method, route, body] of routes) {
+      const res = await fetch(`${t.api}${route}`, { method, body, headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' } });
+      const text = await res.text();
+      expect(res.status, `${method} ${route}: ${text}`).toBe(400);
+    }
+  });
+
   it('a save nested as deep as the template allows still works', async () => {
     const r = await send('POST', '/dataset/record', JSON.stringify(deepSave(0)));
     expect(r.status, r.text).toBe(200);
