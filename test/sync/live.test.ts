@@ -25,6 +25,11 @@ const call = async (method: string, p: string, body?: unknown) => {
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
+/** The remote's own client, logged in afresh (its tokens live 4 s here). */
+const rc = async () => {
+  await remote.client.login(ADMIN.email, ADMIN.password);
+  return remote.client;
+};
 const live = async () => SyncStatus.parse((await call('GET', '/sync')).body).live[0]!;
 
 /** Polls `fn` every 200 ms until it returns something truthy; fails after `ms`. */
@@ -65,9 +70,9 @@ describe('live sync (two processes, nobody runs a sync)', () => {
   it('pushes a local edit within seconds, and pulls a remote edit with no click', async () => {
     const t0 = Date.now();
     await local.admin.setValue(SYNTH.record(1), TEXT, 'live here');
-    await until('the edit on the remote', async () => value(await remote.client.record(SYNTH.record(1)), TEXT) === 'live here', 10_000);
+    await until('the edit on the remote', async () => value(await (await rc()).record(SYNTH.record(1)), TEXT) === 'live here', 10_000);
     expect(Date.now() - t0).toBeLessThan(10_000);
-    await remote.client.setValue(SYNTH.record(2), TEXT, 'live there');
+    await (await rc()).setValue(SYNTH.record(2), TEXT, 'live there');
     await until('the remote edit here', async () => value(await local.admin.record(SYNTH.record(2)), TEXT) === 'live there', 10_000);
     const s = await live();
     expect([s.state, s.pending]).toEqual(['online', 0]);
@@ -89,25 +94,27 @@ describe('live sync (two processes, nobody runs a sync)', () => {
 
     await remote.restart();
     await until('drained', async () => { const s = await live(); return s.state === 'online' && s.pending === 0; }, 40_000);
-    const vals = await Promise.all([3, 4, 5].map(async (i) => value(await remote.client.record(SYNTH.record(i)), TEXT)));
+    const vals = await Promise.all([3, 4, 5].map(async (i) => value(await (await rc()).record(SYNTH.record(i)), TEXT)));
     expect(vals).toEqual(['while offline 1', 'while offline 2', 'still fast']);
   });
 
-  it('streams the status as `sync` events', async () => {
+  it('streams the status as `sync` events, and records changed by a pull as `records` events', async () => {
     const ctl = new AbortController();
     const res = await fetch(localUrl(`/events?access_token=${local.admin.token}`), { signal: ctl.signal });
     const reader = res.body!.getReader();
     let text = '';
     const seen = (async () => {
-      while (!/event: sync\ndata: .*"state":"online"/.test(text)) {
+      while (!/event: sync\ndata: .*"state":"online"/.test(text) || !text.includes(SYNTH.record(7))) {
         const { value: chunk, done } = await reader.read();
         if (done) break;
         text += new TextDecoder().decode(chunk);
       }
     })();
+    await (await rc()).setValue(SYNTH.record(7), TEXT, 'announced');
     await call('POST', '/sync/focus');
     await Promise.race([seen, new Promise((r) => setTimeout(r, 10_000))]);
     ctl.abort();
+    expect(text).toMatch(new RegExp(`event: records\ndata: .*${SYNTH.record(7)}`));
     expect(text).toMatch(/event: sync\ndata: .*"remote_id":/);
     const data = text.split('event: sync\ndata: ').pop()!.split('\n')[0]!;
     expect(LiveStatus.parse(JSON.parse(data)).url).toBe(remote.url);
