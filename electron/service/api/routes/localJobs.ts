@@ -13,6 +13,7 @@ import { importFile } from '../../domain/import/importFile.js';
 import { startJob } from '../../domain/jobRunner.js';
 import { isAdmin } from '../../domain/permissions.js';
 import { createSampleDataset, MAX_SAMPLE_RECORDS } from '../../domain/sample/createSample.js';
+import type { JobList } from '../../../../shared/schemas/job.js';
 
 const IMPORT_LIMIT = 4 * 1024 * 1024 * 1024;
 
@@ -72,7 +73,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
 
   app.get('/jobs', (c) => {
     const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
-    return c.json({ jobs: d.jobs.recent(c.get('user'), limit) });
+    return c.json({ jobs: d.jobs.recent(c.get('user'), limit) } satisfies JobList);
   });
 
   // An ODR export uploaded from the UI, imported as a tracked job ("import").
