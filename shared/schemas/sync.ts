@@ -96,6 +96,9 @@ export const LiveStatus = LiveSettings.extend({
 });
 export type LiveStatus = z.infer<typeof LiveStatus>;
 
+export const LiveStatusList = z.object({ live: z.array(LiveStatus) });
+export type LiveStatusList = z.infer<typeof LiveStatusList>;
+
 export const SyncStatus = z.object({
   live: z.array(LiveStatus),
   remotes: z.array(SyncRemote),

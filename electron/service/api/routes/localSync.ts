@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { type LiveStatus, type SyncStatus, AddRemoteRequest, LiveSettingsRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
+import { type LiveStatus, type LiveStatusList, type SyncStatus, AddRemoteRequest, LiveSettingsRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
 import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
@@ -33,7 +33,7 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
   // The window regained focus: pull now. Answers at once; progress comes as `sync` events.
   app.post('/sync/focus', (c) => {
     sync.live.nudge();
-    return c.json({ live: sync.live.statuses() });
+    return c.json({ live: sync.live.statuses() } satisfies LiveStatusList);
   });
   // Each run is a tracked job ("sync"): progress streams like any other job.
   app.post('/sync/run', async (c) => {
