@@ -7,6 +7,7 @@ import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { api, tablePage } from '../lib/api';
 import { keys } from '../lib/queries';
 import { groupImages } from '../editor/FilesField';
+import { PluginCell } from '../plugins';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
@@ -83,7 +84,7 @@ const Row = memo(function Row({ rec, cols, index, active, checked, pending, onOp
             </div>
           );
         }
-        return <div role="gridcell" key={f.field_uuid} className="cell" title={cellText(rec, f)}>{cellText(rec, f)}</div>;
+        return <div role="gridcell" key={f.field_uuid} className="cell" title={cellText(rec, f)}><PluginCell field={f} text={cellText(rec, f)} /></div>;
       })}
       {pending && <div role="gridcell" className="cell muted">deleting…</div>}
     </div>
