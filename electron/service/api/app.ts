@@ -10,6 +10,7 @@ import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
+import { localSelectionRoutes } from './routes/localSelection.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { localSyncRoutes } from './routes/localSync.js';
 import { SyncService } from '../sync/runner.js';
@@ -85,6 +86,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
   local.route('/', localDataRoutes(d));
+  local.route('/', localSelectionRoutes(d));
   const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);

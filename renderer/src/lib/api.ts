@@ -69,11 +69,26 @@ export interface TablePage {
   records: OdrRecord[];
 }
 
-export function tablePage(dataset: string, q: { q?: string; sort?: string; dir?: 'asc' | 'desc'; offset: number; limit: number }) {
+/** The table's current view: full-text query and sort. */
+export interface ViewQuery { q?: string; sort?: string; dir?: 'asc' | 'desc' }
+
+const paramsOf = (q: object) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
-  return local<TablePage>(`/datasets/${dataset}/records?${params}`);
+  return params;
+};
+
+export function tablePage(dataset: string, q: ViewQuery & { offset: number; limit: number }) {
+  return local<TablePage>(`/datasets/${dataset}/records?${paramsOf(q)}`);
 }
+
+/** uuids of a stretch of the view (all of it without offset/limit): ranges and select-all. */
+export const viewUuids = (dataset: string, q: ViewQuery & { offset?: number; limit?: number }) =>
+  local<{ total: number; uuids: string[] }>(`/datasets/${dataset}/record-uuids?${paramsOf(q)}`);
+
+/** Where a record sits in the view (-1: not in it). */
+export const viewPosition = (dataset: string, record: string, q: ViewQuery) =>
+  local<{ index: number }>(`/datasets/${dataset}/position/${record}?${paramsOf(q)}`).then((r) => r.index);
 
 export const recentJobs = () => local<{ jobs: TrackedJob[] }>('/jobs').then((r) => r.jobs);
 
