@@ -7,6 +7,7 @@ import { BENCH_DIR, type BenchContext } from './util.js';
 import { coreBench } from './sections/core.js';
 import { filesBench } from './sections/files.js';
 import { startupBench } from './sections/startup.js';
+import { searchBench } from './sections/search.js';
 import { syncBench } from './sections/sync.js';
 import { uiBench } from './sections/ui.js';
 
@@ -24,7 +25,7 @@ const ctx: BenchContext = {
   },
 };
 
-const sections: Record<string, (c: BenchContext) => Promise<void>> = { core: coreBench, startup: startupBench, ui: uiBench, files: filesBench, sync: syncBench };
+const sections: Record<string, (c: BenchContext) => Promise<void>> = { core: coreBench, startup: startupBench, ui: uiBench, files: filesBench, sync: syncBench, search: searchBench };
 const only = values.only ? values.only.split(',') : Object.keys(sections);
 console.log(`odr-desktop bench — ${new Date().toISOString()} — node ${process.version}, ${ctx.records} records`);
 for (const name of only) {

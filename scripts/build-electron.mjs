@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const common = {
   bundle: true, platform: 'node', format: 'cjs', target: 'node22', sourcemap: true, logLevel: 'warning',
-  external: ['electron', 'better-sqlite3', 'sharp'],
+  external: ['electron', 'electron-updater', 'better-sqlite3', 'sharp'],
   // The service is ESM and reads import.meta.url; in the CJS bundle it is this file's URL.
   define: { 'import.meta.url': '__importMetaUrl' },
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

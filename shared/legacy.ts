@@ -6,7 +6,7 @@ import { fieldType } from './fieldTypes.js';
 import type {
   FieldEntry, FileEntry, OdrRecord, OptionEntry, RecordMetadata, TagEntry,
 } from './schemas/record.js';
-import type { RadioOption, TemplateMetadata } from './schemas/template.js';
+import { TemplateIn, type TemplateFieldIn, type TemplateTagIn, type TemplateMetadata } from './schemas/template.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,42 +21,7 @@ export class ShapeError extends Error {}
 
 // ---------------------------------------------------------------- templates
 
-export interface TemplateTagIn {
-  name: string;
-  id?: string;
-  display_order?: string;
-  template_tag_uuid: string;
-  updated_at: string;
-  tags?: TemplateTagIn[];
-}
-
-export interface TemplateFieldIn {
-  internal_id: number;
-  name: string;
-  description: string | null;
-  fieldtype: string;
-  field_uuid: string;
-  template_field_uuid: string | null;
-  updated_at: string;
-  render_plugins?: { render_plugin: string }[];
-  is_unique?: 1;
-  _field_metadata: TemplateMetadata;
-  radio_options?: RadioOption[];
-  tags?: TemplateTagIn[];
-}
-
-export interface TemplateIn {
-  internal_id: number;
-  name: string;
-  description: string | null;
-  template_uuid: string;
-  updated_at: string;
-  render_plugins?: { render_plugin: string }[];
-  metadata_for_uuid: string;
-  _database_metadata: TemplateMetadata;
-  fields: TemplateFieldIn[];
-  related_databases: TemplateIn[];
-}
+export type { TemplateFieldIn, TemplateIn, TemplateTagIn };
 
 function templateMetadata(x: unknown): TemplateMetadata {
   const m = isObj(x) ? x : {};
@@ -130,7 +95,17 @@ function templateField(x: unknown): TemplateFieldIn {
   return out;
 }
 
+/**
+ * Any server's template export → the canonical shape. The result is checked against the
+ * TemplateIn schema (shared/schemas/template.ts), the one definition of that shape.
+ */
 export function normalizeTemplate(x: unknown): TemplateIn {
+  const out = TemplateIn.safeParse(templateTree(x));
+  if (!out.success) throw new ShapeError(`template does not have the canonical shape: ${out.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).slice(0, 3).join('; ')}`);
+  return out.data;
+}
+
+function templateTree(x: unknown): TemplateIn {
   if (!isObj(x)) throw new ShapeError('a template must be a JSON object');
   const uuid = str(x.template_uuid);
   if (!uuid) throw new ShapeError('template has no template_uuid');
@@ -145,7 +120,7 @@ export function normalizeTemplate(x: unknown): TemplateIn {
     metadata_for_uuid: str(x.metadata_for_uuid),
     _database_metadata: templateMetadata(x._database_metadata),
     fields: x.fields.map(templateField),
-    related_databases: list(x.related_databases).map(normalizeTemplate),
+    related_databases: list(x.related_databases).map(templateTree),
   };
 }
 

@@ -4,6 +4,7 @@ import { createService } from '../../electron/service/service.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
 import { setValue } from '../../electron/service/domain/records/ops.js';
 import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
+import { PUSH_CONCURRENCY } from '../../electron/service/sync/push.js';
 import { fmt, forkTs, freshDir, type BenchContext } from '../util.js';
 
 const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
@@ -42,13 +43,21 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
     const rate = PULL_RECORDS / (pullMs / 1000);
     ctx.add({ section: 'sync', name: `first pull of ${PULL_RECORDS} records from a loopback remote`, value: Math.round(rate), unit: 'rec/s', target: '≥ 2,000 rec/s', pass: rate >= 2000, note: `${fmt(pullMs / 1000, 1)} s incl. ${children} child records, template, id listing` });
 
+    // Push: the same number of queued edits, first one record at a time, then with several
+    // top-level records in flight, in this run (the machine drifts between runs).
     const field = SYNTH.field('Medium Text');
-    for (let i = 0; i < PUSH_EDITS; i++) setValue(local.domain, me, SYNTH.record(i), field, `pushed ${i}`);
-    t0 = performance.now();
-    const push = await local.sync.run(id, me, [SYNTH.dataset]);
-    const pushMs = performance.now() - t0;
-    if (push.error || push.pending) throw new Error(`push incomplete: ${JSON.stringify(push)}`);
-    ctx.add({ section: 'sync', name: `push of ${PUSH_EDITS} queued edits (fresh server copy per record)`, value: Math.round(PUSH_EDITS / (pushMs / 1000)), unit: 'ops/s', note: `${fmt(pushMs / 1000, 1)} s: read, write, commit per record, then the pull that follows` });
+    const pushRate = async (concurrency: number, from: number) => {
+      for (let i = from; i < from + PUSH_EDITS; i++) setValue(local.domain, me, SYNTH.record(i), field, `pushed ${i}`);
+      const t = performance.now();
+      const s = await local.sync.engine(id, me, concurrency).push();
+      const ms = performance.now() - t;
+      if (s.pushed !== PUSH_EDITS) throw new Error(`pushed ${s.pushed} of ${PUSH_EDITS} at concurrency ${concurrency}`);
+      return PUSH_EDITS / (ms / 1000);
+    };
+    const serial = await pushRate(1, 0);
+    const parallel = await pushRate(PUSH_CONCURRENCY, PUSH_EDITS);
+    ctx.add({ section: 'sync', name: `push of ${PUSH_EDITS} queued edits, one record at a time`, value: Math.round(serial), unit: 'ops/s', note: 'fresh server copy, write, commit per record' });
+    ctx.add({ section: 'sync', name: `push of ${PUSH_EDITS} queued edits, ${PUSH_CONCURRENCY} records in flight`, value: Math.round(parallel), unit: 'ops/s', target: '≥ 4× one at a time', pass: parallel >= 4 * serial, note: `${fmt(parallel / serial, 2)}× the one-at-a-time rate of this run` });
 
     t0 = performance.now();
     const idle = await local.sync.run(id, me, [SYNTH.dataset]);

@@ -13,5 +13,6 @@ export interface ElectronApi {
   Menu: Pick<typeof Electron.Menu, 'buildFromTemplate' | 'setApplicationMenu'>;
   ipcMain: Pick<Electron.IpcMain, 'handle'>;
   screen?: Pick<Electron.Screen, 'getAllDisplays'>;
+  dialog?: Pick<Electron.Dialog, 'showMessageBox'>;
   safeStorage?: Pick<Electron.SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 }

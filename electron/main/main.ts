@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as electron from 'electron';
+import { autoUpdater } from 'electron-updater';
 import { startShell } from './shell.js';
 
 const root = path.resolve(__dirname, '..');
@@ -15,6 +16,7 @@ startShell(electron, {
   preload: path.join(__dirname, 'preload.cjs'),
   nativeBinding: dev && existsSync(devBinding) ? devBinding : undefined,
   dataDir: process.env.ODR_DATA_DIR,
+  updater: dev ? null : autoUpdater,
 }).catch((e: unknown) => {
   electron.dialog.showErrorBox('odr-desktop could not start', e instanceof Error ? `${e.message}\n\n${e.stack ?? ''}` : String(e));
   electron.app.exit(1);

@@ -1,7 +1,7 @@
 import type * as Electron from 'electron';
 
-/** Native menus with the standard roles; Help opens the project's pages in the browser. */
-export function menuTemplate(opts: { isMac: boolean; appName: string; revealDataDir: () => void; openHelp: () => void }): Electron.MenuItemConstructorOptions[] {
+/** Native menus with the standard roles; Help opens the project's pages and checks for updates. */
+export function menuTemplate(opts: { isMac: boolean; appName: string; revealDataDir: () => void; openHelp: () => void; checkForUpdates: () => void }): Electron.MenuItemConstructorOptions[] {
   const t: Electron.MenuItemConstructorOptions[] = [];
   if (opts.isMac) t.push({ label: opts.appName, role: 'appMenu' });
   t.push(
@@ -9,7 +9,7 @@ export function menuTemplate(opts: { isMac: boolean; appName: string; revealData
     { role: 'editMenu' },
     { role: 'viewMenu' },
     { role: 'windowMenu' },
-    { role: 'help', submenu: [{ label: 'odr-desktop Help', click: opts.openHelp }] },
+    { role: 'help', submenu: [{ label: 'odr-desktop Help', click: opts.openHelp }, { label: 'Check for Updates…', click: opts.checkForUpdates }] },
   );
   return t;
 }

@@ -5,11 +5,13 @@ import { createService, type Service } from '../service/service.js';
 import { listen, type HttpHost } from '../service/host/http.js';
 import { serveRenderer } from '../service/host/static.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
+import { IPC_CHANNELS, type BridgeAnswer, type BridgeCall } from '../../shared/desktopBridge.js';
 import type { ElectronApi } from './electronApi.js';
 import { trackJobProgress } from './jobProgress.js';
 import { menuTemplate } from './menu.js';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, navigationPolicy } from './navigation.js';
 import { loadBounds, saveBounds } from './windowState.js';
+import { updateMenuAction, type Updater } from './updates.js';
 
 // The Electron shell: hosts the service in the main process, routes the app scheme to it, opens
 // a locked-down window, and shuts the service down cleanly. No business rules live here.
@@ -24,6 +26,8 @@ export interface ShellOptions {
   /** Defaults to <userData>/data. */
   dataDir?: string;
   platform?: NodeJS.Platform;
+  /** electron-updater's autoUpdater in installed builds; null in development runs. */
+  updater?: Updater | null;
 }
 
 export interface LoopbackSettings {
@@ -143,11 +147,13 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const remember = () => saveBounds(stateFile, { ...win.getNormalBounds(), maximized: win.isMaximized() });
   win.on('close', remember);
 
+  const checkUpdates = updateMenuAction({ updater: opts.updater ?? null, currentVersion: e.app.getVersion(), isPackaged: e.app.isPackaged }, e.dialog);
   const isMac = (opts.platform ?? process.platform) === 'darwin';
   e.Menu.setApplicationMenu(e.Menu.buildFromTemplate(menuTemplate({
     isMac, appName: 'odr-desktop',
     revealDataDir: () => void e.shell.openPath(dataDir),
     openHelp: () => void e.shell.openExternal('https://github.com/odr-desktop/odr-desktop#readme'),
+    checkForUpdates: () => void checkUpdates(),
   })));
 
   const stopProgress = trackJobProgress((l: (ev: { job: TrackedJob }) => void) => {
@@ -165,9 +171,12 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   };
   await applyLoopback().catch((err: unknown) => console.error('[odr] loopback listener:', err));
 
-  e.ipcMain.handle('odr:app-info', () => ({ version: e.app.getVersion(), dataDir }));
-  e.ipcMain.handle('odr:reveal-data-dir', () => e.shell.openPath(dataDir));
-  e.ipcMain.handle('odr:open-external', (_ev, url: unknown) => {
+  // Arguments come from the renderer: typed unknown and checked here.
+  const handle = <K extends BridgeCall>(call: K, fn: (...args: unknown[]) => BridgeAnswer<K> | Promise<BridgeAnswer<K>>) =>
+    e.ipcMain.handle(IPC_CHANNELS[call], (_ev, ...args: unknown[]) => fn(...args));
+  handle('appInfo', () => ({ version: e.app.getVersion(), dataDir }));
+  handle('revealDataDir', () => e.shell.openPath(dataDir));
+  handle('openExternal', (url) => {
     if (typeof url === 'string' && navigationPolicy(url) === 'external') return e.shell.openExternal(url);
     return undefined;
   });
@@ -179,8 +188,8 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
     await applyLoopback();
     return loopbackInfo();
   };
-  e.ipcMain.handle('odr:loopback', () => loopbackInfo());
-  e.ipcMain.handle('odr:set-loopback', (_ev, s: LoopbackSettings) => setLoopback(s));
+  handle('loopback', () => loopbackInfo());
+  handle('setLoopback', (s) => setLoopback(s as LoopbackSettings));
 
   e.app.on('second-instance', () => {
     if (win.isDestroyed()) return;

@@ -88,4 +88,6 @@ export const WorkerJobBody = z.object({
 });
 
 export const WorkerUnit = z.object({ id: Int, job_order: Int, random_key: z.string(), line_count: Int });
+/** GET /jobs/{types} and GET /local/jobs. */
 export const JobList = z.object({ jobs: z.array(TrackedJob) });
+export type JobList = z.infer<typeof JobList>;

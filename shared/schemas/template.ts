@@ -59,6 +59,27 @@ export const Template = z.object({
   },
 });
 
+/**
+ * What the template adapter (shared/legacy.ts normalizeTemplate) produces from any server's
+ * export: the canonical template, except that tags from legacy exports may lack `id` and
+ * `display_order`. Derived from the schemas above so the two cannot drift.
+ */
+export const TemplateTagIn = TemplateTag.partial({ id: true, display_order: true }).extend({
+  get tags(): z.ZodOptional<z.ZodArray<typeof TemplateTagIn>> {
+    return z.array(TemplateTagIn).optional();
+  },
+});
+export const TemplateFieldIn = TemplateField.extend({ tags: z.array(TemplateTagIn).optional() });
+export const TemplateIn = Template.extend({
+  fields: z.array(TemplateFieldIn),
+  get related_databases(): z.ZodArray<typeof TemplateIn> {
+    return z.array(TemplateIn);
+  },
+});
+export type TemplateTagIn = z.infer<typeof TemplateTagIn>;
+export type TemplateFieldIn = z.infer<typeof TemplateFieldIn>;
+export type TemplateIn = z.infer<typeof TemplateIn>;
+
 export type TemplateMetadata = z.infer<typeof TemplateMetadata>;
 export type RadioOption = z.infer<typeof RadioOption>;
 export type TemplateTag = z.infer<typeof TemplateTag>;

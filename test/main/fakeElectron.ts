@@ -35,9 +35,9 @@ export class FakeWindow extends EventEmitter {
   isMaximized() { return false; }
 }
 
-export function fakeElectron(userData: string, opts: { lock?: boolean } = {}) {
+export function fakeElectron(userData: string, opts: { lock?: boolean; packaged?: boolean } = {}) {
   const app = new EventEmitter() as EventEmitter & Record<string, unknown>;
-  const calls = { quit: 0, exit: [] as number[], external: [] as string[], opened: [] as string[], schemes: [] as unknown[], menu: null as unknown };
+  const calls = { quit: 0, exit: [] as number[], external: [] as string[], opened: [] as string[], schemes: [] as unknown[], menu: null as unknown, dialogs: [] as Record<string, unknown>[] };
   const handlers = new Map<string, Handler>();
   const ipc = new Map<string, Handler>();
   let permission: Handler | null = null;
@@ -50,7 +50,7 @@ export function fakeElectron(userData: string, opts: { lock?: boolean } = {}) {
       getPath: () => userData,
       getVersion: () => '0.1.0-test',
       requestSingleInstanceLock: () => opts.lock ?? true,
-      isPackaged: false,
+      isPackaged: opts.packaged ?? false,
     }),
     protocol: {
       registerSchemesAsPrivileged: (s: unknown[]) => { calls.schemes.push(...s); },
@@ -65,6 +65,7 @@ export function fakeElectron(userData: string, opts: { lock?: boolean } = {}) {
     session: { defaultSession: { setPermissionRequestHandler: (h: Handler) => { permission = h; }, setPermissionCheckHandler: (h: Handler) => { permissionCheck = h; } } },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => { calls.menu = m; } },
     ipcMain: { handle: (c: string, h: Handler) => { ipc.set(c, h); } },
+    dialog: { showMessageBox: async (o: Record<string, unknown>) => { calls.dialogs.push(o); return { response: 0, checkboxChecked: false }; } },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
   } as unknown as ElectronApi;
   return {

@@ -5,6 +5,7 @@ import { startShell, type Shell } from '../../electron/main/shell.js';
 import { navigationPolicy } from '../../electron/main/navigation.js';
 import { loadBounds } from '../../electron/main/windowState.js';
 import { menuTemplate } from '../../electron/main/menu.js';
+import { IPC_CHANNELS } from '../../shared/desktopBridge.js';
 import { ROOT } from '../support/processes.js';
 import { tempDir } from '../support/service.js';
 import { FakeWindow, fakeElectron } from './fakeElectron.js';
@@ -85,7 +86,13 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     fake.permission()({}, 'media', (ok: boolean) => { granted = ok; });
     expect(granted).toBe(false);
     expect(fake.permissionCheck()()).toBe(false);
-    expect(await fake.ipc.get('odr:open-external')!({}, 'file:///etc/passwd')).toBeUndefined();
+    expect(await fake.ipc.get(IPC_CHANNELS.openExternal)!({}, 'file:///etc/passwd')).toBeUndefined();
+  });
+
+  it('handles every bridge call of the IPC table, and nothing else', async () => {
+    const { fake } = await start();
+    expect([...fake.ipc.keys()].sort()).toEqual(Object.values(IPC_CHANNELS).sort());
+    expect(await fake.ipc.get(IPC_CHANNELS.appInfo)!({})).toMatchObject({ version: '0.1.0-test' });
   });
 
   it('a second launch focuses the window', async () => {
@@ -138,11 +145,11 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     const { fake, shell } = await start();
     expect(shell!.loopback()).toEqual({ settings: { enabled: false, port: 8460 }, url: null });
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const on = await fake.ipc.get('odr:set-loopback')!({}, { enabled: true, port });
+    const on = await fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: true, port });
     expect(on.url).toBe(`http://127.0.0.1:${port}/api/v4`);
     expect((await fetch(`${on.url}/search/databases`)).status).toBe(401);
-    await expect(fake.ipc.get('odr:set-loopback')!({}, { enabled: true, port: 80 })).rejects.toThrow(/port/);
-    const off = await fake.ipc.get('odr:set-loopback')!({}, { enabled: false, port });
+    await expect(fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: true, port: 80 })).rejects.toThrow(/port/);
+    const off = await fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: false, port });
     expect(off.url).toBeNull();
     await expect(fetch(`http://127.0.0.1:${port}/api/v4/search/databases`)).rejects.toThrow();
     expect(JSON.parse(readFileSync(path.join(fake.api.app.getPath('userData'), 'settings.json'), 'utf8'))).toEqual({ enabled: false, port });
@@ -170,8 +177,8 @@ describe('shell rules', () => {
   });
 
   it('menus carry the standard roles', () => {
-    const roles = menuTemplate({ isMac: false, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {} }).map((m) => m.role);
+    const roles = menuTemplate({ isMac: false, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} }).map((m) => m.role);
     expect(roles).toEqual(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'help']);
-    expect(menuTemplate({ isMac: true, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {} })[0]!.role).toBe('appMenu');
+    expect(menuTemplate({ isMac: true, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} })[0]!.role).toBe('appMenu');
   });
 });

@@ -93,6 +93,43 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     expect(value(await remote.client.record(SYNTH.record(8)), TEXT)).toBe('both 8');
   });
 
+  it('merges option and tag selections changed on both sides as set operations; one option set both ways is a conflict', async () => {
+    const MS = SYNTH.field('Multiple Select');
+    const SR = SYNTH.field('Single Radio');
+    const TAGS = SYNTH.field('Tags');
+    const sel = (r: { fields: { field_uuid: string; values?: { template_radio_option_uuid: string }[]; tags?: { template_tag_uuid: string }[] }[] }, f: string) => {
+      const e = r.fields.find((x) => x.field_uuid === f);
+      return (e?.values?.map((v) => v.template_radio_option_uuid) ?? e?.tags?.map((t) => t.template_tag_uuid) ?? []).sort();
+    };
+    const rec = SYNTH.record(11);
+    const start = await local.admin.record(rec);
+    const free = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).filter((o) => !sel(start, MS).includes(o));
+    const radio = [1, 2, 3].map((k) => SYNTH.option('Single Radio', k)).filter((o) => !sel(start, SR).includes(o));
+    const freeTags = [4, 7, 10].map((k) => SYNTH.tag(k)).filter((t) => !sel(start, TAGS).includes(t)).slice(0, 2);
+    await local.admin.setOption(rec, MS, free[0]!, true);
+    await remote.client.setOption(rec, MS, free[1]!, true);
+    await local.admin.setOption(rec, TAGS, freeTags[0]!, true);
+    await remote.client.setOption(rec, TAGS, freeTags[1]!, true);
+    await local.admin.setOption(rec, SR, radio[0]!, true);
+    await remote.client.setOption(rec, SR, radio[1]!, true);
+    await run();
+    const l = await local.admin.record(rec);
+    const r = await remote.client.record(rec);
+    expect(sel(l, MS)).toEqual([...sel(start, MS), free[0]!, free[1]!].sort());
+    expect(sel(r, MS)).toEqual(sel(l, MS));
+    // A selected child tag brings its parent along, on both sides.
+    expect(sel(l, TAGS)).toEqual(expect.arrayContaining([...sel(start, TAGS), ...freeTags]));
+    expect(sel(r, TAGS)).toEqual(sel(l, TAGS));
+    const conflicts = local.service.sync.conflicts();
+    expect(conflicts.map((c) => [c.record_uuid, c.field_uuid, c.mine, c.theirs])).toEqual([[rec, SR, 'Single Radio option ' + radio[0]!.slice(-1), 'Single Radio option ' + radio[1]!.slice(-1)]]);
+    expect(sel(r, SR)).toEqual([radio[1]]);
+    local.service.sync.resolve(conflicts[0]!.id, 'mine');
+    await run();
+    expect(sel(await remote.client.record(rec), SR)).toEqual([radio[0]]);
+    expect(sel(await local.admin.record(rec), SR)).toEqual([radio[0]]);
+    expect(local.service.sync.conflicts()).toEqual([]);
+  });
+
   it('creates records made here exactly once, with their values, and deletes what was deleted here', async () => {
     const before = (await remote.client.recordIds(SYNTH.dataset)).records.length;
     const rec = await local.admin.createRecord(SYNTH.dataset);

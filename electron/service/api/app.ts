@@ -7,6 +7,7 @@ import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEn
 import { errorBody, onError } from './errors.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
+import { apiDocRoutes } from './routes/apiDocs.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
@@ -17,6 +18,7 @@ import { SyncService } from '../sync/runner.js';
 import type { SecretBox } from '../sync/secrets.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recordRoutes } from './routes/records.js';
+import { searchRoutes } from './routes/search.js';
 import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/token.js';
 import { valueRoutes } from './routes/values.js';
@@ -62,12 +64,13 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (NO_BODY.has(c.req.method) || STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => {
     const path = c.req.path;
-    if (path === `${API_PREFIX}/token`) return next();
+    if (path === `${API_PREFIX}/token` || path === `${API_PREFIX}/openapi`) return next();
     if (JOB_PATH.test(path)) return jobAuth(c, next);
     if (c.req.method === 'GET' && FILE_GET.test(path)) return fileAuth(c, next);
     return bearer(c, next);
   });
 
+  app.route('/', apiDocRoutes());
   const api = new Hono<AppEnv>();
   api.route('/', tokenRoutes(d, tokens));
   api.route('/', templateRoutes(d));
@@ -76,6 +79,8 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', fileRoutes(d, blobs));
   api.route('/', jobRoutes(d));
   api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
+  // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
+  api.route('/', searchRoutes(d));
   app.route(API_PREFIX, api);
 
   app.use('/local/*', corsMw);

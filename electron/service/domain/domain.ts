@@ -1,3 +1,4 @@
+import { assertRead } from './access.js';
 import { ChangeLog, type Change } from './changeLog.js';
 import { GroupCommit } from './groupCommit.js';
 import { Jobs } from './jobs.js';
@@ -66,7 +67,9 @@ export class Domain {
     });
   }
 
+  /** Never renders a record its viewer may not read, whichever route asks. */
   render(rec: RecordRow, opts: RenderOptions) {
+    assertRead(this, opts.viewer, rec);
     return this.reader.renderRecord(rec, opts);
   }
 

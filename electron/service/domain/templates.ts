@@ -25,7 +25,8 @@ function tag(t: TagInfo): TemplateTag {
   };
 }
 
-function field(f: FieldInfo): TemplateField {
+/** A field as template exports show it (also GET /search/field/{uuid} and the stats routes). */
+export function templateField(f: FieldInfo): TemplateField {
   const out: TemplateField = {
     internal_id: f.id, name: f.name, description: f.description, fieldtype: f.fieldtype, field_uuid: f.uuid,
     template_field_uuid: f.templateFieldUuid, updated_at: f.updatedAt,
@@ -47,7 +48,7 @@ function build(dt: DatatypeInfo): Template {
     ...(dt.renderPlugins.length ? { render_plugins: dt.renderPlugins } : {}),
     metadata_for_uuid: dt.metadataForUuid,
     _database_metadata: meta(dt),
-    fields: dt.fields.map(field),
+    fields: dt.fields.map(templateField),
     related_databases: dt.children.map(build),
   };
 }

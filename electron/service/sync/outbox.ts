@@ -1,20 +1,5 @@
 import type { Ctx } from '../domain/context.js';
-
-export type OutboxOp = 'create' | 'create_child' | 'value' | 'option' | 'public' | 'delete';
-
-export interface OutboxRow {
-  id: number;
-  dataset_uuid: string;
-  record_uuid: string;
-  top_record_uuid: string;
-  op: OutboxOp;
-  field_uuid: string;
-  item_uuid: string;
-  payload: string | null;
-  state: string;
-  attempts: number;
-  last_error: string | null;
-}
+import type { OpName } from './state.js';
 
 const CURSOR = 'sync_outbox_seq';
 
@@ -53,7 +38,7 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
     for (const r of rows) {
       if (!r.dataset_uuid || !r.record_uuid || !datasets.has(r.dataset_uuid)) continue;
       const top = r.top_record_uuid ?? r.record_uuid;
-      const add = (op: OutboxOp, field = '', item = '', payload: unknown = null) => {
+      const add = (op: OpName, field = '', item = '', payload: unknown = null) => {
         upsert.run(r.dataset_uuid, r.record_uuid, top, op, field, item, payload === null ? null : JSON.stringify(payload), at);
         added++;
       };
@@ -89,8 +74,4 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
     db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(CURSOR, String(rows.at(-1)!.seq));
   })();
   return added;
-}
-
-export function pendingOps(ctx: Ctx): OutboxRow[] {
-  return ctx.db.prepare(`SELECT * FROM sync_outbox WHERE state = 'pending' ORDER BY id`).all() as OutboxRow[];
 }

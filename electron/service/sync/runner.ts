@@ -1,10 +1,13 @@
-import type { ParkedOperation, RemovedOnServer, SyncConflict, SyncDataset, SyncRemote, SyncStatus } from '../../../shared/schemas/sync.js';
+import type { SyncConflict, SyncRemote, SyncStatus } from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import type { JobReporter } from '../domain/jobRunner.js';
 import type { User } from '../domain/users.js';
-import { setValue } from '../domain/records/ops.js';
+import { setOption, setValue } from '../domain/records/ops.js';
+import { SYSTEM_USER } from '../domain/domain.js';
+import type { FieldInfo } from '../domain/schemaCache.js';
+import { SyncLedger } from './state.js';
 import { SyncEngine, type SyncSummary } from './engine.js';
 import { RemoteClient, RemoteError } from './remoteClient.js';
 import type { SecretBox } from './secrets.js';
@@ -21,7 +24,11 @@ const MAX_PASSES = 8;
 
 /** Remotes, their datasets and sync runs: what the CLI, the /local/sync routes and jobs share. */
 export class SyncService {
-  constructor(private readonly d: Domain, private readonly secrets: SecretBox) {}
+  private readonly ledger: SyncLedger;
+
+  constructor(private readonly d: Domain, private readonly secrets: SecretBox) {
+    this.ledger = new SyncLedger(d.ctx.db);
+  }
 
   private get db() { return this.d.ctx.db; }
 
@@ -60,9 +67,10 @@ export class SyncService {
     return new RemoteClient(r.url, r.username, this.secrets.open(r.password_enc));
   }
 
-  engine(remoteId: number, user: User): SyncEngine {
+  /** `concurrency`: top-level records pushed at once (default PUSH_CONCURRENCY). */
+  engine(remoteId: number, user: User, concurrency?: number): SyncEngine {
     const r = this.remote(remoteId);
-    return new SyncEngine(this.d, r.id, this.client(r), user, r.username);
+    return new SyncEngine(this.d, r.id, this.client(r), user, r.username, concurrency);
   }
 
   /** Remote datasets to choose from. */
@@ -106,63 +114,78 @@ export class SyncService {
   }
 
   status(): SyncStatus {
-    const q = <T>(sql: string) => this.db.prepare(sql).all() as T[];
     // Local edits since the last run count as pending too: turn them into operations now.
-    const synced = this.db.prepare('SELECT DISTINCT dataset_uuid FROM sync_datasets').pluck().all() as string[];
+    const synced = this.ledger.syncedDatasets();
     if (synced.length) collectOutbox(this.d.ctx, new Set(synced));
     return {
       remotes: this.remotes(),
-      datasets: q<SyncDataset>('SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid'),
-      pending: this.db.prepare("SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending'").pluck().get() as number,
-      needsAttention: q<ParkedOperation>("SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id"),
-      conflicts: this.conflicts(),
-      removedOnServer: q<RemovedOnServer>('SELECT record_uuid, dataset_uuid, detected FROM sync_removed ORDER BY detected'),
+      datasets: this.ledger.datasets(),
+      pending: this.ledger.counts().pending,
+      needsAttention: this.ledger.parked(),
+      conflicts: this.ledger.conflicts(),
+      removedOnServer: this.ledger.removed(),
     };
   }
 
   conflicts(): SyncConflict[] {
-    return this.db.prepare('SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id').all() as SyncConflict[];
+    return this.ledger.conflicts();
   }
 
   /**
    * Resolves a conflict: keep theirs (applied here), keep mine (pushed over theirs), or a merged
-   * value (applied here and pushed). Nothing else waits on it.
+   * value (applied here and pushed). Nothing else waits on it. "Mine" is pushed over the server
+   * value this choice was made against, and only over that one.
    */
   resolve(id: number, choice: string, merged?: unknown): { resolved: true } {
-    const c = this.db.prepare('SELECT * FROM sync_conflicts WHERE id = ? AND resolved IS NULL').get(id) as
-      { id: number; dataset_uuid: string; record_uuid: string; top_record_uuid: string; field_uuid: string; mine: string | null; theirs: string | null } | undefined;
+    const c = this.ledger.openConflict(id);
     if (!c) throw notFound('Conflict');
     if (choice !== 'mine' && choice !== 'theirs' && choice !== 'merged') throw badRequest('choice must be "mine", "theirs" or "merged"');
-    if (choice === 'merged' && (merged === undefined || merged === null || typeof merged === 'object')) throw badRequest('A merged resolution needs a "value"');
     const f = this.d.schema().fieldsByUuid.get(c.field_uuid);
     if (!f) throw notFound('Datafield');
+    const isOptions = f.type.takesOptions;
+    if (choice === 'merged' && isOptions) throw badRequest(`"${f.name}" holds options: choose "mine" or "theirs"`);
+    if (choice === 'merged' && (merged === undefined || merged === null || typeof merged === 'object')) throw badRequest('A merged resolution needs a "value"');
+    const theirOptions = isOptions && choice === 'theirs' ? optionsNamed(f, c.theirs) : [];
     const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : shown ?? '');
     const user = this.d.users.firstSuperUser()!;
-    const at = new Date().toISOString();
-    // Pushed over the server value this choice was made against, and only over that one.
-    const force = (value: unknown) => {
-      this.db.prepare(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op = 'value' AND state IN ('pending', 'conflict')`).run(c.record_uuid, c.field_uuid);
-      this.db.prepare(`INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, payload, created) VALUES (?, ?, ?, 'value', ?, ?, ?)`)
-        .run(c.dataset_uuid, c.record_uuid, c.top_record_uuid, c.field_uuid, JSON.stringify({ value, over: c.theirs ?? '' }), at);
-    };
     this.db.transaction(() => {
       const before = this.d.log.origin;
       this.d.log.origin = 'sync';
       try {
         if (choice === 'theirs') {
-          setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
-          this.db.prepare(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op = 'value' AND state IN ('pending', 'conflict')`).run(c.record_uuid, c.field_uuid);
-        } else if (choice === 'mine') {
-          force(raw(c.mine));
+          if (isOptions) {
+            const rec = this.d.record(c.record_uuid);
+            const now = new Set(this.d.render(rec, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' }).fields
+              .find((x) => x.field_uuid === c.field_uuid)?.[f.type.storage === 'tags' ? 'tags' : 'values']?.map((o) => 'template_tag_uuid' in o ? o.template_tag_uuid : o.template_radio_option_uuid) ?? []);
+            for (const u of now) if (!theirOptions.includes(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
+            for (const u of theirOptions) if (!now.has(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, true);
+          } else {
+            setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
+          }
+          this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
+        } else if (isOptions) {
+          this.ledger.forceOptions(c.record_uuid, c.field_uuid, c.theirs ?? '');
         } else {
-          setValue(this.d, user, c.record_uuid, c.field_uuid, merged);
-          force(merged);
+          const value = choice === 'mine' ? raw(c.mine) : merged;
+          if (choice === 'merged') setValue(this.d, user, c.record_uuid, c.field_uuid, merged);
+          this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
+          this.ledger.forceValue(c, value, c.theirs ?? '');
         }
       } finally {
         this.d.log.origin = before;
       }
-      this.db.prepare('UPDATE sync_conflicts SET resolved = ?, resolution = ? WHERE id = ?').run(at, choice, id);
+      this.ledger.closeConflict(id, choice);
     }).immediate();
     return { resolved: true };
   }
+}
+
+/** The options (or tags) of a field named as the conflicts view shows them ("a, b"). */
+function optionsNamed(f: FieldInfo, shown: string | null): string[] {
+  if (!shown) return [];
+  const all = f.type.storage === 'tags' ? f.tags.map((t) => ({ uuid: t.uuid, name: t.name })) : f.options.map((o) => ({ uuid: o.uuid, name: o.name }));
+  const one = all.find((o) => o.name === shown);
+  if (one) return [one.uuid];
+  const names = shown.split(', ');
+  return all.filter((o) => names.includes(o.name)).map((o) => o.uuid);
 }

@@ -1,7 +1,8 @@
 import { OdrApiError, OdrClient } from '../../../shared/client/odrClient';
-import type { TrackedJob } from '../../../shared/schemas/job';
+import type { JobList, TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
+import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
 import type { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
@@ -24,19 +25,17 @@ async function sessionFetch(input: RequestInfo | URL, init: RequestInit = {}): P
 
 export const api = new OdrClient({ baseUrl: `${origin}/api/v4`, fetch: sessionFetch });
 
-export interface Session {
-  email: string;
-  name: string;
-  super_user: boolean;
-}
+export type { DatasetSummary, TablePage } from '../../../shared/schemas/local';
+export type Session = SessionUser;
 
 /** The local app logs in as its first-run user without asking (POST /local/session). */
 export async function startSession(): Promise<Session> {
   const res = await fetch(`${origin}/local/session`, { method: 'POST' });
-  const body = (await res.json()) as { token?: string; user?: Session; error?: { message: string } };
-  if (!res.ok || !body.token || !body.user) throw new Error(body.error?.message ?? `session: ${res.status}`);
-  api.token = body.token;
-  return body.user;
+  const body = (await res.json()) as unknown;
+  if (!res.ok) throw new Error((body as { error?: { message?: string } }).error?.message ?? `session: ${res.status}`);
+  const session = LocalSession.parse(body);
+  api.token = session.token;
+  return session.user;
 }
 
 async function local<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -50,24 +49,7 @@ async function local<T>(path: string, init: RequestInit = {}): Promise<T> {
   return body as T;
 }
 
-export interface DatasetSummary {
-  uuid: string;
-  name: string;
-  description: string | null;
-  template_uuid: string | null;
-  /** Set for a dataset that holds another dataset's metadata. */
-  metadata_for: string | null;
-  records: number;
-  updated: string;
-}
-
-export const datasets = () => local<{ datasets: DatasetSummary[] }>('/datasets').then((r) => r.datasets);
-
-export interface TablePage {
-  total: number;
-  offset: number;
-  records: OdrRecord[];
-}
+export const datasets = () => local<DatasetSummaries>('/datasets').then((r) => r.datasets);
 
 /** The table's current view: full-text query and sort. */
 export interface ViewQuery { q?: string; sort?: string; dir?: 'asc' | 'desc' }
@@ -90,7 +72,7 @@ export const viewUuids = (dataset: string, q: ViewQuery & { offset?: number; lim
 export const viewPosition = (dataset: string, record: string, q: ViewQuery) =>
   local<{ index: number }>(`/datasets/${dataset}/position/${record}?${paramsOf(q)}`).then((r) => r.index);
 
-export const recentJobs = () => local<{ jobs: TrackedJob[] }>('/jobs').then((r) => r.jobs);
+export const recentJobs = () => local<JobList>('/jobs').then((r) => r.jobs);
 
 export function startImport(file: File) {
   const fd = new FormData();

@@ -1,10 +1,14 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { createSample, errorText, startImport } from '../lib/api';
 import { toast } from '../ui/toasts';
+
+// Generated streaming by the service, so even the largest takes no more memory than the smallest.
+const SAMPLE_SIZES = [500, 10_000, 100_000, 1_000_000, 2_000_000];
 
 /** First run (no datasets yet): import an ODR export, or generate a sample to look around. */
 export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onStarted: () => void }) {
   const file = useRef<HTMLInputElement>(null);
+  const [size, setSize] = useState(500);
   if (hasDatasets) {
     return (
       <main className="main welcome">
@@ -20,7 +24,10 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
       <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
       <div className="welcome-actions">
         <button type="button" className="primary" onClick={() => file.current?.click()}>Import an ODR export…</button>
-        <button type="button" onClick={() => run(createSample(500), 'Sample')}>Generate a sample dataset</button>
+        <button type="button" onClick={() => run(createSample(size), 'Sample')}>Generate a sample dataset</button>
+        <select aria-label="Sample size" value={size} onChange={(e) => setSize(Number(e.target.value))}>
+          {SAMPLE_SIZES.map((n) => <option key={n} value={n}>{n.toLocaleString()} records</option>)}
+        </select>
       </div>
       <p className="muted small">Template exports and record exports ({'{count, records}'}) from any ODR server work; imports run as jobs.</p>
       <input ref={file} type="file" accept=".json,application/json" hidden aria-label="ODR export to import"

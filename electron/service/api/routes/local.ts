@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv, Tokens } from '../auth.js';
 import type { Domain } from '../../domain/domain.js';
 import { OdrError } from '../../domain/errors.js';
+import type { LocalSession, SessionUser } from '../../../../shared/schemas/local.js';
 
 // Our own routes, outside the ODR interface (documented in the README).
 
@@ -35,13 +36,13 @@ export function sessionRoutes(d: Domain, tokens: Tokens, policy: SessionPolicy) 
     }
     const user = d.users.firstSuperUser();
     if (!user) throw new OdrError(503, 'No user exists yet');
-    return c.json({ token: await tokens.issue(user), user: { email: user.email, name: user.display, super_user: user.isSuper } });
+    return c.json({ token: await tokens.issue(user), user: { email: user.email, name: user.display, super_user: user.isSuper } } satisfies LocalSession);
   });
 }
 
 export function whoamiRoutes() {
   return new Hono<AppEnv>().get('/whoami', (c) => {
     const u = c.get('user');
-    return c.json({ email: u.email, name: u.display, super_user: u.isSuper });
+    return c.json({ email: u.email, name: u.display, super_user: u.isSuper } satisfies SessionUser);
   });
 }

@@ -4,6 +4,7 @@ import { renderOpts } from './context.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
 import { datasetSummaries } from '../../domain/search/recordTable.js';
+import type { DatasetSummaries, TablePage } from '../../../../shared/schemas/local.js';
 
 const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
   if (raw === undefined || raw === '') return dflt;
@@ -15,7 +16,7 @@ const int = (raw: string | undefined, name: string, dflt: number, max: number) =
 export function localDataRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
 
-  app.get('/datasets', (c) => c.json({ datasets: datasetSummaries(d, c.get('user')) }));
+  app.get('/datasets', (c) => c.json({ datasets: datasetSummaries(d, c.get('user')) } satisfies DatasetSummaries));
 
   // Records of a dataset for the table: full-text `q`, `sort` (field uuid or _id/_updated/
   // _created/_public), `dir`, `offset`, `limit` (≤ 500). Records have the list endpoint's shape.
@@ -27,7 +28,7 @@ export function localDataRoutes(d: Domain) {
     const offset = int(c.req.query('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(c.req.query('limit'), 'limit', 100, 500);
     const { total, rows } = d.table.query(user, dt, { q: c.req.query('q'), sort: c.req.query('sort') || undefined, dir, offset, limit });
-    return c.json({ total, offset, records: d.reader.renderTops(rows, renderOpts(c, d, user)) });
+    return c.json({ total, offset, records: d.reader.renderTops(rows, renderOpts(c, d, user)) } satisfies TablePage);
   });
   return app;
 }

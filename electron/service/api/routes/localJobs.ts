@@ -11,7 +11,8 @@ import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails
 import { importFile } from '../../domain/import/importFile.js';
 import { startJob } from '../../domain/jobRunner.js';
 import { isAdmin } from '../../domain/permissions.js';
-import { createSampleDataset } from '../../domain/sample/createSample.js';
+import { createSampleDataset, MAX_SAMPLE_RECORDS } from '../../domain/sample/createSample.js';
+import type { JobList } from '../../../../shared/schemas/job.js';
 
 const IMPORT_LIMIT = 4 * 1024 * 1024 * 1024;
 
@@ -67,7 +68,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
 
   app.get('/jobs', (c) => {
     const limit = Math.min(Number(c.req.query('limit') ?? 50) || 50, 500);
-    return c.json({ jobs: d.jobs.recent(c.get('user'), limit) });
+    return c.json({ jobs: d.jobs.recent(c.get('user'), limit) } satisfies JobList);
   });
 
   // An ODR export uploaded from the UI, imported as a tracked job ("import").
@@ -109,7 +110,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
   // The first-run screen's "generate a sample dataset" (every field type, `records` records).
   app.post('/sample', (c) => {
     const raw = c.req.query('records') ?? '500';
-    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 200_000) throw badRequest('records must be an integer from 1 to 200000');
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_SAMPLE_RECORDS) throw badRequest(`records must be an integer from 1 to ${MAX_SAMPLE_RECORDS}`);
     const user = c.get('user');
     const job = startJob(d, user, { type: 'sample', target: 'Synthetic Samples', total: 1000 }, (r) => createSampleDataset(d, user, Number(raw), r));
     return c.json(job, 202);

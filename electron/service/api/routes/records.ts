@@ -3,8 +3,8 @@ import { CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, SaveWrappe
 import type { AppEnv } from '../auth.js';
 import { formFields, jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, forbidden } from '../../domain/errors.js';
-import { canViewRecord } from '../../domain/permissions.js';
+import { readableRecord } from '../../domain/access.js';
+import { badRequest } from '../../domain/errors.js';
 import { RecordLists } from '../../domain/records/list.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
@@ -29,9 +29,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
   for (const path of ['/dataset/record/:uuid', '/search/record/:uuid']) {
     app.get(path, (c) => {
       const user = c.get('user');
-      const rec = d.record(c.req.param('uuid')!);
-      const dt = d.datatypeOf(rec);
-      if (!canViewRecord(user, dt, rec, d.store.topOf(rec), d.now())) throw forbidden();
+      const rec = readableRecord(d, user, c.req.param('uuid')!);
       return c.json(d.render(rec, renderOpts(c, d, user)));
     });
   }

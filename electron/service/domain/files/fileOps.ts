@@ -2,7 +2,8 @@ import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { newUuid } from '../ids.js';
-import { canEditRecord, canViewRecord, isAdmin } from '../permissions.js';
+import { assertEdit, canRead, editableRecord } from '../access.js';
+import { isAdmin } from '../permissions.js';
 import { parseDateOrThrow } from '../records/ops.js';
 import type { FileRow, RecordRow } from '../rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
@@ -43,14 +44,13 @@ export function resolveUploadTarget(d: Domain, user: User, form: UploadForm): Up
   if (!form.dataset_uuid) throw badRequest('dataset_uuid is required');
   const dt = d.datatype(form.dataset_uuid);
   if (!form.record_uuid) throw badRequest('record_uuid is required');
-  const rec = d.record(form.record_uuid, 'Datarecord');
+  const rec = editableRecord(d, user, form.record_uuid);
   if (rec.datatype_id !== dt.id) throw badRequest(`Record ${rec.uuid} is not a record of datatype ${dt.uuid} (give the record's own datatype, a child datatype for a child record)`);
   const fieldKey = form.template_field_uuid || form.field_uuid;
   if (!fieldKey) throw badRequest('template_field_uuid or field_uuid is required');
   const field = dt.fields.find((f) => f.templateFieldUuid === fieldKey) ?? dt.fields.find((f) => f.uuid === fieldKey);
   if (!field) throw notFound('Datafield');
   if (field.type.storage !== 'files') throw badRequest(`Field ${field.uuid} "${field.name}" is a ${field.fieldtype} field, not a File or Image field`);
-  if (!canEditRecord(user, dt, rec, d.store.topOf(rec))) throw forbidden(`You may not edit record ${rec.uuid}.`);
   const displayOrder = intField(form.display_order, 'display_order');
   if (form.display_order && field.type.name !== 'Image') throw badRequest('display_order applies to images only');
   return {
@@ -115,8 +115,7 @@ export function deleteFile(d: Domain, user: User, uuid: string): FileDeleteOutco
   if (!file) throw notFound('File');
   if (file.parent_rid !== null) file = db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow;
   const rec = db.prepare('SELECT * FROM records WHERE rid = ?').get(file.record_rid) as RecordRow;
-  const dt = d.datatypeOf(rec);
-  if (!canEditRecord(user, dt, rec, d.store.topOf(rec))) throw forbidden(`You may not edit record ${rec.uuid}.`);
+  assertEdit(d, user, rec);
   const family = db.prepare('SELECT * FROM files WHERE rid = ? OR parent_rid = ?').all(file.rid, file.rid) as FileRow[];
   const at = d.now();
   db.prepare('DELETE FROM files WHERE parent_rid = ?').run(file.rid);
@@ -144,7 +143,7 @@ export function readableFile(d: Domain, user: User, uuid: string): { file: FileR
   const dt = d.datatypeOf(rec);
   const now = d.now();
   const allowed = isAdmin(user, dt) || meta.created_by === user.id
-    || (isPublicAt(meta.public_date, now) && canViewRecord(user, dt, rec, d.store.topOf(rec), now));
+    || (isPublicAt(meta.public_date, now) && canRead(d, user, rec));
   if (!allowed) throw notFound('File');
   return { file, meta };
 }

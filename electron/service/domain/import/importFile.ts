@@ -105,6 +105,19 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
   return { kind: 'template', datasets, records: { imported: 0, skipped: 0, children: 0 }, files: 0, fields };
 }
 
+/**
+ * Records produced one at a time (the sample generator): imported in batches like a file, so
+ * memory stays flat whatever the count. `fraction` reports how far the source is.
+ */
+export async function importRecordStream(d: Domain, user: User, source: AsyncGenerator<unknown>, fraction: () => number, opts: ImportOptions = {}): Promise<ImportSummary> {
+  const release = d.search.hold();
+  try {
+    return await importRecords(d, user, source, fraction, opts);
+  } finally {
+    release();
+  }
+}
+
 /** Record objects already in memory (the sync engine's pull), in batches like a file import. */
 export function importRecordObjects(d: Domain, user: User, records: unknown[], opts: ImportOptions = {}): Promise<ImportSummary> {
   const read = { done: 0 };

@@ -7,13 +7,12 @@ import type { User } from '../users.js';
 
 // Field-level writes shared by the value/option endpoints and the record save. Each returns
 // whether anything changed, writes the change log, and leaves `_update_date` to its caller.
+// Callers check the edit right on the record first (access.ts), before any value is compared.
 
 export interface WriteCtx {
   d: Domain;
   user: User;
   at: string;
-  /** Called before the first real change: permission is needed only to change something. */
-  requireEdit: () => void;
 }
 
 const sameStored = (a: StoredValue | undefined, b: StoredValue) => a === b;
@@ -23,7 +22,6 @@ export function writeScalar(w: WriteCtx, rec: RecordRow, f: FieldInfo, input: un
   if (!check.ok) throw badRequest(`${check.message} (field ${f.uuid} "${f.name}")`);
   const current = w.d.store.getValue(rec.rid, f.id);
   if (current && sameStored(current.value, check.stored)) return false;
-  w.requireEdit();
   // `created` dates a new field instance (its update date too); an existing one keeps its own.
   const stamp = current ? w.at : createDate ?? w.at;
   w.d.store.upsertValue(rec.rid, f.id, check.stored, stamp, w.user.display, stamp);
@@ -51,7 +49,6 @@ export function writeOption(w: WriteCtx, rec: RecordRow, f: FieldInfo, optionUui
   const current = w.d.store.selectedOptions(rec.rid, f.id);
   const has = current.includes(o.id);
   if (has === on && (!on || !f.type.single || current.length === 1)) return false;
-  w.requireEdit();
   if (on) {
     if (f.type.single) {
       for (const other of current) if (other !== o.id) unselect(w, rec, f, other);
@@ -83,7 +80,6 @@ export function writeOptionSet(w: WriteCtx, rec: RecordRow, f: FieldInfo, uuids:
   const add = [...desired].filter((id) => !current.has(id));
   const remove = [...current].filter((id) => !desired.has(id));
   if (!add.length && !remove.length) return false;
-  w.requireEdit();
   for (const id of remove) unselect(w, rec, f, id);
   for (const id of add) {
     w.d.store.selectOption(rec.rid, f.id, id, w.at);
@@ -98,7 +94,6 @@ export function writeTag(w: WriteCtx, rec: RecordRow, f: FieldInfo, tagUuid: str
   const t = tagByUuid(f, tagUuid);
   const has = w.d.store.selectedTags(rec.rid, f.id).includes(t.id);
   if (has === on) return false;
-  w.requireEdit();
   if (on) w.d.store.selectTag(rec.rid, f.id, t.id, w.at);
   else w.d.store.unselectTag(rec.rid, t.id);
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
@@ -119,7 +114,6 @@ export function writeTagSet(w: WriteCtx, rec: RecordRow, f: FieldInfo, uuids: st
   const add = [...desired].filter((id) => !current.has(id));
   const remove = [...current].filter((id) => !desired.has(id));
   if (!add.length && !remove.length) return false;
-  w.requireEdit();
   for (const id of remove) {
     w.d.store.unselectTag(rec.rid, id);
     w.d.logRecordChange(w.at, w.user, rec, { op: 'tag.unselect', fieldUuid: f.uuid, itemUuid: schema.tags.get(id)!.uuid, old: 1, new: 0 });

@@ -1,9 +1,10 @@
-import { PRIVATE_DATE, parseDateInput } from '../../../../shared/dates.js';
+import { PRIVATE_DATE, isPublicAt, parseDateInput } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { SYSTEM_USER } from '../domain.js';
 import { badRequest, forbidden, notFound, OdrError } from '../errors.js';
 import { newUuid } from '../ids.js';
-import { canEditRecord, canViewDatatype } from '../permissions.js';
+import { assertEdit, editableRecord } from '../access.js';
+import { canViewDatatype } from '../permissions.js';
 import type { RecordRow } from '../rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
@@ -18,17 +19,8 @@ export function parseDateOrThrow(d: Domain, input: string, key: string): string 
   return parsed;
 }
 
-export function writeCtx(d: Domain, user: User, rec: RecordRow): WriteCtx {
-  const dt = d.datatypeOf(rec);
-  const top = d.store.topOf(rec);
-  let allowed: boolean | undefined;
-  return {
-    d, user, at: d.now(),
-    requireEdit: () => {
-      allowed ??= canEditRecord(user, dt, rec, top);
-      if (!allowed) throw forbidden(`You may not edit record ${rec.uuid}: it was created by someone else.`);
-    },
-  };
+export function writeCtx(d: Domain, user: User): WriteCtx {
+  return { d, user, at: d.now() };
 }
 
 /** Pre-selects the options a datatype marks as default, as the real server does on create. */
@@ -77,12 +69,12 @@ function fieldOf(d: Domain, rec: RecordRow, fieldUuid: string): FieldInfo {
 
 /** POST /record/{r}/{f}/value. `null` changes nothing; `""` clears. */
 export function setValue(d: Domain, user: User, recordUuid: string, fieldUuid: string, value: unknown): RecordRow {
-  const rec = d.record(recordUuid);
+  const rec = editableRecord(d, user, recordUuid);
   const f = fieldOf(d, rec, fieldUuid);
   if (!f.type.takesValue) throw badRequest(`Field type "${f.fieldtype}" does not support a "value" update`);
   if (value === null) return rec;
   const changed = tx(d.ctx, () => {
-    const w = writeCtx(d, user, rec);
+    const w = writeCtx(d, user);
     const did = writeScalar(w, rec, f, value);
     if (did) d.store.touch(rec.rid, w.at);
     return did;
@@ -93,11 +85,11 @@ export function setValue(d: Domain, user: User, recordUuid: string, fieldUuid: s
 
 /** PUT /record/{r}/{f}/{option}/{selected|unselected}: radio options and tags. Idempotent. */
 export function setOption(d: Domain, user: User, recordUuid: string, fieldUuid: string, optionUuid: string, on: boolean): RecordRow {
-  const rec = d.record(recordUuid);
+  const rec = editableRecord(d, user, recordUuid);
   const f = fieldOf(d, rec, fieldUuid);
   if (!f.type.takesOptions) throw badRequest(`Field type "${f.fieldtype}" does not support tag/radio selection`);
   const changed = tx(d.ctx, () => {
-    const w = writeCtx(d, user, rec);
+    const w = writeCtx(d, user);
     const did = f.type.storage === 'tags' ? writeTag(w, rec, f, optionUuid, on) : writeOption(w, rec, f, optionUuid, on);
     if (did) d.store.touch(rec.rid, w.at);
     return did;
@@ -106,18 +98,28 @@ export function setOption(d: Domain, user: User, recordUuid: string, fieldUuid: 
   return rec;
 }
 
+/**
+ * The public date a request asks for. "Now" (no date, "" or "now") on a record that is already
+ * public keeps the date it became public: making it public again must not rewrite its history.
+ */
+export function publicDateFor(d: Domain, rec: RecordRow, input: string | undefined): string {
+  const now = d.now();
+  const meansNow = input === undefined || input.trim() === '' || /^\s*now\s*$/i.test(input);
+  if (meansNow) return isPublicAt(rec.public_date, now) ? rec.public_date : now;
+  return parseDateOrThrow(d, input, 'public_date');
+}
+
 /** POST /dataset/record/public. No date means now; a future date schedules publication. */
 export function setPublicDate(d: Domain, user: User, datasetUuid: string, recordUuid: string, publicDate: string | undefined): RecordRow {
   const dt = d.datatype(datasetUuid);
-  const rec = d.record(recordUuid, 'Record');
+  const rec = editableRecord(d, user, recordUuid, 'Record');
   const recDt = d.datatypeOf(rec);
   if (recDt.id !== dt.id && recDt.top.id !== dt.id) {
     throw badRequest(`Record ${recordUuid} is not in dataset ${datasetUuid}`);
   }
-  const date = publicDate === undefined || publicDate === '' ? d.now() : parseDateOrThrow(d, publicDate, 'public_date');
+  const date = publicDateFor(d, rec, publicDate);
   tx(d.ctx, () => {
-    const w = writeCtx(d, user, rec);
-    w.requireEdit();
+    const w = writeCtx(d, user);
     if (rec.public_date === date) return;
     d.store.setPublicDate(rec.rid, date);
     d.store.touch(rec.rid, w.at);
@@ -145,11 +147,7 @@ export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOut
     const recs = uuids.map((u) => {
       const rec = d.store.byUuid(u);
       if (!rec) throw new OdrError(404, `This Datarecord: ${u} can't be found.`);
-      const dt = d.datatypeOf(rec);
-      if (!canEditRecord(user, dt, rec, d.store.topOf(rec))) {
-        throw forbidden(`You may not delete record ${u}: only its creator, the dataset's owner or a super-user can.`);
-      }
-      return rec;
+      return assertEdit(d, user, rec);
     });
     const at = d.now();
     const hashes = new Set<string>();

@@ -1,6 +1,7 @@
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { SaveField, SaveFile, SaveRecord } from '../../../../shared/schemas/requests.js';
 import type { Domain } from '../domain.js';
+import { assertEdit } from '../access.js';
 import { badRequest, notFound, OdrError } from '../errors.js';
 import { newUuid } from '../ids.js';
 import type { FileRow, RecordRow } from '../rows.js';
@@ -8,7 +9,7 @@ import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOptionSet, writeScalar, writeTagSet, type WriteCtx } from './fieldWrites.js';
-import { parseDateOrThrow, selectDefaults, writeCtx } from './ops.js';
+import { parseDateOrThrow, publicDateFor, selectDefaults, writeCtx } from './ops.js';
 
 // POST /dataset/record — a delta save (seed contract): only what the payload names is touched.
 // Fields and child records left out stay as they are (unlike the real server, which deletes
@@ -75,7 +76,6 @@ function writeFileMeta(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: 
   if (p.caption !== undefined) set.caption = p.caption;
   const changes = Object.entries(set).filter(([k, v]) => file[k as keyof FileRow] !== v);
   if (!changes.length) return false;
-  w.requireEdit();
   const assignments = changes.map(([k]) => `${k} = ?`).join(', ');
   d.ctx.db.prepare(`UPDATE files SET ${assignments} WHERE rid = ?`).run(...changes.map(([, v]) => v), file.rid);
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
@@ -93,13 +93,14 @@ function intOrThrow(x: number | string, key: string): number {
 }
 
 function saveNode(d: Domain, user: User, rec: RecordRow, p: SaveRecord, isNew: boolean): boolean {
+  // Every record the payload names needs the edit right, checked before any value is compared.
+  if (!isNew) assertEdit(d, user, rec);
   const dt = d.datatypeOf(rec);
-  const w = writeCtx(d, user, rec);
+  const w = writeCtx(d, user);
   let changed = isNew;
   if (p.public_date !== undefined && !isNew) {
-    const date = parseDateOrThrow(d, p.public_date, 'public_date');
+    const date = publicDateFor(d, rec, p.public_date);
     if (date !== rec.public_date) {
-      w.requireEdit();
       d.store.setPublicDate(rec.rid, date);
       d.logRecordChange(w.at, user, rec, { op: 'record.public', old: rec.public_date, new: date });
       changed = true;
@@ -143,7 +144,6 @@ function createChild(d: Domain, user: User, w: WriteCtx, parent: RecordRow, pare
   if (!childDt || childDt.parentId !== parentDt.id) {
     throw new OdrError(404, `Datatype ${p.database_uuid} is not a child of ${parentDt.uuid}`);
   }
-  w.requireEdit();
   const created = p.created === undefined ? w.at : parseDateOrThrow(d, p.created, 'created');
   const publicDate = p.public_date === undefined ? (childDt.newRecordsPublic ? w.at : PRIVATE_DATE) : parseDateOrThrow(d, p.public_date, 'public_date');
   const child = d.store.insert({
@@ -162,7 +162,7 @@ function createChild(d: Domain, user: User, w: WriteCtx, parent: RecordRow, pare
 export function saveRecord(d: Domain, user: User, p: SaveRecord): RecordRow {
   if (!p.record_uuid) throw badRequest('Top-level Records must have a record_uuid set');
   const result = tx(d.ctx, () => {
-    const rec = d.record(p.record_uuid);
+    const rec = assertEdit(d, user, d.record(p.record_uuid));
     if (p.database_uuid && p.database_uuid !== d.datatypeOf(rec).uuid) {
       throw badRequest(`Record ${rec.uuid} belongs to dataset ${d.datatypeOf(rec).uuid}, not ${p.database_uuid}`);
     }

@@ -1,29 +1,32 @@
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Domain } from '../domain.js';
-import { importFile } from '../import/importFile.js';
+import { importRecordStream, importTemplate } from '../import/importFile.js';
 import type { JobReporter } from '../jobRunner.js';
 import type { User } from '../users.js';
-import { SYNTH, syntheticTemplate, writeSyntheticExport } from './synthetic.js';
+import { SYNTH, syntheticRecord, syntheticTemplate } from './synthetic.js';
+
+/** The largest sample the first-run screen and POST /local/sample generate. */
+export const MAX_SAMPLE_RECORDS = 2_000_000;
+
+/** Yields synthetic records 0..n-1 one at a time; `made.done` follows progress. */
+export async function* syntheticRecords(n: number, made = { done: 0 }, seed = 1): AsyncGenerator<unknown> {
+  for (let i = 0; i < n; i++) {
+    made.done = i + 1;
+    yield syntheticRecord(i, seed);
+  }
+}
 
 /**
  * The first-run "sample dataset": the synthetic template with every ODR field type and `n`
- * records, written as an export and imported like any other (so it exercises the real path).
+ * records. The records go through the importer's normal path (normalisation, batches, one
+ * transaction each) but straight from the generator: no export file, nothing held whole.
  */
 export async function createSampleDataset(d: Domain, user: User, n: number, r: JobReporter) {
-  const dir = path.join(d.ctx.dataDir, 'files', 'tmp');
-  const tpl = path.join(dir, `sample-template-${Date.now()}.json`);
-  const recs = path.join(dir, `sample-records-${Date.now()}.json`);
-  try {
-    await writeFile(tpl, JSON.stringify(syntheticTemplate()));
-    await importFile(d, user, tpl);
-    r.progress(50);
-    await writeSyntheticExport(recs, n);
-    r.progress(200);
-    const summary = await importFile(d, user, recs, { onProgress: (f) => { if (!r.progress(200 + Math.floor(f * 800))) throw new Error('cancelled'); } });
-    return { dataset: SYNTH.dataset, records: summary.records.imported };
-  } finally {
-    await rm(tpl, { force: true });
-    await rm(recs, { force: true });
-  }
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_SAMPLE_RECORDS) throw new RangeError(`sample size must be 1..${MAX_SAMPLE_RECORDS}`);
+  importTemplate(d, user, syntheticTemplate(), {});
+  r.progress(10);
+  const made = { done: 0 };
+  const summary = await importRecordStream(d, user, syntheticRecords(n, made), () => made.done / n, {
+    onProgress: (f) => { if (!r.progress(10 + Math.floor(f * 990))) throw new Error('cancelled'); },
+  });
+  return { dataset: SYNTH.dataset, records: summary.records.imported, children: summary.records.children };
 }

@@ -6,6 +6,7 @@ import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery, type SearchIndex } from './searchIndex.js';
+import type { DatasetSummary } from '../../../../shared/schemas/local.js';
 
 export interface TableQuery {
   q?: string;
@@ -84,7 +85,7 @@ export class RecordTable {
 }
 
 /** The datasets list of the UI: name, record count and last change per visible dataset. */
-export function datasetSummaries(d: Domain, user: User) {
+export function datasetSummaries(d: Domain, user: User): DatasetSummary[] {
   const now = d.now();
   const stats = new Map(
     (d.ctx.db.prepare(`SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id`)

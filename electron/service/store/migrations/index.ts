@@ -2,6 +2,7 @@ import core from './001_core.js';
 import jobs from './002_jobs.js';
 import search from './003_search.js';
 import sync from './004_sync.js';
+import fieldSearch from './005_field_search.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: 'jobs', sql: jobs },
   { version: 3, name: 'search', sql: search },
   { version: 4, name: 'sync', sql: sync },
+  { version: 5, name: 'field_search', sql: fieldSearch },
 ];

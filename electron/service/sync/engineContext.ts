@@ -1,0 +1,54 @@
+import type { FieldTypeName } from '../../../shared/fieldTypes.js';
+import { FIELD_TYPES } from '../../../shared/fieldTypes.js';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+import { SYSTEM_USER, type Domain } from '../domain/domain.js';
+import type { User } from '../domain/users.js';
+import type { RemoteClient } from './remoteClient.js';
+import type { SyncState } from './state.js';
+
+/** What pull and push share for one remote: the local service, the remote, the sync state. */
+export class EngineContext {
+  /** Field types by field uuid, from the pulled templates: records are normalised with them. */
+  types = new Map<string, FieldTypeName>();
+
+  constructor(
+    readonly d: Domain,
+    readonly state: SyncState,
+    readonly remote: RemoteClient,
+    readonly user: User,
+    readonly remoteUser: string,
+  ) {}
+
+  get db() { return this.d.ctx.db; }
+
+  /** Runs `fn` in one transaction whose change-log rows are marked as coming from the server. */
+  asSync<T>(fn: () => T): T {
+    return this.db.transaction(() => {
+      const before = this.d.log.origin;
+      this.d.log.origin = 'sync';
+      try {
+        return fn();
+      } finally {
+        this.d.log.origin = before;
+      }
+    }).immediate();
+  }
+
+  localRecord(uuid: string): OdrRecord | null {
+    const row = this.d.store.byUuid(uuid);
+    if (!row) return null;
+    return this.d.render(row, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' });
+  }
+
+  /** A remote record tree with our local uuids, for comparing with the local copy. */
+  localised(rec: OdrRecord): OdrRecord {
+    const map = (r: OdrRecord): OdrRecord => ({ ...r, record_uuid: this.state.localOf(r.record_uuid), records: (r.records ?? []).map(map) });
+    return map(rec);
+  }
+
+  /** An option field that holds at most one option (Single Radio, Single Select). */
+  readonly single = (fieldUuid: string): boolean => {
+    const t = this.types.get(fieldUuid) ?? this.d.schema().fieldsByUuid.get(fieldUuid)?.type.name;
+    return !!(t && FIELD_TYPES[t].single);
+  };
+}

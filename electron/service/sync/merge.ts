@@ -1,0 +1,136 @@
+import type { FieldEntry, OdrRecord } from '../../../shared/schemas/record.js';
+import { childrenOf, display, fieldStates, keyOf, same, type FieldState } from './recordFields.js';
+
+// The three-way merge of sync-design §3, with no I/O: given the server's copy, the last server
+// copy (base) and ours, decide what to apply here and what is a conflict.
+
+/** A field changed on both sides; values as people see them. */
+export interface ConflictDraft {
+  record: string;
+  field: string;
+  name: string;
+  base: string;
+  mine: string;
+  theirs: string;
+}
+
+export interface MergeInput {
+  /** The server's copy, with our local uuids. */
+  theirs: OdrRecord;
+  base: OdrRecord | null;
+  local: OdrRecord;
+  /** `record|field` keys with local changes not yet on the server. */
+  pending: Set<string>;
+  /** Option fields that hold at most one option. */
+  single: (fieldUuid: string) => boolean;
+}
+
+export interface MergeResult {
+  /** Field states to store here (the server's, or a merged option/tag set). */
+  apply: Map<string, FieldState>;
+  conflicts: ConflictDraft[];
+}
+
+const itemsOf = (key: string) => (key.includes(':') && key.slice(key.indexOf(':') + 1) ? key.slice(key.indexOf(':') + 1).split(',') : []);
+const isSet = (key: string) => key.startsWith('opts:') || key.startsWith('tags:');
+
+/**
+ * Selections as set operations: what each side added to or removed from the base is applied to
+ * it. Both sides only ever add what the base lacks and remove what it has, so they cannot undo
+ * each other; the only clash is a one-option field ending with two.
+ */
+export function mergeSets(base: readonly string[], mine: readonly string[], theirs: readonly string[]): string[] {
+  const b = new Set(base);
+  const m = new Set(mine);
+  const t = new Set(theirs);
+  const out = new Set(base);
+  for (const x of b) if (!m.has(x) || !t.has(x)) out.delete(x);
+  for (const x of m) if (!b.has(x)) out.add(x);
+  for (const x of t) if (!b.has(x)) out.add(x);
+  return [...out].sort();
+}
+
+function conflictOf(k: string, b: FieldState | undefined, l: FieldState | undefined, t: FieldState): ConflictDraft {
+  return { record: t.record, field: t.field, name: t.name, base: display(b), mine: display(l), theirs: display(t) };
+}
+
+/** A field state holding a merged option or tag set, its entries taken from either side. */
+function mergedState(t: FieldState, l: FieldState | undefined, items: string[]): FieldState {
+  const entry: FieldEntry = { ...t.entry };
+  if (t.entry.tags || l?.entry.tags) {
+    const all = [...(t.entry.tags ?? []), ...(l?.entry.tags ?? [])];
+    entry.tags = items.map((u) => all.find((x) => x.template_tag_uuid === u)!);
+    delete entry.values;
+  } else {
+    const all = [...(t.entry.values ?? []), ...(l?.entry.values ?? [])];
+    entry.values = items.map((u) => all.find((x) => x.template_radio_option_uuid === u)!);
+  }
+  return { ...t, key: `${t.key.slice(0, t.key.indexOf(':'))}:${items.join(',')}`, entry };
+}
+
+/**
+ * Field by field: the server's changes to fields we did not touch are applied, equal changes
+ * cancel, option and tag sets changed on both sides merge as set operations, and anything else
+ * changed on both sides is a conflict that blocks nothing else.
+ */
+export function mergeRecord(i: MergeInput): MergeResult {
+  const T = fieldStates(i.theirs);
+  const B = i.base ? fieldStates(i.base) : new Map<string, FieldState>();
+  const L = fieldStates(i.local);
+  const apply = new Map<string, FieldState>();
+  const conflicts: ConflictDraft[] = [];
+  const localRecords = new Set([i.local.record_uuid, ...childrenOf(i.local).map((c) => c.record_uuid)]);
+  for (const [k, t] of T) {
+    if (!localRecords.has(t.record)) continue; // a child new on the server: the next clean pull brings it
+    const b = keyOf(B, k);
+    const l = keyOf(L, k);
+    if (same(t.key, b) || same(t.key, l)) continue;
+    const changedHere = i.pending.has(k) || (B.size > 0 && !same(l, b));
+    if (!changedHere) {
+      apply.set(k, t);
+    } else if (isSet(t.key)) {
+      // Without a base the server's copy stands in for it: only our unsent changes are ours.
+      const merged = mergeSets(itemsOf(i.base ? b : t.key), itemsOf(l), itemsOf(t.key));
+      if (i.single(t.field) && merged.length > 1) conflicts.push(conflictOf(k, B.get(k), L.get(k), t));
+      else if (merged.join(',') !== itemsOf(l).sort().join(',')) apply.set(k, mergedState(t, L.get(k), merged));
+    } else {
+      conflicts.push(conflictOf(k, B.get(k), L.get(k), t));
+    }
+  }
+  return { apply, conflicts };
+}
+
+export interface PushCheck {
+  /** The local record and field the operation writes. */
+  record: string;
+  field: string;
+  /** The server's copy now, and the field's key in it (server uuids). */
+  fresh: OdrRecord;
+  remoteKey: string;
+  base: OdrRecord | null;
+  local: OdrRecord | null;
+  /** A "keep mine" lease: the server value the choice was made against. */
+  over?: string;
+}
+
+/**
+ * Before a value (or one-option selection) is written: a field the server changed since our base,
+ * to something other than ours, is a conflict — unless the user chose to keep theirs over
+ * exactly that server value.
+ */
+export function pushConflict(c: PushCheck): ConflictDraft | null {
+  const F = fieldStates(c.fresh);
+  const t = F.get(c.remoteKey);
+  if (c.over !== undefined && display(t) === c.over) return null;
+  if (!c.base) return null;
+  const B = fieldStates(c.base);
+  const tk = keyOf(F, c.remoteKey);
+  if (same(tk, keyOf(B, c.remoteKey))) return null;
+  const L = c.local ? fieldStates(c.local) : new Map<string, FieldState>();
+  const localKey = `${c.record}|${c.field}`;
+  if (same(keyOf(L, localKey), tk)) return null;
+  return { record: c.record, field: c.field, name: t?.name ?? c.field, base: display(B.get(c.remoteKey)), mine: display(L.get(localKey)), theirs: display(t) };
+}
+
+/** Records whose server copy changed since the base; `json` is the server copy serialized. */
+export const unchangedSinceBase = (baseJson: string | undefined, theirs: OdrRecord) => baseJson !== undefined && baseJson === JSON.stringify(theirs);

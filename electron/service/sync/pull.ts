@@ -1,0 +1,211 @@
+import { formatTimestamp } from '../../../shared/dates.js';
+import { fieldTypesOf, normalizeTemplate } from '../../../shared/legacy.js';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+import type { SaveField, SaveRecord } from '../../../shared/schemas/requests.js';
+import { importTemplate } from '../domain/import/importFile.js';
+import { RecordImporter } from '../domain/import/importRecords.js';
+import { setOption } from '../domain/records/ops.js';
+import { saveRecord } from '../domain/records/save.js';
+import type { EngineContext } from './engineContext.js';
+import { mergeRecord, unchangedSinceBase } from './merge.js';
+import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
+import { RemoteError } from './remoteClient.js';
+
+const PAGE = 100;
+/** The modified-records route floors to seconds and compares with >=: re-read a little. */
+const OVERLAP_MS = 2000;
+/** Records fetched one by one (modified since the cursor): in flight at once, and per commit. */
+const FETCH_CONCURRENCY = 6;
+const FETCH_BATCH = 60;
+/** Refuse a pull that would put more than this share of a dataset in the "removed" bin. */
+const MAX_REMOVED_SHARE = 0.5;
+
+export type Applied = 'new' | 'replaced' | 'merged' | 'same';
+
+/** Server to here: templates, records (merged with local changes) and deletions. */
+export class Puller {
+  constructor(private readonly x: EngineContext) {}
+
+  async pullTemplate(dataset: string): Promise<void> {
+    const x = this.x;
+    const tpl = await x.remote.call((c) => c.request<unknown>('GET', `/template/${dataset}`));
+    if (!x.d.schema().datatypesByUuid.has(dataset)) x.asSync(() => importTemplate(x.d, x.user, tpl, {}));
+    x.types = fieldTypesOf(normalizeTemplate(tpl), x.types);
+  }
+
+  /**
+   * Brings one server record in. New or untouched here: stored as the server has it. Edited
+   * here: merged field by field (merge.ts), conflicts recorded, then the server copy is the base.
+   */
+  applyRemote(theirsRaw: OdrRecord, dataset: string, importer: RecordImporter): Applied {
+    const x = this.x;
+    const theirs = x.localised(theirsRaw);
+    const baseJson = x.state.baseJson(theirsRaw.record_uuid);
+    const localUuid = theirs.record_uuid;
+    const existing = x.d.store.byUuid(localUuid);
+    if (!existing) {
+      x.asSync(() => importer.importTop(theirs, x.types));
+      x.state.setBase(theirsRaw);
+      return 'new';
+    }
+    if (unchangedSinceBase(baseJson, theirsRaw)) return 'same';
+    if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
+      const local = x.localRecord(localUuid);
+      const theirChildren = new Set(childrenOf(theirs).map((c) => c.record_uuid));
+      // Children created here and not yet on the server keep it on the merge path.
+      const unpushedChildren = local ? childrenOf(local).some((c) => !theirChildren.has(c.record_uuid)) : false;
+      if (!unpushedChildren) {
+        x.asSync(() => new RecordImporter(x.d, x.user, true).importTop(theirs, x.types));
+        x.state.setBase(theirsRaw);
+        return 'replaced';
+      }
+    }
+    const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
+    const local = x.localRecord(localUuid);
+    if (local) {
+      const { apply, conflicts } = mergeRecord({ theirs, base: base ? x.localised(base) : null, local, pending: x.state.pendingFieldKeys(localUuid), single: x.single });
+      for (const c of conflicts) {
+        x.state.recordConflict(dataset, localUuid, c);
+        x.state.parkField(c.record, c.field);
+      }
+      if (apply.size) x.asSync(() => this.store(theirs, local, apply));
+    }
+    x.state.setBase(theirsRaw);
+    return 'merged';
+  }
+
+  /**
+   * Stores merged field states. Tags go one by one, exactly as the server holds them: a saved tag
+   * set would also select each tag's ancestors (reference §4.3), which the server has not done.
+   */
+  private store(theirs: OdrRecord, local: OdrRecord, apply: Map<string, FieldState>): void {
+    const x = this.x;
+    const L = fieldStates(local);
+    const rest = new Map<string, FieldState>();
+    for (const [k, s] of apply) {
+      if (!s.entry.tags) {
+        rest.set(k, s);
+        continue;
+      }
+      const want = new Set(s.entry.tags.map((t) => t.template_tag_uuid));
+      const have = new Set(L.get(k)?.entry.tags?.map((t) => t.template_tag_uuid) ?? []);
+      for (const u of have) if (!want.has(u)) setOption(x.d, x.user, s.record, s.field, u, false);
+      for (const u of want) if (!have.has(u)) setOption(x.d, x.user, s.record, s.field, u, true);
+    }
+    if (rest.size) saveRecord(x.d, x.user, payloadFor(theirs, rest));
+  }
+
+  /** Pull one dataset: first time page by page, then through the modified-records route. */
+  async pull(dataset: string, onRecord?: () => void): Promise<{ pulled: number; removed: number }> {
+    const x = this.x;
+    await this.pullTemplate(dataset);
+    const cursor = x.state.cursor(dataset);
+    const importer = new RecordImporter(x.d, x.user, false);
+    let pulled = 0;
+    let maxSeen = cursor ?? '';
+    const seenIds = new Set<string>();
+    const apply = (r: OdrRecord) => {
+      if (this.applyRemote(r, dataset, importer) !== 'same') pulled++;
+      seenIds.add(r.record_uuid);
+      const u = r._record_metadata._update_date ?? r._record_metadata._updated_date ?? '';
+      if (u > maxSeen) maxSeen = u;
+      onRecord?.();
+    };
+    // One transaction per batch of records: a commit (fsync) per record would cost more than the
+    // record itself.
+    const applyBatch = x.db.transaction((rs: OdrRecord[]) => rs.forEach(apply));
+    const fetchAll = async (ids: string[]) => {
+      for (let i = 0; i < ids.length; i += FETCH_BATCH) {
+        const got = await mapLimit(ids.slice(i, i + FETCH_BATCH), FETCH_CONCURRENCY, async (id) => {
+          try {
+            return await x.remote.record(id, x.types);
+          } catch (e) {
+            if (e instanceof RemoteError && e.kind === 'gone') return null;
+            throw e;
+          }
+        });
+        applyBatch.immediate(got.filter((r): r is OdrRecord => r !== null));
+      }
+    };
+    const allIds = await x.remote.allIds(dataset);
+    // Everything the server had committed when it listed the ids is read below, so the next pull
+    // can start there (less the overlap) even when every record is older: otherwise a dataset
+    // whose records share one update second would be read again by each incremental pull.
+    if (x.remote.serverTime !== null) {
+      const listedAt = formatTimestamp(new Date(x.remote.serverTime));
+      if (listedAt > maxSeen) maxSeen = listedAt;
+    }
+    if (!cursor) {
+      // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
+      // admins and answer everything on every page (reference §9.9): a page with nothing new ends
+      // it. The next page is fetched while this one is stored.
+      const got = new Set<string>();
+      let next = x.remote.page(dataset, PAGE, 0, x.types);
+      for (let offset = 0; ; offset += PAGE) {
+        const page = await next;
+        const more = page.length === PAGE;
+        if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
+        const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
+        applyBatch.immediate(fresh);
+        if (!more || !fresh.length) {
+          if (more) next.catch(() => undefined); // not needed after all
+          break;
+        }
+      }
+      await fetchAll(allIds.filter((id) => !got.has(id)));
+    } else {
+      const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
+      await fetchAll(await x.remote.modifiedIds(dataset, since));
+    }
+    if (pulled) x.asSync(() => importer.finish());
+    // Listed before the pull started, so anything pulled since counts as present too.
+    const removed = this.detectRemovals(dataset, new Set([...allIds, ...seenIds]));
+    x.state.pulled(dataset, maxSeen || null);
+    return { pulled, removed };
+  }
+
+  /** Records we had from the server that it no longer lists go to the bin, never erased. */
+  private detectRemovals(dataset: string, ids: Set<string>): number {
+    const x = this.x;
+    const dt = x.d.schema().datatypesByUuid.get(dataset);
+    if (!dt) return 0;
+    const locals = new Set(x.db.prepare('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck().all(dt.id) as string[]);
+    const gone = x.state.knownRemotes().filter((u) => locals.has(x.state.localOf(u)) && !ids.has(u));
+    if (gone.length > 10 && gone.length > locals.size * MAX_REMOVED_SHARE) {
+      throw new RemoteError('permanent', `refusing to pull: the server no longer lists ${gone.length} of ${locals.size} records of ${dataset}; check the remote before syncing again`);
+    }
+    let n = 0;
+    for (const u of gone) n += x.state.markRemoved(x.state.localOf(u), dataset);
+    return n;
+  }
+}
+
+/** A save body carrying the given fields of a record tree (the values the server has). */
+export function payloadFor(top: OdrRecord, fields: Map<string, FieldState>): SaveRecord {
+  const fieldsOf = (uuid: string): SaveField[] => [...fields.values()].filter((f) => f.record === uuid).map((f) => {
+    const e = f.entry;
+    if (e.values) return { field_uuid: f.field, values: e.values.map((v) => ({ template_radio_option_uuid: v.template_radio_option_uuid })) };
+    if (e.tags) return { field_uuid: f.field, tags: e.tags.map((t) => ({ template_tag_uuid: t.template_tag_uuid })) };
+    if (e.selected !== undefined) return { field_uuid: f.field, selected: e.selected };
+    return { field_uuid: f.field, value: e.value === null || e.value === undefined ? '' : e.value };
+  });
+  const walk = (r: OdrRecord): SaveRecord => {
+    const kids = (r.records ?? []).map(walk).filter((k) => (k.fields?.length ?? 0) > 0 || (k.records?.length ?? 0) > 0);
+    return { record_uuid: r.record_uuid, fields: fieldsOf(r.record_uuid), ...(kids.length ? { records: kids } : {}) };
+  };
+  return walk(top);
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

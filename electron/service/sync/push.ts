@@ -1,0 +1,271 @@
+import { formatTimestamp } from '../../../shared/dates.js';
+import { normalizeRecord } from '../../../shared/legacy.js';
+import type { OdrClient } from '../../../shared/client/odrClient.js';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+import type { SaveRecord } from '../../../shared/schemas/requests.js';
+import { RecordImporter } from '../domain/import/importRecords.js';
+import type { EngineContext } from './engineContext.js';
+import { pushConflict } from './merge.js';
+import { collectOutbox } from './outbox.js';
+import type { Puller } from './pull.js';
+import { RemoteError } from './remoteClient.js';
+import type { OutboxOp } from './state.js';
+
+/** Top-level records pushed at once; each record's own operations stay in order. */
+export const PUSH_CONCURRENCY = 4;
+
+export interface PushStats {
+  pushed: number;
+  created: number;
+  parked: number;
+  conflicts: number;
+}
+
+/** Here to the server: the outbox replayed, several top-level records at a time. */
+export class Pusher {
+  constructor(private readonly x: EngineContext, private readonly puller: Puller, private readonly concurrency = PUSH_CONCURRENCY) {}
+
+  /**
+   * Replays pending operations. Per top-level record in order: creates first settle their identity
+   * (reconciling an ambiguous earlier attempt before any retry); writes are checked against a fresh
+   * server copy. A transient failure ends the pass once the records in flight have settled (the next
+   * pass resumes).
+   */
+  async push(onOp?: () => void): Promise<PushStats> {
+    const x = this.x;
+    collectOutbox(x.d.ctx, new Set(x.state.datasets()));
+    const stats: PushStats = { pushed: 0, created: 0, parked: 0, conflicts: 0 };
+    const byTop = new Map<string, OutboxOp[]>();
+    for (const op of x.state.pending()) {
+      const list = byTop.get(op.top_record_uuid) ?? [];
+      list.push(op);
+      byTop.set(op.top_record_uuid, list);
+    }
+    if (!byTop.size) return stats;
+    const importer = new RecordImporter(x.d, x.user, false);
+    await settleAll([...byTop], this.concurrency, ([top, list]) => this.pushTop(top, list, stats, importer, onOp));
+    if (stats.pushed || stats.created) x.state.pushed();
+    return stats;
+  }
+
+  private async pushTop(top: string, list: OutboxOp[], stats: PushStats, importer: RecordImporter, onOp?: () => void): Promise<void> {
+    const x = this.x;
+    // Idempotent writes (value, option, public, delete) are marked done together with the
+    // server's copy after them, in one commit; after a crash in between they are sent again,
+    // which changes nothing. Creates record their progress at once (see pushCreate).
+    const settle = x.db.transaction((ops: OutboxOp[], after: OdrRecord | null, dataset: string) => {
+      for (const op of ops) x.state.done(op.id);
+      if (after) this.puller.applyRemote(after, dataset, importer);
+    });
+    let fresh: OdrRecord | null = null;
+    const sent: OutboxOp[] = [];
+    // The answer to the last write, when it is the top-level record: the server's copy after
+    // our writes, without reading it again.
+    let answer: unknown;
+    for (const op of list) {
+      answer = undefined;
+      try {
+        if (op.op === 'create') {
+          if (await this.pushCreate(op)) stats.created++;
+          fresh = null;
+        } else if (op.op === 'create_child') {
+          await this.pushCreateChild(op);
+          stats.created++;
+          fresh = null;
+        } else if (op.op === 'delete') {
+          const r = x.state.remoteOf(op.record_uuid);
+          if (r) {
+            await x.remote.call((c) => c.deleteRecords([r]), true).catch((e: unknown) => {
+              if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
+            });
+            x.state.dropBase(r);
+          }
+          sent.push(op);
+        } else {
+          const topR = x.state.remoteOf(top);
+          const recR = x.state.remoteOf(op.record_uuid);
+          if (!topR || !recR) continue; // its create has not gone through yet
+          fresh ??= await x.remote.record(topR, x.types);
+          if (op.op === 'value' || (op.op === 'option' && x.single(op.field_uuid))) {
+            const c = pushConflict({
+              record: op.record_uuid, field: op.field_uuid, fresh, remoteKey: `${recR}|${op.field_uuid}`,
+              base: x.state.base(fresh.record_uuid), local: x.localRecord(top), over: op.payload.over,
+            });
+            if (c) {
+              x.state.recordConflict(op.dataset_uuid, top, c);
+              x.state.park(op.id, 'changed on the server too: see conflicts', 'conflict');
+              stats.conflicts++;
+              continue;
+            }
+          }
+          if (op.op === 'value') {
+            const value = op.payload.value;
+            answer = await this.childWrite(op, top, (c) => c.setValue(recR, op.field_uuid, value === null ? '' : value));
+          } else if (op.op === 'option') {
+            const on = op.payload.on;
+            answer = await this.childWrite(op, top, (c) => c.setOption(recR, op.field_uuid, op.item_uuid, on));
+          } else {
+            const date = op.payload.public_date;
+            answer = await this.childWrite(op, top, (c) => c.setPublic({ user_email: x.remoteUser, dataset_uuid: op.dataset_uuid, record_uuid: recR, ...(date ? { public_date: date } : {}) }));
+          }
+          sent.push(op);
+        }
+        stats.pushed++;
+        onOp?.();
+      } catch (e) {
+        if (sent.length) settle.immediate(sent, null, op.dataset_uuid);
+        if (!(e instanceof RemoteError)) throw e;
+        if (e.kind === 'permanent' || (e.kind === 'gone' && op.op !== 'delete')) {
+          x.state.park(op.id, e.message);
+          stats.parked++;
+          sent.length = 0;
+          continue;
+        }
+        x.state.failed(op.id, e.message);
+        throw e;
+      }
+    }
+    const topR = x.state.remoteOf(top);
+    let after: OdrRecord | null = null;
+    if (topR && x.d.store.byUuid(top)) {
+      try {
+        // The server's copy after our writes: its other changes come in now, then it is the base.
+        const answered = answer as { record_uuid?: unknown } | undefined;
+        after = answered?.record_uuid === topR ? normalizeRecord(answered, x.types) : await x.remote.record(topR, x.types);
+      } catch (e) {
+        if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
+      }
+    }
+    settle.immediate(sent, after, list[0]!.dataset_uuid);
+  }
+
+  /**
+   * A write on a record. Real servers apply value, option and publish calls on a child record
+   * but answer 400 (reference §9.4): for a child that answer counts as done, and the top-level
+   * record read afterwards shows what the server holds.
+   */
+  private async childWrite(op: OutboxOp, top: string, fn: (c: OdrClient) => Promise<unknown>): Promise<unknown> {
+    try {
+      return await this.x.remote.call(fn, true);
+    } catch (e) {
+      if (e instanceof RemoteError && e.status === 400 && op.record_uuid !== top) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * A record made here. The request carries a unique `created` stamp and our user, which is
+   * the fingerprint: after an ambiguous answer (timeout, reset, 5xx) we look for a record with
+   * that stamp before ever sending the create again.
+   */
+  private async pushCreate(op: Extract<OutboxOp, { op: 'create' }>): Promise<boolean> {
+    const x = this.x;
+    const row = x.state.idRow(op.record_uuid);
+    if (row?.state === 'bound') {
+      x.state.done(op.id);
+      return false;
+    }
+    if (row?.state === 'creating' && row.attempted_at) {
+      const found = await this.findCreated(op.dataset_uuid, row.attempted_at);
+      if (found) {
+        x.state.bind(op.record_uuid, found);
+        await this.afterCreate(op);
+        return true;
+      }
+    }
+    const stamp = formatTimestamp(new Date(Date.now() + Math.floor(Math.random() * 1000) * 1000));
+    x.state.beginCreate(op.record_uuid, stamp);
+    const local = x.d.store.byUuid(op.record_uuid);
+    const rec = await x.remote.call((c) => c.createRecord(op.dataset_uuid, { created: stamp, ...(local ? { public_date: local.public_date } : {}) }), true);
+    x.state.bind(op.record_uuid, rec.record_uuid);
+    await this.afterCreate(op);
+    return true;
+  }
+
+  private async afterCreate(op: OutboxOp): Promise<void> {
+    const x = this.x;
+    // The server selects default options on create just as we did: the base starts from its copy.
+    x.state.setBase(await x.remote.record(x.state.remoteOf(op.record_uuid)!, x.types));
+    x.state.done(op.id);
+  }
+
+  private async findCreated(dataset: string, stamp: string): Promise<string | null> {
+    const x = this.x;
+    const since = Date.parse(`${stamp.replace(' ', 'T')}Z`) - 10 * 60_000;
+    for (const id of await x.remote.modifiedIds(dataset, since)) {
+      if (x.state.isMapped(id) || x.state.baseJson(id) !== undefined) continue;
+      const r = await x.remote.record(id, x.types).catch(() => null);
+      if (r && r._record_metadata._create_date === stamp && r._record_metadata._create_auth) return id;
+    }
+    return null;
+  }
+
+  /** A child record: saved as full state (every existing child listed) with the new one added. */
+  private async pushCreateChild(op: Extract<OutboxOp, { op: 'create_child' }>): Promise<void> {
+    const x = this.x;
+    const info = op.payload;
+    const topR = x.state.remoteOf(op.top_record_uuid);
+    const parentR = x.state.remoteOf(info.parent_uuid);
+    if (!topR || !parentR) throw new RemoteError('transient', 'parent not on the server yet');
+    const fresh = await x.remote.record(topR, x.types);
+    const kidsOf = (rec: OdrRecord) => (findIn(rec, parentR)?.records ?? []).filter((c) => c.database_uuid === info.database_uuid).map((c) => c.record_uuid);
+    if (x.state.idRow(op.record_uuid)?.state === 'creating' && info.before) {
+      const added = kidsOf(fresh).filter((u) => !info.before!.includes(u) && !x.state.isMapped(u));
+      if (added.length) {
+        x.state.bind(op.record_uuid, added[0]!);
+        x.state.done(op.id);
+        return;
+      }
+    }
+    const before = kidsOf(fresh);
+    x.state.setChildInfo(op.id, { ...info, before });
+    x.state.beginCreate(op.record_uuid, new Date().toISOString());
+    await x.remote.call((c) => c.save(fullStateWithNewChild(fresh, parentR, info.database_uuid)), true);
+    const after = await x.remote.record(topR, x.types);
+    const added = kidsOf(after).filter((u) => !before.includes(u));
+    if (!added.length) throw new RemoteError('permanent', 'the server accepted the child record but does not list it');
+    x.state.bind(op.record_uuid, added[0]!);
+    x.state.setBase(after);
+    x.state.done(op.id);
+  }
+}
+
+function findIn(rec: OdrRecord, uuid: string): OdrRecord | undefined {
+  if (rec.record_uuid === uuid) return rec;
+  for (const c of rec.records ?? []) {
+    const f = findIn(c, uuid);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/** The save body real servers need: every existing descendant listed (fact 1), plus the new child. */
+export function fullStateWithNewChild(top: OdrRecord, parent: string, database: string): SaveRecord {
+  const walk = (r: OdrRecord): SaveRecord => {
+    const kids: SaveRecord[] = (r.records ?? []).map(walk);
+    if (r.record_uuid === parent) kids.push({ record_uuid: '', database_uuid: database, fields: [] });
+    return { record_uuid: r.record_uuid, database_uuid: r.database_uuid, records: kids };
+  };
+  return walk(top);
+}
+
+/**
+ * Runs `fn` over `items`, at most `limit` at once. After the first failure no new item starts;
+ * those in flight finish (so nothing of this pass runs on into the next), then it is thrown.
+ */
+async function settleAll<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { e: unknown } | null = null;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (e) {
+        failure ??= { e };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { e: unknown }).e;
+}

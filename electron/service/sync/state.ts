@@ -1,0 +1,303 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { z } from 'zod';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+import type { ParkedOperation, RemovedOnServer, SyncConflict, SyncDataset } from '../../../shared/schemas/sync.js';
+import type { ConflictDraft } from './merge.js';
+
+// Everything sync remembers between runs lives in the sync_* tables (migration 004); this module
+// is the only one that reads or writes them, and it hands the engine typed rows.
+
+/** What each outbox operation carries; checked when read, so a bad row is parked, not thrown. */
+const Scalar = z.union([z.string(), z.number(), z.null()]);
+const OpBase = {
+  id: z.number(),
+  dataset_uuid: z.string(),
+  record_uuid: z.string(),
+  top_record_uuid: z.string(),
+  field_uuid: z.string(),
+  item_uuid: z.string(),
+  attempts: z.number(),
+};
+/** `over`: a "keep mine" choice overrides only the server value it was chosen against. */
+export const OutboxOp = z.discriminatedUnion('op', [
+  z.object({ ...OpBase, op: z.literal('create'), payload: z.null() }),
+  z.object({
+    ...OpBase,
+    op: z.literal('create_child'),
+    payload: z.object({ parent_uuid: z.string(), database_uuid: z.string(), before: z.array(z.string()).optional() }),
+  }),
+  z.object({ ...OpBase, op: z.literal('value'), payload: z.object({ value: Scalar, over: z.string().optional() }) }),
+  z.object({ ...OpBase, op: z.literal('option'), payload: z.object({ on: z.boolean(), over: z.string().optional() }) }),
+  z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable() }) }),
+  z.object({ ...OpBase, op: z.literal('delete'), payload: z.null() }),
+]);
+export type OutboxOp = z.infer<typeof OutboxOp>;
+export type OpName = OutboxOp['op'];
+export type ChildInfo = Extract<OutboxOp, { op: 'create_child' }>['payload'];
+
+export interface IdMapRow {
+  state: 'creating' | 'bound';
+  remote_uuid: string | null;
+  attempted_at: string | null;
+}
+
+interface RawOutboxRow {
+  id: number;
+  dataset_uuid: string;
+  record_uuid: string;
+  top_record_uuid: string;
+  op: string;
+  field_uuid: string;
+  item_uuid: string;
+  payload: string | null;
+  attempts: number;
+}
+
+const now = () => new Date().toISOString();
+
+/** Prepared statements by SQL text, made once per connection. */
+class Statements {
+  private readonly cache = new Map<string, Statement>();
+  constructor(readonly db: Database) {}
+  q(sql: string): Statement {
+    let st = this.cache.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.cache.set(sql, st);
+    }
+    return st;
+  }
+}
+
+/** The sync state of one remote: datasets and cursors, id map, base copies, outbox, conflicts, bin. */
+export class SyncState {
+  private readonly s: Statements;
+
+  constructor(db: Database, readonly remoteId: number) {
+    this.s = new Statements(db);
+  }
+
+  private q(sql: string) { return this.s.q(sql); }
+
+  // Datasets and pull cursors
+
+  datasets(): string[] {
+    return this.q('SELECT dataset_uuid FROM sync_datasets WHERE remote_id = ?').pluck().all(this.remoteId) as string[];
+  }
+
+  addDataset(uuid: string): void {
+    this.q('INSERT OR IGNORE INTO sync_datasets (remote_id, dataset_uuid) VALUES (?, ?)').run(this.remoteId, uuid);
+  }
+
+  cursor(dataset: string): string | null {
+    return (this.q('SELECT cursor FROM sync_datasets WHERE remote_id = ? AND dataset_uuid = ?').pluck().get(this.remoteId, dataset) as string | null | undefined) ?? null;
+  }
+
+  pulled(dataset: string, cursor: string | null): void {
+    this.q('UPDATE sync_datasets SET cursor = ?, last_pull = ? WHERE remote_id = ? AND dataset_uuid = ?').run(cursor, now(), this.remoteId, dataset);
+  }
+
+  pushed(): void {
+    this.q('UPDATE sync_datasets SET last_push = ? WHERE remote_id = ?').run(now(), this.remoteId);
+  }
+
+  // Identity: pulled records keep the server's uuid; records made here map to the server's.
+
+  /** The server's uuid of a local record; null while its create has not gone through. */
+  remoteOf(local: string): string | null {
+    const row = this.idRow(local);
+    if (!row) return local;
+    return row.state === 'bound' ? row.remote_uuid : null;
+  }
+
+  localOf(remote: string): string {
+    return (this.q("SELECT local_uuid FROM sync_id_map WHERE remote_id = ? AND remote_uuid = ? AND state = 'bound'").pluck().get(this.remoteId, remote) as string | undefined) ?? remote;
+  }
+
+  idRow(local: string): IdMapRow | undefined {
+    return this.q('SELECT state, remote_uuid, attempted_at FROM sync_id_map WHERE local_uuid = ?').get(local) as IdMapRow | undefined;
+  }
+
+  /** A remote uuid some local record is already bound to. */
+  isMapped(remote: string): boolean {
+    return !!this.q('SELECT 1 FROM sync_id_map WHERE remote_id = ? AND remote_uuid = ?').get(this.remoteId, remote);
+  }
+
+  /** Durable before the create is sent: a crash after it leaves "creating", reconciled first. */
+  beginCreate(local: string, stamp: string): void {
+    this.q(`INSERT OR REPLACE INTO sync_id_map (local_uuid, remote_id, remote_uuid, state, attempted_at) VALUES (?, ?, NULL, 'creating', ?)`).run(local, this.remoteId, stamp);
+  }
+
+  bind(local: string, remote: string): void {
+    this.q(`UPDATE sync_id_map SET remote_uuid = ?, state = 'bound' WHERE local_uuid = ?`).run(remote, local);
+  }
+
+  // Base copies: the last server copy of each record, the merge's common ancestor.
+
+  base(remoteUuid: string): OdrRecord | null {
+    const json = this.q('SELECT json FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').pluck().get(this.remoteId, remoteUuid) as string | undefined;
+    return json ? (JSON.parse(json) as OdrRecord) : null;
+  }
+
+  baseJson(remoteUuid: string): string | undefined {
+    return this.q('SELECT json FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').pluck().get(this.remoteId, remoteUuid) as string | undefined;
+  }
+
+  setBase(rec: OdrRecord): void {
+    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(this.remoteId, rec.record_uuid, JSON.stringify(rec));
+  }
+
+  dropBase(remoteUuid: string): void {
+    this.q('DELETE FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').run(this.remoteId, remoteUuid);
+  }
+
+  knownRemotes(): string[] {
+    return this.q('SELECT remote_uuid FROM sync_base WHERE remote_id = ?').pluck().all(this.remoteId) as string[];
+  }
+
+  // Outbox
+
+  /** Pending operations in order, typed; a row whose payload does not parse is parked with why. */
+  pending(): OutboxOp[] {
+    const rows = this.q(`SELECT id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts
+                         FROM sync_outbox WHERE state = 'pending' ORDER BY id`).all() as RawOutboxRow[];
+    const out: OutboxOp[] = [];
+    for (const r of rows) {
+      let payload: unknown;
+      try {
+        payload = r.payload === null ? null : JSON.parse(r.payload);
+      } catch {
+        payload = undefined;
+      }
+      const parsed = OutboxOp.safeParse({ ...r, payload });
+      if (parsed.success) out.push(parsed.data);
+      else this.park(r.id, `unreadable operation: ${parsed.error.issues[0]?.message ?? 'bad payload'}`);
+    }
+    return out;
+  }
+
+  pendingCount(): number {
+    return this.q("SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending'").pluck().get() as number;
+  }
+
+  done(id: number): void {
+    this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ?").run(id);
+  }
+
+  park(id: number, error: string, state: 'parked' | 'conflict' = 'parked'): void {
+    this.q('UPDATE sync_outbox SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?').run(state, error, id);
+  }
+
+  /** A failure that a later pass retries. */
+  failed(id: number, error: string): void {
+    this.q('UPDATE sync_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?').run(error, id);
+  }
+
+  /** A field changed on both sides: its unsent operations wait for the user's choice. */
+  parkField(record: string, field: string): void {
+    this.q(`UPDATE sync_outbox SET state = 'conflict', last_error = 'changed on the server too: see conflicts', attempts = attempts + 1
+            WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state = 'pending'`).run(record, field);
+  }
+
+  setChildInfo(id: number, info: ChildInfo): void {
+    this.q('UPDATE sync_outbox SET payload = ? WHERE id = ?').run(JSON.stringify(info), id);
+  }
+
+  /** `record|field` keys with an unsent or conflicting local change under a top-level record. */
+  pendingFieldKeys(top: string): Set<string> {
+    const rows = this.q(`SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict')`).all(top) as { record_uuid: string; field_uuid: string }[];
+    return new Set(rows.map((r) => `${r.record_uuid}|${r.field_uuid}`));
+  }
+
+  /** Anything under this record the server does not have yet (so a pull must merge, not replace). */
+  hasLocalOnlyState(top: string, topRid: number | undefined): boolean {
+    if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict') LIMIT 1`).get(top)) return true;
+    if (this.q('SELECT 1 FROM sync_conflicts WHERE top_record_uuid = ? AND resolved IS NULL LIMIT 1').get(top)) return true;
+    return topRid !== undefined && !!this.q('SELECT 1 FROM files f JOIN records r ON r.rid = f.record_rid WHERE r.top_rid = ? AND f.content_hash IS NOT NULL LIMIT 1').get(topRid);
+  }
+
+  // Conflicts and the removed-on-server bin
+
+  recordConflict(dataset: string, top: string, c: ConflictDraft): void {
+    this.q(`INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, field_name, base, mine, theirs, created)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`)
+      .run(dataset, c.record, top, c.field, c.name, c.base, c.mine, c.theirs, now());
+  }
+
+  markRemoved(local: string, dataset: string): number {
+    return this.q('INSERT OR IGNORE INTO sync_removed (record_uuid, dataset_uuid, detected) VALUES (?, ?, ?)').run(local, dataset, now()).changes;
+  }
+}
+
+/** Sync state across remotes, for status and conflict resolution. */
+export class SyncLedger {
+  private readonly s: Statements;
+  constructor(db: Database) {
+    this.s = new Statements(db);
+  }
+  private q(sql: string) { return this.s.q(sql); }
+
+  syncedDatasets(): string[] {
+    return this.q('SELECT DISTINCT dataset_uuid FROM sync_datasets').pluck().all() as string[];
+  }
+
+  datasets(): SyncDataset[] {
+    return this.q('SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid').all() as SyncDataset[];
+  }
+
+  counts(): { pending: number; conflicts: number; parked: number } {
+    return this.q(`SELECT
+        (SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending') AS pending,
+        (SELECT COUNT(*) FROM sync_conflicts WHERE resolved IS NULL) AS conflicts,
+        (SELECT COUNT(*) FROM sync_outbox WHERE state = 'parked') AS parked`).get() as { pending: number; conflicts: number; parked: number };
+  }
+
+  parked(): ParkedOperation[] {
+    return this.q("SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id").all() as ParkedOperation[];
+  }
+
+  removed(): RemovedOnServer[] {
+    return this.q('SELECT record_uuid, dataset_uuid, detected FROM sync_removed ORDER BY detected').all() as RemovedOnServer[];
+  }
+
+  conflicts(): SyncConflict[] {
+    return this.q('SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id').all() as SyncConflict[];
+  }
+
+  openConflict(id: number): (SyncConflict & { top_record_uuid: string }) | undefined {
+    return this.q('SELECT * FROM sync_conflicts WHERE id = ? AND resolved IS NULL').get(id) as (SyncConflict & { top_record_uuid: string }) | undefined;
+  }
+
+  closeConflict(id: number, choice: string): void {
+    this.q('UPDATE sync_conflicts SET resolved = ?, resolution = ? WHERE id = ?').run(now(), choice, id);
+  }
+
+  /** The field's unsent or conflicting local operations are dropped (the choice replaces them). */
+  dropFieldOps(record: string, field: string): void {
+    this.q(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state IN ('pending', 'conflict')`).run(record, field);
+  }
+
+  /** Queues a value pushed over exactly the server value `over` (force-with-lease). */
+  forceValue(c: { dataset_uuid: string; record_uuid: string; top_record_uuid: string; field_uuid: string }, value: unknown, over: string): void {
+    this.q(`INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, payload, created) VALUES (?, ?, ?, 'value', ?, ?, ?)`)
+      .run(c.dataset_uuid, c.record_uuid, c.top_record_uuid, c.field_uuid, JSON.stringify({ value, over }), now());
+  }
+
+  /**
+   * Puts the field's conflicting option operations back in the queue, leased on `over`; one
+   * superseded by a newer pending operation on the same option is dropped instead.
+   */
+  forceOptions(record: string, field: string, over: string): void {
+    const rows = this.q(`SELECT id, payload FROM sync_outbox WHERE record_uuid = ? AND field_uuid = ? AND op = 'option' AND state = 'conflict'`).all(record, field) as { id: number; payload: string | null }[];
+    const OnOff = z.object({ on: z.boolean() });
+    for (const r of rows) {
+      const parsed = OnOff.safeParse(r.payload === null ? null : JSON.parse(r.payload));
+      if (!parsed.success) continue;
+      const requeued = this.q(`UPDATE sync_outbox SET state = 'pending', last_error = NULL, payload = ? WHERE id = ? AND NOT EXISTS
+          (SELECT 1 FROM sync_outbox o, sync_outbox me WHERE me.id = ? AND o.state = 'pending' AND o.record_uuid = me.record_uuid
+           AND o.op = me.op AND o.field_uuid = me.field_uuid AND o.item_uuid = me.item_uuid)`)
+        .run(JSON.stringify({ on: parsed.data.on, over }), r.id, r.id).changes;
+      if (!requeued) this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ?").run(r.id);
+    }
+  }
+}

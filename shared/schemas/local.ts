@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { Int } from './common.js';
+import { OdrRecord } from './record.js';
+
+// Answers of our own /local routes (outside the ODR interface; README "Local routes"). The
+// service builds them with these types and the renderer reads them with the same ones.
+
+/** Who the app's page is logged in as (POST /local/session, GET /local/whoami). */
+export const SessionUser = z.object({ email: z.string(), name: z.string(), super_user: z.boolean() });
+export type SessionUser = z.infer<typeof SessionUser>;
+export const LocalSession = z.object({ token: z.string(), user: SessionUser });
+export type LocalSession = z.infer<typeof LocalSession>;
+
+/** GET /local/datasets: the top-level datasets the caller may see. */
+export const DatasetSummary = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  template_uuid: z.string().nullable(),
+  /** Set for a dataset that holds another dataset's metadata. */
+  metadata_for: z.string().nullable(),
+  records: Int,
+  updated: z.string(),
+});
+export type DatasetSummary = z.infer<typeof DatasetSummary>;
+export const DatasetSummaries = z.object({ datasets: z.array(DatasetSummary) });
+export type DatasetSummaries = z.infer<typeof DatasetSummaries>;
+
+/** GET /local/datasets/{uuid}/records: one page of the record table. */
+export const TablePage = z.object({ total: Int, offset: Int, records: z.array(OdrRecord) });
+export type TablePage = z.infer<typeof TablePage>;
+
+// Small answers the OpenAPI document describes (shared/api/routes.ts).
+export const JobCancelled = z.object({ deleted: z.literal(true) });
+export const RemoteAdded = z.object({ id: Int });
+export const ConflictResolved = z.object({ resolved: z.literal(true) });
+
+/** Query of GET /local/datasets/{uuid}/records. */
+export const RecordTableQuery = z.object({
+  q: z.string().optional(),
+  sort: z.string().optional(),
+  dir: z.enum(['asc', 'desc']).optional(),
+  offset: z.string().regex(/^\d+$/).optional(),
+  limit: z.string().regex(/^\d+$/).optional(),
+});

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTimestamp, PRIVATE_DATE } from '../../shared/dates.js';
+import { SYNTH } from '../../bench/synthetic.js';
+import { digestAll } from '../support/digest.js';
+import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
+
+// Every record route × (owner, other ordinary user, super-user, dataset admin) × (public,
+// private, scheduled record), compared with the README's permission rules:
+//   "super-users and a dataset's owner administer it; other users see public records and their
+//    own, and edit or delete only their own."
+// A refused request answers 403 (404 for file downloads), shows none of the record's values
+// and changes nothing (a digest of every table and of the content store).
+
+type Who = 'owner' | 'other' | 'super' | 'dsadmin';
+type State = 'public' | 'private' | 'scheduled';
+const WHO: Who[] = ['owner', 'other', 'super', 'dsadmin'];
+const STATES: State[] = ['public', 'private', 'scheduled'];
+
+const RULES = {
+  read: (who: Who, state: State) => who !== 'other' || state === 'public',
+  edit: (who: Who) => who !== 'other',
+};
+
+const DS = SYNTH.dataset;
+const TEXT = SYNTH.field('Long Text');
+const RADIO = SYNTH.field('Single Radio');
+const TAGS = SYNTH.field('Tags');
+const FILE = SYNTH.field('File');
+const OPT = (i: number) => SYNTH.option('Single Radio', i);
+
+interface Target {
+  rec: string;
+  child: string;
+  file: string;
+  secret: string;
+  publicDate: string;
+}
+
+interface Route {
+  name: string;
+  /** read: the record itself; edit: a write to it; list: a listing that must include it iff readable. */
+  kind: 'read' | 'edit' | 'list';
+  /** The status a refused read answers (file downloads hide existence with 404). */
+  refused?: number;
+  req: (t: Target, email: string) => { method: string; path: string; json?: unknown; form?: FormData | URLSearchParams };
+}
+
+const ROUTES: Route[] = [
+  { name: 'GET /dataset/record/R', kind: 'read', req: (t) => ({ method: 'GET', path: `/dataset/record/${t.rec}` }) },
+  { name: 'GET /search/record/R', kind: 'read', req: (t) => ({ method: 'GET', path: `/search/record/${t.rec}` }) },
+  { name: 'GET /dataset/record/R.json', kind: 'read', req: (t) => ({ method: 'GET', path: `/dataset/record/${t.rec}.json` }) },
+  { name: 'GET /dataset/record/CHILD', kind: 'read', req: (t) => ({ method: 'GET', path: `/dataset/record/${t.child}` }) },
+  { name: 'GET /file/F', kind: 'read', refused: 404, req: (t) => ({ method: 'GET', path: `/file/${t.file}` }) },
+  { name: 'GET /dataset/DS', kind: 'list', req: () => ({ method: 'GET', path: `/dataset/${DS}/1000/0` }) },
+  { name: 'GET /search/database/DS/records', kind: 'list', req: () => ({ method: 'GET', path: `/search/database/${DS}/records` }) },
+  { name: 'GET /dataset/DS/modified/records/0', kind: 'list', req: () => ({ method: 'GET', path: `/dataset/${DS}/modified/records/0` }) },
+  { name: 'GET /local/datasets/DS/records', kind: 'list', req: () => ({ method: 'GET', path: `/local/datasets/${DS}/records?limit=500` }) },
+  { name: 'POST /dataset/record {record_uuid} (no change)', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec } }) },
+  { name: 'PUT /dataset {record_uuid} (no change)', kind: 'edit', req: (t) => ({ method: 'PUT', path: '/dataset', json: { record_uuid: t.rec } }) },
+  { name: 'POST /dataset/record repeating the stored value', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, fields: [{ field_uuid: TEXT, value: t.secret }] } }) },
+  { name: 'POST /dataset/record with a new value', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, fields: [{ field_uuid: TEXT, value: 'new value' }] } }) },
+  { name: 'POST /dataset/record repeating the public date', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, public_date: t.publicDate } }) },
+  { name: 'POST /dataset/record naming the child (no change)', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, records: [{ record_uuid: t.child }] } }) },
+  { name: 'POST /dataset/record on the child (no change)', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.child } }) },
+  { name: 'POST /record/R/F/value with the stored value', kind: 'edit', req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: t.secret } }) },
+  { name: 'POST /record/R/F/value with another value', kind: 'edit', req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: 'guess' } }) },
+  { name: 'POST /record/R/F/value null', kind: 'edit', req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: null } }) },
+  { name: 'PUT …/selected on the selected option', kind: 'edit', req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(1)}/selected` }) },
+  { name: 'PUT …/unselected on an unselected option', kind: 'edit', req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(2)}/unselected` }) },
+  { name: 'PUT …/selected on another option', kind: 'edit', req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(2)}/selected` }) },
+  { name: 'PUT …/selected on the selected tag', kind: 'edit', req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${TAGS}/${SYNTH.tag(1)}/selected` }) },
+  { name: 'PUT …/unselected on an unselected tag', kind: 'edit', req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${TAGS}/${SYNTH.tag(9)}/unselected` }) },
+  { name: 'POST /dataset/record/public (now)', kind: 'edit', req: (t, email) => ({ method: 'POST', path: '/dataset/record/public', form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec }) }) },
+  { name: 'POST /dataset/record/public (its own date)', kind: 'edit', req: (t, email) => ({ method: 'POST', path: '/dataset/record/public', form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec, public_date: t.publicDate }) }) },
+  { name: 'POST /dataset/record/public (private)', kind: 'edit', req: (t, email) => ({ method: 'POST', path: '/dataset/record/public', form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec, public_date: PRIVATE_DATE }) }) },
+  { name: 'POST /file', kind: 'edit', req: (t) => ({ method: 'POST', path: '/file', form: uploadForm(t.rec, 'matrix.txt') }) },
+  { name: 'DELETE /file/F', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/file/${t.file}` }) },
+  { name: 'DELETE /record/R', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/record/${t.rec}` }) },
+  { name: 'DELETE /record {record_uuids}', kind: 'edit', req: (t) => ({ method: 'DELETE', path: '/record', json: { record_uuids: [t.rec] } }) },
+  { name: 'DELETE /record/CHILD', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/record/${t.child}` }) },
+];
+
+function uploadForm(rec: string, name: string, publicDate = '2020-01-01 00:00:00'): FormData {
+  const f = new FormData();
+  f.set('dataset_uuid', DS);
+  f.set('record_uuid', rec);
+  f.set('field_uuid', FILE);
+  f.set('public_date', publicDate);
+  f.set('file', new Blob([`bytes of ${name}`], { type: 'text/plain' }), name);
+  return f;
+}
+
+let t: TestService;
+const tokens = {} as Record<Who, string>;
+const EMAIL: Record<Who, string> = { owner: 'owner@test.local', other: USER.email, super: ADMIN.email, dsadmin: 'dsadmin@test.local' };
+let seq = 0;
+
+async function call(who: Who, r: { method: string; path: string; json?: unknown; form?: FormData | URLSearchParams }) {
+  const base = r.path.startsWith('/local/') ? t.host.url : t.api;
+  const headers: Record<string, string> = { Authorization: `Bearer ${tokens[who]}` };
+  let body: string | FormData | URLSearchParams | undefined;
+  if (r.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(r.json);
+  } else body = r.form;
+  const res = await fetch(`${base}${r.path}`, { method: r.method, headers, body, redirect: 'manual' });
+  return { status: res.status, text: await res.text() };
+}
+
+async function ok(who: Who, r: Parameters<typeof call>[1]) {
+  const res = await call(who, r);
+  if (res.status >= 400) throw new Error(`${r.method} ${r.path} → ${res.status} ${res.text}`);
+  return res.text ? JSON.parse(res.text.startsWith('{') ? res.text : '{}') : {};
+}
+
+/** A fresh record of `state`, made by its owner: a secret value, an option, a tag, a child, a file. */
+async function makeRecord(state: State): Promise<Target> {
+  const n = ++seq;
+  const secret = `s${n}${state.slice(0, 3)}q${(n * 7919).toString(36)}`;
+  const publicDate = state === 'public' ? '2021-06-01 10:00:00'
+    : state === 'scheduled' ? formatTimestamp(new Date(Date.now() + 86_400_000)) : PRIVATE_DATE;
+  const created = await ok('owner', { method: 'POST', path: `/dataset/${DS}/record`, form: new URLSearchParams({ public_date: publicDate }) });
+  const rec = created.record_uuid as string;
+  await ok('owner', {
+    method: 'POST', path: '/dataset/record', json: {
+      record_uuid: rec, fields: [{ field_uuid: TEXT, value: secret }, { field_uuid: RADIO, values: [{ template_radio_option_uuid: OPT(1) }] },
+        { field_uuid: TAGS, tags: [{ template_tag_uuid: SYNTH.tag(1) }] }],
+      records: [{ record_uuid: '', database_uuid: SYNTH.child, public_date: '2020-01-01 00:00:00', fields: [{ field_uuid: SYNTH.childField(1), value: `${secret}-child` }] }],
+    },
+  });
+  const res = await call('owner', { method: 'POST', path: '/file', form: uploadForm(rec, `${secret}.txt`) });
+  expect(res.status).toBe(302);
+  const rendered = await ok('owner', { method: 'GET', path: `/dataset/record/${rec}` });
+  const child = rendered.records[0].record_uuid as string;
+  const file = rendered.fields.find((f: { field_uuid: string }) => f.field_uuid === FILE).files[0].file_uuid as string;
+  return { rec, child, file, secret, publicDate };
+}
+
+beforeAll(async () => {
+  t = await startSyntheticService(2);
+  const d = t.service.domain;
+  const owner = await d.users.create({ email: 'owner@test.local', password: 'owner-password-1' });
+  const dsadmin = await d.users.create({ email: 'dsadmin@test.local', password: 'dsadmin-password-1' });
+  // The dataset admin is the dataset's owner (README: "a dataset's owner administers it").
+  t.service.ctx.db.prepare('UPDATE datatypes SET owner_id = ? WHERE uuid = ?').run(dsadmin.id, DS);
+  t.service.ctx.schema.changed();
+  expect(owner.isSuper).toBe(false);
+  const login = async (email: string, password: string) => {
+    const r = await fetch(`${t.api}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password }) });
+    return ((await r.json()) as { token: string }).token;
+  };
+  tokens.owner = await login('owner@test.local', 'owner-password-1');
+  tokens.other = await login(USER.email, USER.password);
+  tokens.super = await login(ADMIN.email, ADMIN.password);
+  tokens.dsadmin = await login('dsadmin@test.local', 'dsadmin-password-1');
+});
+afterAll(() => t.close());
+
+let pool: Record<State, Target>;
+beforeAll(async () => {
+  const [pub, priv, sched] = await Promise.all(STATES.map(makeRecord));
+  pool = { public: pub!, private: priv!, scheduled: sched! };
+});
+
+describe('permission matrix: every record route × user × record state', () => {
+  for (const route of ROUTES) {
+    it(route.name, async () => {
+      const cases = STATES.flatMap((state) => WHO.map((who) => ({ state, who })));
+      // Reads and refused writes leave the record as it was: they share one record per state.
+      // An allowed write gets a fresh record, made concurrently (the writes share commits).
+      const fresh = (c: { state: State; who: Who }) => route.kind === 'edit' && RULES.edit(c.who);
+      const targets = await Promise.all(cases.map((c) => (fresh(c) ? makeRecord(c.state) : pool[c.state])));
+      const failures: string[] = [];
+      for (const [i, { state, who }] of cases.entries()) {
+        const target = targets[i]!;
+        const allowed = route.kind === 'edit' ? RULES.edit(who) : RULES.read(who, state);
+        const before = allowed ? '' : digestAll(t.service);
+        const res = await call(who, route.req(target, EMAIL[who]));
+        const where = `${who} × ${state}: ${res.status} ${res.text.slice(0, 160)}`;
+        if (route.kind === 'list') {
+          if (res.status !== 200) failures.push(`${where} (a listing answers 200)`);
+          if (res.text.includes(target.rec) !== allowed) failures.push(`${where} (listed: ${!allowed}, should be ${allowed})`);
+          continue;
+        }
+        if (allowed) {
+          if (res.status >= 400) failures.push(`${where} (allowed by the README)`);
+          if (route.kind === 'read' && res.status === 200 && !route.refused && !res.text.includes(target.secret.slice(0, 6))) failures.push(`${where} (the record's values are missing)`);
+          continue;
+        }
+        const expected = route.refused ?? 403;
+        if (res.status !== expected) failures.push(`${where} (expected ${expected})`);
+        if (res.text.includes(target.secret)) failures.push(`${who} × ${state}: the refused answer shows the record's values`);
+        if (digestAll(t.service) !== before) failures.push(`${who} × ${state}: a refused request changed data`);
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});

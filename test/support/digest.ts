@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Service } from '../../electron/service/service.js';
+
+/**
+ * A digest of EVERY table in the database (sqlite_master, FTS shadow tables included) and of the
+ * content store's file names and sizes. The full-text index is brought up to date first, so a
+ * difference means the request itself changed something.
+ */
+export function digestAll(service: Service): string {
+  service.domain.search.catchUp();
+  const db = service.ctx.db;
+  const h = createHash('sha256');
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  for (const t of tables) {
+    h.update(`\n#${t}\n`);
+    for (const row of db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).iterate()) h.update(JSON.stringify(row, (_k, v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
+  }
+  const files = path.join(service.ctx.dataDir, 'files');
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else h.update(`${path.relative(files, p)}:${statSync(p).size}\n`);
+    }
+  };
+  walk(files);
+  return h.digest('hex');
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { FieldEntry, OdrRecord } from '../../shared/schemas/record.js';
+import { mergeRecord, mergeSets, pushConflict } from '../../electron/service/sync/merge.js';
+
+// The merge on its own: plain records in, decisions out, no database and no network.
+
+const rec = (fields: FieldEntry[], uuid = 'r1'): OdrRecord => ({
+  database_uuid: 'd', internal_id: 1, record_name: '1', record_uuid: uuid, template_uuid: 't', metadata_for_uuid: '',
+  _record_metadata: { _create_date: '', _create_auth: '', _public_date: '' }, fields, records: [],
+});
+const text = (field: string, value: string): FieldEntry => ({ field_name: field.toUpperCase(), field_uuid: field, template_field_uuid: null, id: 1, value });
+const opts = (field: string, ...uuids: string[]): FieldEntry => ({
+  field_name: field.toUpperCase(), field_uuid: field, template_field_uuid: null, id: 1,
+  values: uuids.map((u, i) => ({ id: i, template_radio_option_uuid: u, name: `opt ${u}`, selected: 1 as const })),
+});
+const tags = (field: string, ...uuids: string[]): FieldEntry => ({
+  field_name: field.toUpperCase(), field_uuid: field, template_field_uuid: null, id: 1,
+  tags: uuids.map((u, i) => ({ id: i, template_tag_uuid: u, name: `tag ${u}`, selected: 1 as const })),
+});
+const multi = (_f: string) => false;
+const single = (f: string) => f === 's';
+const merge = (base: FieldEntry[], local: FieldEntry[], theirs: FieldEntry[], pending: string[] = [], isSingle = multi) =>
+  mergeRecord({ base: rec(base), local: rec(local), theirs: rec(theirs), pending: new Set(pending.map((f) => `r1|${f}`)), single: isSingle });
+const applied = (r: ReturnType<typeof merge>) => [...r.apply.values()].map((s) => [s.field, s.key]);
+
+describe('mergeSets (option and tag selections as set operations)', () => {
+  it('applies both sides\' additions and removals to the base', () => {
+    expect(mergeSets(['a', 'b'], ['a', 'b', 'c'], ['b', 'd'])).toEqual(['b', 'c', 'd']);
+    expect(mergeSets([], ['x'], ['y'])).toEqual(['x', 'y']);
+    expect(mergeSets(['a'], [], ['a'])).toEqual([]);
+    expect(mergeSets(['a'], ['a'], ['a'])).toEqual(['a']);
+  });
+});
+
+describe('mergeRecord', () => {
+  it('takes the server\'s change to a field not touched here', () => {
+    const r = merge([text('f', 'old')], [text('f', 'old')], [text('f', 'new')]);
+    expect(applied(r)).toEqual([['f', 'val:new']]);
+    expect(r.conflicts).toEqual([]);
+  });
+
+  it('keeps a local change the server did not make; equal changes cancel', () => {
+    expect(applied(merge([text('f', 'old')], [text('f', 'mine')], [text('f', 'old')], ['f']))).toEqual([]);
+    const same = merge([text('f', 'old')], [text('f', 'both')], [text('f', 'both')], ['f']);
+    expect([applied(same), same.conflicts]).toEqual([[], []]);
+  });
+
+  it('makes a conflict of a value changed differently on both sides, with base, mine and theirs', () => {
+    const r = merge([text('f', 'old'), text('g', '1')], [text('f', 'mine'), text('g', '1')], [text('f', 'theirs'), text('g', '2')], ['f']);
+    expect(r.conflicts).toEqual([{ record: 'r1', field: 'f', name: 'F', base: 'old', mine: 'mine', theirs: 'theirs' }]);
+    expect(applied(r)).toEqual([['g', 'val:2']]); // the other field still merges
+  });
+
+  it('merges disjoint option changes on both sides as set operations', () => {
+    const r = merge([opts('m', 'a', 'b')], [opts('m', 'a', 'b', 'c')], [opts('m', 'b', 'd')], ['m']);
+    expect(r.conflicts).toEqual([]);
+    expect(applied(r)).toEqual([['m', 'opts:b,c,d']]);
+    expect([...r.apply.values()][0]!.entry.values!.map((v) => v.name)).toEqual(['opt b', 'opt c', 'opt d']);
+  });
+
+  it('merges tags the same way', () => {
+    const r = merge([tags('t', 'x')], [tags('t', 'x', 'y')], [tags('t', 'z')], ['t']);
+    expect(applied(r)).toEqual([['t', 'tags:y,z']]);
+  });
+
+  it('makes a conflict when a one-option field was set to different options on both sides', () => {
+    const r = merge([opts('s', 'a')], [opts('s', 'b')], [opts('s', 'c')], ['s'], single);
+    expect(r.conflicts).toEqual([{ record: 'r1', field: 's', name: 'S', base: 'opt a', mine: 'opt b', theirs: 'opt c' }]);
+    expect(applied(r)).toEqual([]);
+  });
+
+  it('without a base copy, only unsent local changes count as ours (they stand until pushed)', () => {
+    const r = mergeRecord({ base: null, local: rec([text('f', 'x'), opts('m', 'a')]), theirs: rec([text('f', 'y'), opts('m', 'b')]), pending: new Set(['r1|m']), single: multi });
+    expect(applied(r)).toEqual([['f', 'val:y']]);
+    expect(r.conflicts).toEqual([]);
+  });
+
+  it('leaves children new on the server to the next clean pull', () => {
+    const theirs = rec([]);
+    theirs.records = [rec([text('f', 'new')], 'child')];
+    expect(applied(mergeRecord({ base: null, local: rec([]), theirs, pending: new Set(), single: multi }))).toEqual([]);
+  });
+});
+
+describe('pushConflict (before a write goes out)', () => {
+  const check = (base: string, local: string, server: string, over?: string) => pushConflict({
+    record: 'r1', field: 'f', fresh: rec([text('f', server)]), remoteKey: 'r1|f', base: rec([text('f', base)]), local: rec([text('f', local)]), over,
+  });
+  it('lets a write through when the server still has the base or already our value', () => {
+    expect(check('old', 'mine', 'old')).toBeNull();
+    expect(check('old', 'mine', 'mine')).toBeNull();
+  });
+  it('stops a write over a server change, unless leased on exactly that server value', () => {
+    expect(check('old', 'mine', 'theirs')).toEqual({ record: 'r1', field: 'f', name: 'F', base: 'old', mine: 'mine', theirs: 'theirs' });
+    expect(check('old', 'mine', 'theirs', 'theirs')).toBeNull();
+    expect(check('old', 'mine', 'later', 'theirs')).not.toBeNull();
+  });
+});
