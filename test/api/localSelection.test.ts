@@ -6,7 +6,7 @@ let t: TestService;
 beforeAll(async () => { t = await startSyntheticService(30); });
 afterAll(() => t.close());
 
-async function get(path: string, token: string | null = t.admin.token) {
+async function get(path: string, token: string | null = t.admin.token ?? null) {
   const res = await fetch(`${t.host.url}/local/datasets/${path}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: number; message: string } } };
 }

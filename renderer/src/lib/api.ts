@@ -3,6 +3,7 @@ import type { JobList, TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
 import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
+import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
@@ -51,8 +52,6 @@ async function local<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 export const datasets = () => local<DatasetSummaries>('/datasets').then((r) => r.datasets);
 
-/** The table's current view: full-text query and sort. */
-export interface ViewQuery { q?: string; sort?: string; dir?: 'asc' | 'desc' }
 
 const paramsOf = (q: object) => {
   const params = new URLSearchParams();
@@ -66,11 +65,11 @@ export function tablePage(dataset: string, q: ViewQuery & { offset: number; limi
 
 /** uuids of a stretch of the view (all of it without offset/limit): ranges and select-all. */
 export const viewUuids = (dataset: string, q: ViewQuery & { offset?: number; limit?: number }) =>
-  local<{ total: number; uuids: string[] }>(`/datasets/${dataset}/record-uuids?${paramsOf(q)}`);
+  local<ViewUuids>(`/datasets/${dataset}/record-uuids?${paramsOf(q)}`);
 
 /** Where a record sits in the view (-1: not in it). */
 export const viewPosition = (dataset: string, record: string, q: ViewQuery) =>
-  local<{ index: number }>(`/datasets/${dataset}/position/${record}?${paramsOf(q)}`).then((r) => r.index);
+  local<ViewPosition>(`/datasets/${dataset}/position/${record}?${paramsOf(q)}`).then((r) => r.index);
 
 export const recentJobs = () => local<JobList>('/jobs').then((r) => r.jobs);
 

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import type { ViewPosition, ViewUuids } from '../../../../shared/schemas/selection.js';
 import type { AppEnv } from '../auth.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
@@ -31,14 +32,14 @@ export function localSelectionRoutes(d: Domain) {
     const offset = int(c.req.query('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(c.req.query('limit'), 'limit', MAX_UUIDS, MAX_UUIDS);
     const { total, rows } = d.table.query(c.get('user'), dt, { ...view(c), offset, limit });
-    return c.json({ total, offset, uuids: rows.map((r) => r.uuid) });
+    return c.json({ total, offset, uuids: rows.map((r) => r.uuid) } satisfies ViewUuids);
   });
 
   app.get('/datasets/:uuid/position/:record', (c) => {
     const dt = d.datatype(c.req.param('uuid'));
     const record = c.req.param('record');
     const { rows } = d.table.query(c.get('user'), dt, { ...view(c), offset: 0, limit: Number.MAX_SAFE_INTEGER });
-    return c.json({ record, index: rows.findIndex((r) => r.uuid === record) });
+    return c.json({ record, index: rows.findIndex((r) => r.uuid === record) } satisfies ViewPosition);
   });
   return app;
 }
