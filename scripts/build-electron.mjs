@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Bundles the Electron main process and preload into dist-electron/ (CommonJS, as Electron
-// loads them). Native modules and Electron itself stay external.
+// Bundles the Electron main process, preload and the service process (a utilityProcess) into
+// dist-electron/ (CommonJS, as Electron loads them). Native modules and Electron itself stay external.
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,4 +15,5 @@ const common = {
 };
 await build({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist-electron/main.cjs') });
 await build({ ...common, entryPoints: [path.join(root, 'electron/main/preload.ts')], outfile: path.join(root, 'dist-electron/preload.cjs') });
-console.log('built dist-electron/main.cjs and preload.cjs');
+await build({ ...common, entryPoints: [path.join(root, 'electron/service/host/child.ts')], outfile: path.join(root, 'dist-electron/service.cjs') });
+console.log('built dist-electron/main.cjs, preload.cjs and service.cjs');

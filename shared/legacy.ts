@@ -6,7 +6,7 @@ import { fieldType } from './fieldTypes.js';
 import type {
   FieldEntry, FileEntry, OdrRecord, OptionEntry, RecordMetadata, TagEntry,
 } from './schemas/record.js';
-import { TemplateIn, type TemplateFieldIn, type TemplateTagIn, type TemplateMetadata } from './schemas/template.js';
+import { TemplateIn, type RenderPlugin, type TemplateFieldIn, type TemplateTagIn, type TemplateMetadata } from './schemas/template.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,14 +35,21 @@ function templateMetadata(x: unknown): TemplateMetadata {
   };
 }
 
-function renderPlugins(o: Json): { render_plugins?: { render_plugin: string }[] } {
+/** name → value pairs of string-like values; anything else is dropped. */
+function pluginOptions(x: unknown): { render_plugin_options?: Record<string, string> } {
+  if (!isObj(x)) return {};
+  const opts = Object.fromEntries(Object.entries(x).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, str(v)]));
+  return Object.keys(opts).length ? { render_plugin_options: opts } : {};
+}
+
+function renderPlugins(o: Json): { render_plugins?: RenderPlugin[] } {
   if (Array.isArray(o.render_plugins)) {
-    const plugins = o.render_plugins.filter(isObj).map((p) => ({ render_plugin: str(p.render_plugin) }));
+    const plugins = o.render_plugins.filter(isObj).map((p) => ({ render_plugin: str(p.render_plugin), ...pluginOptions(p.render_plugin_options) }));
     return plugins.length ? { render_plugins: plugins } : {};
   }
   // Legacy servers name a single plugin as a string.
   if (typeof o.render_plugin === 'string' && o.render_plugin !== '') {
-    return { render_plugins: [{ render_plugin: o.render_plugin }] };
+    return { render_plugins: [{ render_plugin: o.render_plugin, ...pluginOptions(o.render_plugin_options) }] };
   }
   return {};
 }

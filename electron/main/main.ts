@@ -1,5 +1,6 @@
 // Electron entry point (bundled to dist-electron/main.cjs): wires the real Electron module into
-// the shell. Everything with logic lives in shell.ts and friends, tested under Node.
+// the shell. Everything with logic lives in shell.ts and friends, tested under Node with the
+// service process started by child_process.fork instead of utilityProcess.
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as electron from 'electron';
@@ -17,6 +18,16 @@ startShell(electron, {
   nativeBinding: dev && existsSync(devBinding) ? devBinding : undefined,
   dataDir: process.env.ODR_DATA_DIR,
   updater: dev ? null : autoUpdater,
+  // The service (SQLite, API, jobs, sync) runs off the main process: see electron/service/host/child.ts.
+  startService: () => {
+    const child = electron.utilityProcess.fork(path.join(__dirname, 'service.cjs'), [], { serviceName: 'odr-desktop service', stdio: 'inherit' });
+    return {
+      post: (m) => child.postMessage(m),
+      onMessage: (fn) => child.on('message', fn),
+      onExit: (fn) => child.on('exit', fn),
+      kill: () => { child.kill(); },
+    };
+  },
 }).catch((e: unknown) => {
   electron.dialog.showErrorBox('odr-desktop could not start', e instanceof Error ? `${e.message}\n\n${e.stack ?? ''}` : String(e));
   electron.app.exit(1);

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as Electron from 'electron';
-import { createService, type Service } from '../service/service.js';
-import { listen, type HttpHost } from '../service/host/http.js';
-import { serveRenderer } from '../service/host/static.js';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { connectService, type ServiceChild, type ServiceConnection } from './serviceProcess.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import { IPC_CHANNELS, type BridgeAnswer, type BridgeCall } from '../../shared/desktopBridge.js';
 import type { ElectronApi } from './electronApi.js';
@@ -13,8 +13,9 @@ import { APP_HOST, APP_ORIGIN, APP_SCHEME, navigationPolicy } from './navigation
 import { loadBounds, saveBounds } from './windowState.js';
 import { updateMenuAction, type Updater } from './updates.js';
 
-// The Electron shell: hosts the service in the main process, routes the app scheme to it, opens
-// a locked-down window, and shuts the service down cleanly. No business rules live here.
+// The Electron shell: starts the service in its own process, routes the app scheme to it, opens
+// a locked-down window, and shuts the service down cleanly. It only brokers (window, menus,
+// protocol, IPC); no business rules and no SQLite live here (docs/architecture.md).
 
 export interface ShellOptions {
   /** Built renderer (dist/renderer). */
@@ -28,6 +29,8 @@ export interface ShellOptions {
   platform?: NodeJS.Platform;
   /** electron-updater's autoUpdater in installed builds; null in development runs. */
   updater?: Updater | null;
+  /** Starts the service process: Electron's utilityProcess in the app, a Node fork in tests. */
+  startService: () => ServiceChild;
 }
 
 export interface LoopbackSettings {
@@ -56,8 +59,8 @@ export function registerScheme(e: ElectronApi): void {
   ]);
 }
 
-/** Every app-scheme request goes to the service's fetch handler; pages get the CSP header. */
-export function appSchemeHandler(service: Service) {
+/** Every app-scheme request goes to the service process; pages get the CSP header. */
+export function appSchemeHandler(service: Pick<ServiceConnection, 'fetch'>) {
   return async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     if (url.host !== APP_HOST) return new Response('Not found', { status: 404 });
@@ -86,6 +89,20 @@ export function guardContents(contents: Pick<Electron.WebContents, 'on' | 'setWi
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+/**
+ * The key that seals remote passwords, itself sealed by the OS keychain (safeStorage) in
+ * <userData>/sync-key.sealed; without safeStorage the service keeps a key file of its own.
+ */
+function secretKey(e: ElectronApi, userData: string): string | undefined {
+  const safe = e.safeStorage?.isEncryptionAvailable() ? e.safeStorage : undefined;
+  if (!safe) return undefined;
+  const file = path.join(userData, 'sync-key.sealed');
+  if (existsSync(file)) return safe.decryptString(readFileSync(file));
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, safe.encryptString(key), { mode: 0o600 });
+  return key;
+}
+
 function readJson<T>(file: string, fallback: T): T {
   try {
     return { ...fallback, ...(JSON.parse(readFileSync(file, 'utf8')) as T) };
@@ -95,7 +112,7 @@ function readJson<T>(file: string, fallback: T): T {
 }
 
 export interface Shell {
-  service: Service;
+  service: ServiceConnection;
   window: Electron.BrowserWindow;
   dataDir: string;
   loopback: () => { settings: LoopbackSettings; url: string | null };
@@ -118,13 +135,9 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const userData = e.app.getPath('userData');
   const dataDir = opts.dataDir ?? path.join(userData, 'data');
   mkdirSync(dataDir, { recursive: true });
-  // Remote passwords sealed by the OS keychain where Electron offers it (safeStorage).
-  const safe = e.safeStorage?.isEncryptionAvailable() ? e.safeStorage : undefined;
-  const secrets = safe ? {
-    seal: (plain: string) => `ss:${safe.encryptString(plain).toString('base64')}`,
-    open: (sealed: string) => safe.decryptString(Buffer.from(sealed.replace(/^ss:/, ''), 'base64')),
-  } : undefined;
-  const service = await createService({ dataDir, nativeBinding: opts.nativeBinding, static: serveRenderer(opts.rendererDist), secrets });
+  const service = await connectService(opts.startService(), {
+    dataDir, rendererDist: opts.rendererDist, nativeBinding: opts.nativeBinding, secretKey: secretKey(e, userData),
+  });
   if (service.firstRun) {
     // Shown once in the log; the app itself logs in without asking.
     console.log(`first run: super-user ${service.firstRun.email}${service.firstRun.generatedPassword ? ` / ${service.firstRun.generatedPassword}` : ''}`);
@@ -156,18 +169,16 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
     checkForUpdates: () => void checkUpdates(),
   })));
 
-  const stopProgress = trackJobProgress((l: (ev: { job: TrackedJob }) => void) => {
-    service.ctx.events.on('job', l);
-    return () => service.ctx.events.off('job', l);
-  }, (f) => { if (!win.isDestroyed()) win.setProgressBar(f); });
+  const stopProgress = trackJobProgress((l: (ev: { job: TrackedJob }) => void) => service.onJob((job) => l({ job })),
+    (f) => { if (!win.isDestroyed()) win.setProgressBar(f); });
 
   // Optional loopback listener for the user's own ODR scripts (off by default).
   const settingsFile = path.join(userData, 'settings.json');
   let loopbackSettings = readJson<LoopbackSettings>(settingsFile, DEFAULT_LOOPBACK);
-  let host: HttpHost | null = null;
+  let loopbackUrl: string | null = null;
   const applyLoopback = async () => {
-    if (host) await host.close();
-    host = loopbackSettings.enabled ? await listen(service, loopbackSettings.port) : null;
+    loopbackUrl = null;
+    loopbackUrl = await service.setLoopback(loopbackSettings);
   };
   await applyLoopback().catch((err: unknown) => console.error('[odr] loopback listener:', err));
 
@@ -180,7 +191,7 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
     if (typeof url === 'string' && navigationPolicy(url) === 'external') return e.shell.openExternal(url);
     return undefined;
   });
-  const loopbackInfo = () => ({ settings: loopbackSettings, url: host ? `${host.url}/api/v4` : null });
+  const loopbackInfo = () => ({ settings: loopbackSettings, url: loopbackUrl });
   const setLoopback = async (s: LoopbackSettings) => {
     if (typeof s?.enabled !== 'boolean' || !Number.isInteger(s.port) || s.port < 1024 || s.port > 65535) throw new Error('enabled must be true/false and port 1024..65535');
     loopbackSettings = { enabled: s.enabled, port: s.port };
@@ -200,7 +211,6 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   let quitting: Promise<void> | null = null;
   const quit = () => (quitting ??= (async () => {
     stopProgress();
-    if (host) await host.close();
     await service.close();
   })());
   // Hold the quit until the database is closed (checkpointed), then let it go.

@@ -10,7 +10,12 @@ export const TemplateMetadata = z.object({
   _tracking_master_version: z.string(),
 });
 
-export const RenderPlugin = z.object({ render_plugin: z.string() });
+/** A plugin instance; options (ODR's renderPluginOptionsMap, name → value) when the export has them. */
+export const RenderPlugin = z.object({
+  render_plugin: z.string(),
+  render_plugin_options: z.record(z.string(), z.string()).optional(),
+});
+export type RenderPlugin = z.infer<typeof RenderPlugin>;
 
 export const RadioOption = z.object({
   name: z.string(),

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type * as Electron from 'electron';
 import { startShell, type Shell } from '../../electron/main/shell.js';
 import { checkForUpdates, type Updater } from '../../electron/main/updates.js';
+import { forkServiceChild } from '../../electron/main/nodeChild.js';
 import { ROOT } from '../support/processes.js';
 import { tempDir } from '../support/service.js';
 import { FakeWindow, fakeElectron } from './fakeElectron.js';
@@ -58,7 +59,7 @@ describe('the Check for Updates menu item', () => {
     const userData = tempDir('odr-updates-');
     dirs.push(userData);
     const fake = fakeElectron(userData, { packaged: true });
-    const shell = await startShell(fake.api, { rendererDist: path.join(ROOT, 'dist', 'renderer'), preload: '/p.cjs', updater: feed('0.3.1') });
+    const shell = await startShell(fake.api, { rendererDist: path.join(ROOT, 'dist', 'renderer'), preload: '/p.cjs', updater: feed('0.3.1'), startService: forkServiceChild });
     shells.push(shell!);
     const help = (fake.calls.menu as Electron.MenuItemConstructorOptions[]).find((m) => m.role === 'help')!;
     const item = (help.submenu as Electron.MenuItemConstructorOptions[]).find((i) => /Check for Updates/.test(i.label ?? ''))!;

@@ -15,7 +15,10 @@ export function digestAll(service: Service): string {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
   for (const t of tables) {
     h.update(`\n#${t}\n`);
-    for (const row of db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).iterate()) h.update(JSON.stringify(row, (_k, v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
+    for (const row of db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).raw().iterate() as IterableIterator<unknown[]>) {
+      for (const v of row) h.update(v instanceof Uint8Array ? v : `${typeof v === 'string' ? 's' : 'n'}${String(v)}\u0000`);
+      h.update('\n');
+    }
   }
   const files = path.join(service.ctx.dataDir, 'files');
   const walk = (dir: string) => {

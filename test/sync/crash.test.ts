@@ -10,6 +10,18 @@ import { startRemote, type RemoteProc } from './support.js';
 // every record made offline reaches the server exactly once, with its values.
 
 const N = 25;
+// The kill moment comes from a seed: ODR_CRASH_SEED=<n> replays a run (the seed is printed).
+const SEED = Number(process.env.ODR_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/** mulberry32: a small, fixed PRNG, so one seed always gives the same kill moment. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 const FIELD = SYNTH.field('Medium Text');
 let remote: RemoteProc;
 let proxy: Mockttp;
@@ -50,18 +62,23 @@ describe('crash in the middle of a push', () => {
 
     const initial = (await remote.client.recordIds(SYNTH.dataset)).records.length;
     const args = ['sync', '--data', dataDir, '--remote', remoteApi, '--user', ADMIN.email, '--password', ADMIN.password, '--dataset', SYNTH.dataset];
+    // The kill moment: after `after` records reached the server, plus `delay` ms — somewhere
+    // inside a create/value exchange, not at a request boundary.
+    const rand = prng(SEED);
+    const after = 1 + Math.floor(rand() * 5);
+    const delay = Math.round(rand() * 80);
+    console.log(`crash test: ODR_CRASH_SEED=${SEED} (kill after ${after} records + ${delay} ms)`);
     const first = runCli(args);
     let atKill = 0;
     for (;;) {
       atKill = (await remote.client.recordIds(SYNTH.dataset)).records.length - initial;
-      if (atKill >= 3 || first.child.exitCode !== null) break;
+      if (atKill >= after || first.child.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    // Somewhere inside a create/value exchange, not at a request boundary.
-    await new Promise((r) => setTimeout(r, Math.random() * 80));
+    await new Promise((r) => setTimeout(r, delay));
     first.child.kill('SIGKILL');
     const { signal } = await first.exited;
-    expect(signal, `the first sync finished before it could be killed:\n${first.output()}`).toBe('SIGKILL');
+    expect(signal, `ODR_CRASH_SEED=${SEED}: the first sync finished before it could be killed:\n${first.output()}`).toBe('SIGKILL');
     expect(atKill).toBeLessThan(N);
 
     const second = runCli(args);

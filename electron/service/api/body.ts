@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { badRequest } from '../domain/errors.js';
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../shared/jsonDepth.js';
 
 /** Parses a JSON body; empty or malformed bodies are a 400 naming the problem. */
 export async function jsonBody(c: Context, opts: { optional?: boolean } = {}): Promise<unknown> {
@@ -9,11 +10,15 @@ export async function jsonBody(c: Context, opts: { optional?: boolean } = {}): P
     if (opts.optional) return undefined;
     throw badRequest('Request body is empty; a JSON object is required');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw badRequest(`Request body is not valid JSON: ${(e as Error).message}`);
   }
+  // Saves and every other body are walked recursively (schemas, record trees): bound them first.
+  if (jsonDepth(value) > MAX_JSON_DEPTH) throw badRequest(tooDeepMessage('Request body'));
+  return value;
 }
 
 export async function parsedJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {

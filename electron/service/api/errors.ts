@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
@@ -17,8 +18,23 @@ export function zodMessage(e: ZodError): string {
   return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
 }
 
+/**
+ * Whether the client hung up before its request was read to the end (the socket closed
+ * mid-body). Reading such a body throws "aborted"; that is the client's doing, not ours.
+ */
+export function clientAborted(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && (incoming.aborted || (incoming.destroyed && !incoming.complete))) return true;
+  return c.req.raw.signal?.aborted === true;
+}
+
 /** Every failure leaves as `{"error": {"code", "message"}}` with the same HTTP status. */
 export function onError(err: Error, c: Context): Response {
+  if (clientAborted(c)) {
+    // Nobody reads this answer; the log says what happened without crying "server error".
+    console.warn(`[odr] client aborted ${c.req.method} ${c.req.path} mid-request (${err.message})`);
+    return c.json(errorBody(400, 'The client aborted the request before its body was complete'), 400);
+  }
   let status = 500;
   let message = 'Unexpected server error';
   if (err instanceof OdrError) {

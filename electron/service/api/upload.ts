@@ -54,6 +54,7 @@ export async function readMultipartUpload(c: Context, blobs: BlobStore, maxBytes
   const fields: Record<string, string> = {};
   const parts: (StagedPart | undefined)[] = [];
   const pending: Promise<void>[] = [];
+  const streams: Readable[] = [];
   const discard = async () => {
     await Promise.allSettled(pending);
     await Promise.all(parts.map((p) => (p ? rm(p.staged.tmp, { force: true }) : undefined)));
@@ -69,11 +70,14 @@ export async function readMultipartUpload(c: Context, blobs: BlobStore, maxBytes
       // its remaining bytes are discarded instead.
       if (source === incoming) source.resume();
       else source.destroy();
+      // Parts still streaming would wait for bytes that never come: end them so discard() settles.
+      for (const st of streams) if (!st.readableEnded) st.destroy(new Error('upload ended early'));
       const err = e instanceof TooLarge ? tooLarge(maxBytes) : e instanceof OdrError ? e : badRequest(`Malformed multipart body: ${(e as Error).message}`);
       void discard().then(() => reject(err));
     };
     bb.on('field', (name, value) => { fields[name] = value; });
     bb.on('file', (_name, stream, info) => {
+      streams.push(stream);
       const i = parts.length;
       parts.push(undefined);
       pending.push(stage(blobs, stream, maxBytes).then(
@@ -83,6 +87,11 @@ export async function readMultipartUpload(c: Context, blobs: BlobStore, maxBytes
     });
     bb.on('error', fail);
     source.on('error', fail);
+    // A client that hangs up mid-body may end the stream without an 'error': the parser would
+    // wait for the rest for ever, holding the staged parts.
+    source.on('close', () => {
+      if (!source.readableEnded) fail(new Error('aborted'));
+    });
     bb.on('close', () => {
       void Promise.all(pending).then(() => {
         if (failed) return;

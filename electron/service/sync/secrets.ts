@@ -20,6 +20,11 @@ export function keyFileBox(dataDir: string): SecretBox {
     key = randomBytes(32);
     writeFileSync(file, key.toString('base64'), { mode: 0o600 });
   }
+  return keyBox(key);
+}
+
+/** AES-256-GCM with the given 32-byte key (the desktop app keeps it sealed by safeStorage). */
+export function keyBox(key: Buffer): SecretBox {
   return {
     seal(plain) {
       const iv = randomBytes(12);

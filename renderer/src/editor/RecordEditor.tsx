@@ -11,6 +11,7 @@ import { Time } from '../ui/Time';
 import { confirmDialog } from '../ui/Dialog';
 import { recordName } from '../lib/recordName';
 import { keys, useRecord } from '../lib/queries';
+import { ChildRecordPlugin, DatasetPlugin, PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
 import { FilesField } from './FilesField';
 import { OptionsField, TagsField } from './OptionsField';
@@ -33,13 +34,14 @@ function editorFor(f: TemplateField): ((p: FieldProps) => ReactNode) | null {
 
 function Field({ top, record, dataset, field, rec }: { top: string; record: string; dataset: string; field: TemplateField; rec: OdrRecord }) {
   const labelId = useId();
-  const Editor = editorFor(field);
+  const Editor = pluginEditorFor(field) ?? editorFor(field);
   const entry = rec.fields.find((e) => e.field_uuid === field.field_uuid);
   return (
     <div className="field" data-fieldtype={field.fieldtype}>
       <div className="field-head">
         <span id={labelId} className="field-name">{field.name}</span>
         <span className="field-type">{field.fieldtype}</span>
+        <PluginNote plugins={field.render_plugins} />
         <SaveBadge record={record} field={field.field_uuid} />
       </div>
       {Editor ? <Editor top={top} record={record} dataset={dataset} field={field} entry={entry} labelId={labelId} /> : <p className="muted">Not editable here ({field.fieldtype})</p>}
@@ -118,15 +120,17 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
           <section key={child.template_uuid} className="children" aria-label={`${child.name} records`}>
             <h3>
               {child.name} <span className="muted">({children.length})</span>
+              <PluginNote plugins={child.render_plugins} />
               <button type="button" className="link" onClick={() => void addChild(child)} aria-label={`Add ${child.name} record`}>+ Add</button>
             </h3>
+            <DatasetPlugin tpl={child} records={children} />
             {children.map((c) => (
               <article key={c.record_uuid} className="child" aria-label={`${child.name} ${c.record_name || c.internal_id}`}>
                 <header>
                   <span className="muted">#{c.internal_id}</span>
                   <button type="button" className="link danger" onClick={() => void removeChild(c, child.name)} aria-label={`Remove ${child.name} record ${c.internal_id}`}>Remove</button>
                 </header>
-                <RecordBody top={top} rec={c} tpl={child} depth={depth + 1} />
+                <ChildRecordPlugin tpl={child} rec={c}><RecordBody top={top} rec={c} tpl={child} depth={depth + 1} /></ChildRecordPlugin>
               </article>
             ))}
           </section>

@@ -8,6 +8,7 @@ import { api, tablePage } from '../lib/api';
 import { keys } from '../lib/queries';
 import { groupImages } from '../editor/FilesField';
 import { recordName } from '../lib/recordName';
+import { PluginCell } from '../plugins';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
@@ -101,7 +102,7 @@ const Row = memo(function Row({ grid, rec, tpl, cols, index, top, active, select
           );
         }
         const text = cellText(rec, f);
-        return <div role="gridcell" key={f.field_uuid} className="cell" title={text || undefined}>{text}</div>;
+        return <div role="gridcell" key={f.field_uuid} className="cell" title={text || undefined}><PluginCell field={f} text={text} /></div>;
       })}
       {pending && <div role="gridcell" className="cell muted">deleting…</div>}
     </div>

@@ -12,7 +12,7 @@ import type { Domain } from '../../domain/domain.js';
 import { notFound, OdrError } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { deleteFile, insertUploads, readableFile, resolveUploadTarget, type StoredUpload, type UploadForm } from '../../domain/files/fileOps.js';
-import { probeImage, thumbnail } from '../../domain/files/images.js';
+import { checkUpload } from '../../domain/files/images.js';
 import { cleanFileName, commitBlob, storeBuffer } from '../../domain/files/ingest.js';
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file). */
@@ -43,6 +43,7 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
   app.post('/file', async (c) => {
     const upload = await readMultipartUpload(c, blobs, d.ctx.config.maxUploadBytes);
     const stored: StoredUpload[] = [];
+    const committed: string[] = [];
     let target;
     try {
       const form = upload.fields as UploadForm;
@@ -52,24 +53,27 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
       const wantsImage = target.field.type.name === 'Image';
       for (const part of upload.files) {
         const name = cleanFileName(part.filename);
-        const img = wantsImage ? await probeImage(part.staged.tmp) : null;
-        if (wantsImage && !img) throw new OdrError(400, `"${name}" is not an image this service can read (JPEG, PNG, GIF, WebP or TIFF)`);
+        const { info: img, thumb: th } = await checkUpload(part.staged.tmp, name, part.staged.size, wantsImage);
         let image: StoredUpload['image'] = null;
-        if (img) {
-          const th = await thumbnail(part.staged.tmp, img);
+        if (wantsImage && img && th) {
           const thumb = await storeBuffer(blobs, th.data);
+          committed.push(thumb.hash);
           image = { width: img.width, height: img.height, thumb: { ...thumb, width: th.width, height: th.height, mime: th.mime } };
         }
         const declared = part.declaredType && part.declaredType !== 'application/octet-stream' ? part.declaredType : undefined;
-        const mime = img?.mime ?? getMimeType(name) ?? declared ?? 'application/octet-stream';
-        await commitBlob(blobs, part.staged);
+        const mime = (wantsImage ? img?.mime : undefined) ?? getMimeType(name) ?? declared ?? 'application/octet-stream';
         stored.push({ name, hash: part.staged.hash, size: part.staged.size, mime, image });
+      }
+      // Bytes move to the store only once every part passed its checks.
+      for (const part of upload.files) {
+        await commitBlob(blobs, part.staged);
+        committed.push(part.staged.hash);
       }
       const t = target;
       await d.writes.run(() => insertUploads(d, user, t, stored));
     } catch (e) {
       await upload.discard();
-      blobs.removeUnreferenced(stored.flatMap((s) => [s.hash, ...(s.image ? [s.image.thumb.hash] : [])]));
+      blobs.removeUnreferenced(committed);
       throw e;
     }
     d.announce([target.rec]);

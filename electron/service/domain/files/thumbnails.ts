@@ -38,7 +38,13 @@ export async function rebuildThumbnails(d: Domain, blobs: BlobStore, images: Fil
     if (!info) {
       failed++;
     } else {
-      const th = await thumbnail(src, info);
+      const th = await thumbnail(src, info).catch(() => null);
+      if (!th) {
+        failed++;
+        done++;
+        r.progress(done);
+        continue;
+      }
       const stored = await storeBuffer(blobs, th.data);
       const old = oldDerivatives.all(img.rid) as (string | null)[];
       await d.writes.run(() => {

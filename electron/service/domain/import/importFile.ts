@@ -1,3 +1,4 @@
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../../shared/jsonDepth.js';
 import { readFile, stat } from 'node:fs/promises';
 import { normalizeTemplate, ShapeError } from '../../../../shared/legacy.js';
 import type { Domain } from '../domain.js';
@@ -64,6 +65,8 @@ async function importAny(d: Domain, user: User, file: string, opts: ImportOption
     } catch (e) {
       throw new ImportError(`${file} is not valid JSON: ${(e as Error).message}`);
     }
+    // A record list wraps its records two levels deep ({records: [...]}).
+    if (jsonDepth(json, MAX_JSON_DEPTH + 2) > MAX_JSON_DEPTH + 2) throw new ImportError(tooDeepMessage(file));
     if (isObj(json) && Array.isArray(json.fields) && typeof json.template_uuid === 'string') {
       return importTemplate(d, user, json, opts);
     }
@@ -79,6 +82,7 @@ async function importAny(d: Domain, user: User, file: string, opts: ImportOption
 
 /** A template object already in memory (the sync engine's pull). */
 export function importTemplate(d: Domain, user: User, json: unknown, opts: ImportOptions): ImportSummary {
+  if (jsonDepth(json) > MAX_JSON_DEPTH) throw new ImportError(tooDeepMessage('The template export'));
   let t;
   try {
     t = normalizeTemplate(json);
@@ -120,6 +124,8 @@ export async function importRecordStream(d: Domain, user: User, source: AsyncGen
 
 /** Record objects already in memory (the sync engine's pull), in batches like a file import. */
 export function importRecordObjects(d: Domain, user: User, records: unknown[], opts: ImportOptions = {}): Promise<ImportSummary> {
+  const deep = records.findIndex((r) => jsonDepth(r) > MAX_JSON_DEPTH);
+  if (deep >= 0) return Promise.reject(new ImportError(tooDeepMessage(`record ${deep + 1} of the list`)));
   const read = { done: 0 };
   return importRecords(d, user, inMemory(records, read), () => read.done / Math.max(1, records.length), opts);
 }

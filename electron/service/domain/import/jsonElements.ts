@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { MAX_JSON_DEPTH, tooDeepMessage } from '../../../../shared/jsonDepth.js';
 
 // Streams the elements of the top-level `records` array of an ODR record-list export (or of a
 // top-level array) as parsed values. It only finds element boundaries — string and nesting
@@ -59,6 +60,8 @@ export async function* jsonArrayElements(file: string, key = 'records', read = {
           from = i;
         }
         depth++;
+        // Each record is walked recursively once parsed: refuse nesting past the limit here.
+        if (elementDepth > 0 && depth - elementDepth > MAX_JSON_DEPTH) throw new ExportFormatError(tooDeepMessage(`An element of "${key}"`));
       } else if (c === CLOSE_OBJ || c === CLOSE_ARR) {
         depth--;
         if (collecting && depth === elementDepth) {

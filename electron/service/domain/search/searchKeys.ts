@@ -1,4 +1,5 @@
 import type { Domain } from '../domain.js';
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../../shared/jsonDepth.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { canViewDatatype } from '../permissions.js';
 import type { DatatypeInfo, FieldInfo, TagInfo } from '../schemaCache.js';
@@ -28,6 +29,7 @@ export function decodeKey(key: string): Record<string, unknown> {
     throw badRequest('Invalid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('must be a JSON object');
+  if (jsonDepth(parsed) > MAX_JSON_DEPTH) throw badRequest(tooDeepMessage('The search key'));
   return parsed as Record<string, unknown>;
 }
 
