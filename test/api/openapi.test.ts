@@ -172,6 +172,8 @@ describe('every route, called from the document alone, answers as the document s
     postLocalSyncRemotes: { body: { url: `${t.api}`, username: ADMIN.email, password: ADMIN.password } },
     getLocalSyncRemotesIdDatasets: { params: { id: '' } },
     postLocalSyncRun: { body: {}, status: 202 },
+    putLocalSyncRemotesIdLive: { params: { id: '0' }, body: { pull_seconds: 0 } },
+    postLocalSyncFocus: {},
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
   });
@@ -217,13 +219,13 @@ describe('every route, called from the document alone, answers as the document s
     data.getSearchImageDownloadId!.params!.id = String(imageId);
 
     // Mutations that remove what later calls read go last.
-    const late: Record<string, number> = { getLocalSyncRemotesIdDatasets: 1, postLocalSyncRun: 1, getLocalTrash: 3, postLocalTrashIdRestore: 4 };
+    const late: Record<string, number> = { getLocalSyncRemotesIdDatasets: 1, postLocalSyncRun: 1, putLocalSyncRemotesIdLive: 1, getLocalTrash: 3, postLocalTrashIdRestore: 4 };
     const order = (o: Op) => late[o.op.operationId as string] ?? (o.method === 'delete' ? 2 : 0);
     const ops = operations(doc).sort((a, b) => order(a) - order(b));
     for (const o of ops) {
       const id = o.op.operationId as string;
       const a = data[id]!;
-      if (id === 'getLocalSyncRemotesIdDatasets') a.params!.id = String(remoteId);
+      if (id === 'getLocalSyncRemotesIdDatasets' || id === 'putLocalSyncRemotesIdLive') a.params!.id = String(remoteId);
       if (id === 'postLocalSyncRun') a.body = { remote_id: remoteId, datasets: [SYNTH.dataset] };
       if (id === 'postLocalTrashIdRestore') a.params!.id = trashId;
       let url = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
