@@ -69,7 +69,7 @@ describe('crash in the middle of a push', () => {
     const delay = Math.round(rand() * 80);
     console.log(`crash test: ODR_CRASH_SEED=${SEED} (kill after ${after} records + ${delay} ms)`);
     const first = runCli(args);
-    let atKill = 0;
+    let atKill: number;
     for (;;) {
       atKill = (await remote.client.recordIds(SYNTH.dataset)).records.length - initial;
       if (atKill >= after || first.child.exitCode !== null) break;

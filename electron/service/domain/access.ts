@@ -1,8 +1,17 @@
-import type { Domain } from './domain.js';
 import { forbidden, notFound } from './errors.js';
 import { canEditRecord, canViewRecord } from './permissions.js';
+import type { RecordStore } from './records/store.js';
 import type { RecordRow } from './rows.js';
+import type { DatatypeInfo } from './schemaCache.js';
 import type { User } from './users.js';
+
+/** What the gate reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
+export interface AccessView {
+  store: Pick<RecordStore, 'topOf' | 'byUuid'>;
+  now(): string;
+  datatypeOf(rec: RecordRow): DatatypeInfo;
+}
+type Domain = AccessView;
 
 // The one gate every record route passes BEFORE it looks at stored values. A right checked only
 // when something would change lets a no-op write (the value already stored, an option already

@@ -32,6 +32,8 @@ const PAGE = `<!doctype html>
 <script>
 Scalar.createApiReference('#app', {
   url: '/api/v4/openapi.json', withDefaultFonts: false, hideClientButton: false, telemetry: false,
+  // Both need Scalar's servers; the page is for offline use.
+  agent: { disabled: true }, mcp: { disabled: true },
   authentication: { preferredSecurityScheme: 'bearer' },
 });
 </script></body></html>`;

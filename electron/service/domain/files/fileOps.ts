@@ -1,6 +1,6 @@
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { newUuid } from '../ids.js';
 import { assertEdit, canRead, editableRecord } from '../access.js';
 import { isAdmin } from '../permissions.js';

@@ -1,12 +1,20 @@
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
-import type { Domain } from '../domain.js';
+import type { Ctx } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { canViewDatatype, isAdmin } from '../permissions.js';
 import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
-import type { DatatypeInfo } from '../schemaCache.js';
+import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery, type SearchIndex } from './searchIndex.js';
 import type { DatasetSummary } from '../../../../shared/schemas/local.js';
+
+/** What the table reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
+export interface TableView {
+  ctx: Pick<Ctx, 'db'>;
+  now(): string;
+  schema(): Schema;
+}
+type Domain = TableView;
 
 export interface TableQuery {
   q?: string;
