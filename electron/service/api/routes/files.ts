@@ -7,7 +7,7 @@ import { getMimeType } from 'hono/utils/mime';
 import type { AppEnv } from '../auth.js';
 import { formFields } from '../body.js';
 import { readMultipartUpload } from '../upload.js';
-import { apiBase, renderOpts } from './context.js';
+import { apiBase, recordJson } from './context.js';
 import type { Domain } from '../../domain/domain.js';
 import { notFound, OdrError } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
@@ -124,7 +124,7 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
     const outcome = await d.writes.run(() => deleteFile(d, user, c.req.param('uuid')));
     blobs.removeUnreferenced(outcome.orphanCandidates);
     d.announce([outcome.rec]);
-    return c.json(d.render(outcome.rec, renderOpts(c, d, user)));
+    return recordJson(c, d, outcome.rec, user);
   });
   return app;
 }

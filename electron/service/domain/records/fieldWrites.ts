@@ -101,16 +101,23 @@ export function writeTag(w: WriteCtx, rec: RecordRow, f: FieldInfo, tagUuid: str
   return true;
 }
 
-/** The save endpoint's `tags`: the complete set; selecting a tag also selects its ancestors. */
+/**
+ * The save endpoint's `tags`: the complete set; newly selecting a tag also selects its
+ * ancestors. A tag already selected alone (PUT selects without cascade) stays alone, so a
+ * record saved back as it was read changes nothing.
+ */
 export function writeTagSet(w: WriteCtx, rec: RecordRow, f: FieldInfo, uuids: string[]): boolean {
   const schema = w.d.schema();
+  const current = new Set(w.d.store.selectedTags(rec.rid, f.id));
   const desired = new Set<number>();
   for (const u of uuids) {
-    for (let t: TagInfo | undefined = tagByUuid(f, u); t; t = t.parentId === null ? undefined : schema.tags.get(t.parentId)) {
+    const tag = tagByUuid(f, u);
+    desired.add(tag.id);
+    if (current.has(tag.id)) continue;
+    for (let t = tag.parentId === null ? undefined : schema.tags.get(tag.parentId); t; t = t.parentId === null ? undefined : schema.tags.get(t.parentId)) {
       desired.add(t.id);
     }
   }
-  const current = new Set(w.d.store.selectedTags(rec.rid, f.id));
   const add = [...desired].filter((id) => !current.has(id));
   const remove = [...current].filter((id) => !desired.has(id));
   if (!add.length && !remove.length) return false;

@@ -58,24 +58,31 @@ function writeField(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: Sav
   return writeScalar(w, rec, f, input, created);
 }
 
+const FILE_META_KEYS = ['created', 'public_date', 'quality', 'display_order', 'caption'] as const;
+
+/**
+ * A file entry of a save. Clients POST back whole records they read, images' thumbnails
+ * included: an entry naming none of the keys a save may change is ignored (as on the real
+ * server), and one that names them with the values already stored changes nothing — a
+ * thumbnail carries its original's metadata, so only a real change to a thumbnail is refused.
+ */
 function writeFileMeta(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: SaveFile): boolean {
+  if (!FILE_META_KEYS.some((k) => p[k] !== undefined)) return false;
   const file = d.store.fileByUuid(p.file_uuid);
   if (!file || file.record_rid !== rec.rid || file.datafield_id !== f.id) throw notFound(`File "${p.file_uuid}" of field ${f.uuid} on record ${rec.uuid}`);
-  if (file.parent_rid !== null) {
-    const parent = d.ctx.db.prepare('SELECT uuid FROM files WHERE rid = ?').pluck().get(file.parent_rid) as string;
-    throw badRequest(`${p.file_uuid} is a derived image; change its original ${parent} instead`);
-  }
+  const original = file.parent_rid === null ? file : (d.ctx.db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow);
   const set: Partial<Pick<FileRow, 'create_date' | 'public_date' | 'quality' | 'display_order' | 'caption'>> = {};
   if (p.created !== undefined) set.create_date = parseDateOrThrow(d, p.created, 'created');
   if (p.public_date !== undefined) set.public_date = parseDateOrThrow(d, p.public_date, 'public_date');
   if (p.quality !== undefined) set.quality = intOrThrow(p.quality, 'quality');
-  if (p.display_order !== undefined) {
-    if (!file.is_image) throw badRequest(`display_order applies to images only; ${p.file_uuid} is a file`);
-    set.display_order = intOrThrow(p.display_order, 'display_order');
-  }
+  if (p.display_order !== undefined) set.display_order = intOrThrow(p.display_order, 'display_order');
   if (p.caption !== undefined) set.caption = p.caption;
-  const changes = Object.entries(set).filter(([k, v]) => file[k as keyof FileRow] !== v);
+  const changes = Object.entries(set).filter(([k, v]) => original[k as keyof FileRow] !== v);
   if (!changes.length) return false;
+  if (file.parent_rid !== null) throw badRequest(`${p.file_uuid} is a derived image; change its original ${original.uuid} instead`);
+  if (set.display_order !== undefined && set.display_order !== file.display_order && !file.is_image) {
+    throw badRequest(`display_order applies to images only; ${p.file_uuid} is a file`);
+  }
   const assignments = changes.map(([k]) => `${k} = ?`).join(', ');
   d.ctx.db.prepare(`UPDATE files SET ${assignments} WHERE rid = ?`).run(...changes.map(([, v]) => v), file.rid);
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
