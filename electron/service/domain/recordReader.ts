@@ -297,7 +297,7 @@ const byOrder = (schema: Schema, kind: 'option' | 'tag') => (a: { id: number }, 
   return (pa?.displayOrder ?? 0) - (pb?.displayOrder ?? 0) || a.id - b.id;
 };
 
-/** File and image entries in the real server's key order (reference §3.2). */
+/** File and image entries in the real server's key order (docs/odr-server.md §3.2). */
 export function fileEntry(file: FileRow, parent: FileRow | null, apiBase: string): FileEntry {
   const meta = parent ?? file;
   const href = file.content_hash !== null || file.source_href === null ? `${apiBase}/file/${file.uuid}` : file.source_href;

@@ -76,7 +76,7 @@ export class Puller {
 
   /**
    * Stores merged field states. Tags go one by one, exactly as the server holds them: a saved tag
-   * set would also select each tag's ancestors (reference §4.3), which the server has not done.
+   * set would also select each tag's ancestors (docs/odr-server.md §4.3), which the server has not done.
    */
   private store(theirs: OdrRecord, local: OdrRecord, apply: Map<string, FieldState>): void {
     const x = this.x;
@@ -137,7 +137,7 @@ export class Puller {
     }
     if (!cursor) {
       // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
-      // admins and answer everything on every page (reference §9.9): a page with nothing new ends
+      // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
       // it. The next page is fetched while this one is stored.
       const got = new Set<string>();
       let next = x.remote.page(dataset, PAGE, 0, x.types);

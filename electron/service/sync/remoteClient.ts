@@ -3,7 +3,7 @@ import { normalizeRecord } from '../../../shared/legacy.js';
 import type { FieldTypeName } from '../../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 
-/** Why a remote call failed, which decides what the engine does next (sync-design §7). */
+/** Why a remote call failed, which decides what the engine does next (docs/sync.md §7). */
 export type FailureKind = 'transient' | 'ambiguous' | 'auth' | 'permanent' | 'gone';
 
 export class RemoteError extends Error {
@@ -46,7 +46,7 @@ export class RemoteClient {
   private classify(e: unknown, write: boolean): RemoteError {
     if (e instanceof RemoteError) return e;
     if (e instanceof OdrApiError) {
-      // Some server builds answer an expired token with 500 "Token was not found" (reference §9.3).
+      // Some server builds answer an expired token with 500 "Token was not found" (docs/odr-server.md §9.3).
       if (e.status === 401 || (e.status === 500 && /token was not found/i.test(e.message))) return new RemoteError('auth', e.message, e.status);
       if (e.status === 404) return new RemoteError('gone', e.message, 404);
       if (e.status === 429 || e.status >= 500) return new RemoteError(write ? 'ambiguous' : 'transient', e.message, e.status);

@@ -36,7 +36,7 @@ export function parseRange(header: string, size: number): { start: number; end: 
   return { start, end };
 }
 
-/** POST /file, GET /file/{uuid}, DELETE /file/{uuid} (contract; reference §5.14–5.16). */
+/** POST /file, GET /file/{uuid}, DELETE /file/{uuid} (contract; docs/odr-server.md §5.14–5.16). */
 export function fileRoutes(d: Domain, blobs: BlobStore) {
   const app = new Hono<AppEnv>();
 
