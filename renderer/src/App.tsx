@@ -7,6 +7,7 @@ import { useDatasets, useJobs, useSyncStatus } from './lib/queries';
 import { useRoute } from './lib/route';
 import { JobsPanel } from './jobs/JobsPanel';
 import { SyncPanel } from './sync/SyncPanel';
+import { SyncStatusLine } from './sync/SyncStatusLine';
 import { SettingsPanel, desktop } from './settings/SettingsPanel';
 import { DatasetList } from './screens/DatasetList';
 import { DatasetScreen } from './screens/DatasetScreen';
@@ -55,6 +56,7 @@ export function App() {
         <a className="brand" href="#/">odr-desktop</a>
         <span className={`live live-${live}`} title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
         <span className="spacer" />
+        {session.data.super_user && <SyncStatusLine live={sync.data?.live[0]} onOpen={() => setPanel('sync')} />}
         {session.data.super_user && (
           <button type="button" aria-pressed={panel === 'sync'} onClick={() => setPanel((p) => (p === 'sync' ? null : 'sync'))}>
             Sync{syncNote ? ` (${syncNote})` : ''}

@@ -3,7 +3,7 @@ import type { JobList, TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
 import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
-import type { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
+import type { AddRemoteRequest, LiveSettingsRequest, LiveStatus, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
 // local routes under /local, on the origin that served this page (npm run serve or the
@@ -77,6 +77,11 @@ export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/r
 
 export const remoteDatasets = (remoteId: number) =>
   local<DatabaseList>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
+
+/** The window regained focus: live remotes pull now. */
+export const syncFocus = () => local<{ live: LiveStatus[] }>('/sync/focus', { method: 'POST' });
+
+export const setLive = (remoteId: number, r: LiveSettingsRequest) => local<LiveStatus>(`/sync/remotes/${remoteId}/live`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(r) });
 
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
 
