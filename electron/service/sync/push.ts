@@ -137,6 +137,7 @@ export class Pusher {
       }
     }
     settle.immediate(sent, after, list[0]!.dataset_uuid);
+    this.puller.announce();
   }
 
   /**
