@@ -9,6 +9,8 @@ import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, Sav
 import {
   CountedSearchRecords, DatasetSearchBody, DatasetSearchResult, FieldStats, FieldStatsByDataset, SearchRecords, TemplateSearchPost,
 } from '../schemas/search.js';
+import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import { AddRemoteRequest, LiveSettingsRequest, LiveStatus, LiveStatusList, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
 
@@ -168,6 +170,14 @@ export const ROUTES: RouteDoc[] = [
   local('get', '/whoami', 'The caller', { ok: ok(SessionUser, 'User') }),
   local('get', '/datasets', 'Dataset summaries for the UI', { ok: ok(DatasetSummaries, 'Datasets') }),
   local('get', '/datasets/{uuid}/records', 'The UI\'s record table: full-text q, sort, paging', { query: RecordTableQuery, ok: ok(TablePage, 'A page') }),
+  local('get', '/datasets/{uuid}/record-uuids', 'uuids of a stretch of the table view (select-all, Shift ranges)', {
+    description: 'Same q/sort/dir as the record table; limit up to 200,000 (default all).', query: ViewUuidsQuery, ok: ok(ViewUuids, 'uuids in view order'),
+  }),
+  local('post', '/datasets/{uuid}/batch', 'One change (value, option or tag, public/private, or a restore) across many records', {
+    description: 'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
+    body: json(BatchRequest), ok: ok(BatchResult, 'How many changed, and their earlier state'),
+  }),
+  local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', { query: ViewQuery, ok: ok(ViewPosition, 'Its index') }),
   local('get', '/events', 'Server-sent events: job, records and sync (live status)', { ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' } }),
   local('get', '/jobs', 'Recent jobs of the caller', { query: z.object({ limit: z.string().regex(/^\d+$/).optional() }), ok: ok(JobList, 'Jobs') }),
   local('post', '/import', 'Import an ODR export (multipart file) as a job', {
