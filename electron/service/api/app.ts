@@ -8,6 +8,7 @@ import { errorBody, onError } from './errors.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
 import { apiDocRoutes } from './routes/apiDocs.js';
+import { datasetRoutes, localTrashRoutes } from './routes/datasets.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
@@ -81,6 +82,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', jobRoutes(d));
   api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
   // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
+  api.route('/', datasetRoutes(d, blobs));
   api.route('/', searchRoutes(d));
   app.route(API_PREFIX, api);
 
@@ -92,6 +94,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
   local.route('/', localDataRoutes(d));
+  local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
   const sync = new SyncService(d, opts.secrets);
