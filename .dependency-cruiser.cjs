@@ -3,7 +3,13 @@
 const SERVICE = '^electron/service/';
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'An import cycle ties modules so neither can change alone.', from: {}, to: { circular: true } },
+    {
+      // Runtime cycles: modules that load each other (initialisation order bugs, nothing can be
+      // changed or tested alone). A cycle closed only by `import type` (a context type naming the
+      // parts it wires) is erased at compile time and allowed.
+      name: 'no-cycles', severity: 'error', comment: 'An import cycle ties modules so neither can change alone.',
+      from: {}, to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
     {
       name: 'shared-is-self-contained', severity: 'error',
       comment: 'shared/ is used by the service, the renderer and main alike: only zod and itself, no platform.',

@@ -15,7 +15,7 @@ const host = await listen(service, 0);
 process.send?.({ port: host.port });
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'stop') {
-    process.send?.({ maxRssMb: process.resourceUsage().maxRSS / 1024 });
+    process.send?.({ maxRssMb: process.resourceUsage().maxRSS / 1024, batches: service.domain.writes.batches, operations: service.domain.writes.operations });
     await host.close();
     await service.close();
     process.exit(0);

@@ -28,7 +28,7 @@ export async function timeIt(n: number, fn: (i: number) => unknown, warm = Math.
 export interface Child {
   proc: ChildProcess;
   port: number;
-  stop: () => Promise<{ maxRssMb?: number }>;
+  stop: () => Promise<{ maxRssMb?: number; batches?: number; operations?: number }>;
 }
 
 /** Forks a TypeScript bench helper (through tsx) and waits for it to report its port. */
@@ -44,8 +44,8 @@ export function forkTs(file: string, args: string[]): Promise<Child> {
       proc, port: m.port,
       stop: () => new Promise((res) => {
         proc.removeAllListeners('exit');
-        let stats: { maxRssMb?: number } = {};
-        proc.on('message', (s: { maxRssMb?: number }) => { stats = s; });
+        let stats: { maxRssMb?: number; batches?: number; operations?: number } = {};
+        proc.on('message', (s: typeof stats) => { stats = s; });
         proc.once('exit', () => { process.off('exit', kill); res(stats); });
         proc.send({ cmd: 'stop' });
       }),

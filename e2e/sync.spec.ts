@@ -15,7 +15,12 @@ const FIELD = 'f000000000000000000000000008'; // Medium Text
 let remote: Served;
 let local: Served;
 const dirs: string[] = [];
+let remoteDir0 = '';
 
+async function tokenOf(origin: string) {
+  const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
+  return ((await login.json()) as { token: string }).token;
+}
 async function api(origin: string, method: string, p: string, body?: unknown) {
   const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
   const { token } = (await login.json()) as { token: string };
@@ -23,9 +28,14 @@ async function api(origin: string, method: string, p: string, body?: unknown) {
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { fields: { field_uuid: string; value?: unknown }[] };
 }
-const valueOf = async (origin: string) => (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === FIELD)?.value;
+const valueOf = async (origin: string, field = FIELD) => (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
+const LONG = 'f000000000000000000000000009'; // Long Text
+const DATASET = 'a0000000000000000000000000d1';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
+
+// The live test continues from the remote the first one attached.
+test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   const remoteDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-remote-'));
@@ -33,6 +43,7 @@ test.beforeAll(async () => {
   dirs.push(remoteDir, localDir);
   const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', remoteDir, '20'], { cwd: ROOT, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`seeding the remote failed:\n${seed.stdout}\n${seed.stderr}`);
+  remoteDir0 = remoteDir;
   remote = await startServe(remoteDir, ['--no-auto-login']);
   // The local side's first-run super-user gets the same credentials, so the API helper works on both.
   local = await startServe(localDir, [], { ODR_ADMIN_EMAIL: ADMIN.email, ODR_ADMIN_PASSWORD: ADMIN.password });
@@ -63,6 +74,12 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await expect(panel.getByRole('status')).toHaveText('Last sync complete', { timeout: 30_000 });
   await expect(page.getByRole('navigation', { name: 'Datasets' }).getByRole('link', { name: /^Synthetic Samples/ })).toBeVisible();
   await expect(panel.getByTestId('pending')).toHaveText('0');
+  // Live mode is on by default; this test syncs by hand (the next one runs live).
+  const liveBox = panel.getByRole('checkbox', { name: /^Live sync/ });
+  await expect(liveBox).toBeChecked();
+  await liveBox.click();
+  await expect(liveBox).not.toBeChecked();
+  await expect(page.getByTestId('sync-status')).toContainText('Live sync off');
 
   // The same field edited here (through the local API, as the editor does) and on the server.
   await api(local.url, 'POST', `/record/${RECORD}/${FIELD}/value`, { value: 'mine from the desktop' });
@@ -87,3 +104,4 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await expect(panel.getByTestId('pending')).toHaveText('0');
   await shot(page, 'sync-3-after-merge');
 });
+

@@ -1,4 +1,4 @@
-// The real server renders some strings through Twig's HTML escaper (reference §1.4);
+// The real server renders some strings through Twig's HTML escaper (docs/odr-server.md §1.4);
 // imports and the sync client undo that so names are stored once, unescaped.
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", '#39': "'", apos: "'" };
 

@@ -1,4 +1,4 @@
-// Turns ODR JSON as real servers emit it — current or legacy (reference §1.4, §3.5, §9.8) —
+// Turns ODR JSON as real servers emit it — current or legacy (docs/odr-server.md §1.4, §3.5, §9.8) —
 // into one canonical shape. Used by the importer, the sync client and the fixture tests.
 import { unescapeHtml, unescapeHtmlTwice } from './html.js';
 import type { FieldTypeName } from './fieldTypes.js';
@@ -14,7 +14,7 @@ const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && 
 const str = (x: unknown, dflt = ''): string =>
   typeof x === 'string' ? x : typeof x === 'number' ? String(x) : dflt;
 const int = (x: unknown): number => (typeof x === 'number' ? x : Number.parseInt(str(x, '0'), 10) || 0);
-/** Save responses may serialise `fields` as an object keyed "0", "2", … (reference §5.9). */
+/** Save responses may serialise `fields` as an object keyed "0", "2", … (docs/odr-server.md §5.9). */
 const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : isObj(x) ? Object.values(x) : []);
 
 export class ShapeError extends Error {}

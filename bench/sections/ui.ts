@@ -83,6 +83,36 @@ export async function uiBench(ctx: BenchContext): Promise<void> {
     const read = await scrollRun('read');
     ctx.add({ section: 'ui', name: 'scroll 3,000 rows at 10 rows/frame: longest task', value: +fmt(read.longest, 0), unit: 'ms', target: 'no task > 50 ms', pass: read.count === 0, note: `${read.count} long task(s); every page fetched and drawn` });
 
+    // Selection drives the pane: from the keypress in the list to the next record drawn beside it.
+    await page.evaluate((ds) => { window.location.hash = `#/d/${ds}`; }, SYNTH.dataset);
+    await page.locator('[role=grid] [data-record]').first().click();
+    await page.locator('aside.editor[aria-label^="Record "]').waitFor();
+    const arrows: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      arrows.push(await page.evaluate(() => new Promise<number>((resolve) => {
+        const grid = document.querySelector('[role=grid]') as HTMLElement;
+        grid.focus();
+        const before = document.querySelector('aside.editor')?.getAttribute('aria-label');
+        const shown = () => {
+          const pane = document.querySelector('aside.editor');
+          const label = pane?.getAttribute('aria-label') ?? '';
+          return label.startsWith('Record ') && label !== before && pane.querySelector('.fields');
+        };
+        const t0 = performance.now();
+        const obs = new MutationObserver(() => {
+          if (shown()) {
+            obs.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - t0));
+          }
+        });
+        obs.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
+        grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+      })));
+    }
+    arrows.sort((a, b) => a - b);
+    const arrow = arrows[10]!;
+    ctx.add({ section: 'ui', name: `arrow key → next record shown in the pane (${ctx.records} records)`, value: +fmt(arrow, 0), unit: 'ms', target: '≤ 50 ms', pass: arrow <= 50, note: `median of 21, worst ${fmt(arrows.at(-1)!, 0)} ms` });
+
     await page.evaluate(([ds, rec]) => { window.location.hash = `#/d/${ds}/r/${rec}`; }, [SYNTH.dataset, SYNTH.record(1)]);
     const editor = page.locator('aside.editor');
     await editor.waitFor();

@@ -29,6 +29,7 @@ async function open(dataDir: string, extra: Partial<Parameters<typeof createServ
     dataDir,
     admin: { email: process.env.ODR_ADMIN_EMAIL, password: process.env.ODR_ADMIN_PASSWORD },
     config: process.env.ODR_TOKEN_TTL ? { tokenTtlSeconds: Number(process.env.ODR_TOKEN_TTL) } : {},
+    liveSync: false, // only the long-running `serve` syncs in the background
     ...extra,
   });
   if (service.firstRun) {
@@ -50,7 +51,7 @@ async function serve(args: string[]) {
   const dataDir = path.resolve(values.data ?? defaultDataDir());
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
-  const service = await open(dataDir, { autoLogin: !values['no-auto-login'], static: serveRenderer(rendererDist) });
+  const service = await open(dataDir, { autoLogin: !values['no-auto-login'], static: serveRenderer(rendererDist), liveSync: true });
   const host = await listen(service, port);
   console.log(`data dir ${dataDir}`);
   console.log(`listening on ${host.url}/api/v4`);

@@ -19,6 +19,8 @@ export interface ServiceOptions {
   static?: AppOptions['static'];
   /** How remote passwords are sealed; default: a key file in the data dir. */
   secrets?: SecretBox;
+  /** Live sync of attached remotes in the background (default on; one-shot CLI commands turn it off). */
+  liveSync?: boolean;
 }
 
 export interface FirstRun {
@@ -61,6 +63,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     firstRun = { email, ...(given ? {} : { generatedPassword: password }) };
   }
   const { app, sync } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static, secrets: opts.secrets ?? keyFileBox(opts.dataDir) });
+  if (opts.liveSync ?? true) sync.live.start();
   return {
     ctx,
     domain,
@@ -68,6 +71,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     sync,
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     close: async () => {
+      await sync.live.stop();
       domain.search.stop();
       await checkpointer.stop();
       if (db.open) db.close();

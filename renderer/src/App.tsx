@@ -7,10 +7,12 @@ import { useDatasets, useJobs, useSyncStatus } from './lib/queries';
 import { useRoute } from './lib/route';
 import { JobsPanel } from './jobs/JobsPanel';
 import { SyncPanel } from './sync/SyncPanel';
+import { SyncStatusLine } from './sync/SyncStatusLine';
 import { SettingsPanel, desktop } from './settings/SettingsPanel';
 import { DatasetList } from './screens/DatasetList';
 import { DatasetScreen } from './screens/DatasetScreen';
 import { Welcome } from './screens/Welcome';
+import { Dialogs } from './ui/Dialog';
 import { Toasts } from './ui/toasts';
 
 const isTyping = (el: Element | null) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
@@ -40,6 +42,9 @@ export function App() {
     return () => window.removeEventListener('keydown', on);
   }, [undo]);
 
+  const currentName = datasets.data?.find((d) => d.uuid === route.dataset)?.name;
+  useEffect(() => { if (!currentName) document.title = 'odr-desktop'; }, [currentName]);
+
   if (session.isError) {
     return <div className="fatal" role="alert"><h1>odr-desktop</h1><p>Could not sign in to the local service: {errorText(session.error)}</p></div>;
   }
@@ -53,8 +58,9 @@ export function App() {
     <div className={`app${panel ? ' jobs-open' : ''}${panel === 'sync' ? ' sync-open' : ''}`}>
       <header className="topbar">
         <a className="brand" href="#/">odr-desktop</a>
-        <span className={`live live-${live}`} title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
+        <span className={`live live-${live}`} role="img" title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
         <span className="spacer" />
+        {session.data.super_user && <SyncStatusLine live={sync.data?.live[0]} onOpen={() => setPanel('sync')} />}
         {session.data.super_user && (
           <button type="button" aria-pressed={panel === 'sync'} onClick={() => setPanel((p) => (p === 'sync' ? null : 'sync'))}>
             Sync{syncNote ? ` (${syncNote})` : ''}
@@ -78,6 +84,7 @@ export function App() {
       {panel === 'sync' && <SyncPanel onClose={() => setPanel(null)} />}
       {panel === 'settings' && bridge && <SettingsPanel bridge={bridge} onClose={() => setPanel(null)} />}
       <Toasts />
+      <Dialogs />
     </div>
   );
 }

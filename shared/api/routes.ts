@@ -9,7 +9,9 @@ import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, Sav
 import {
   CountedSearchRecords, DatasetSearchBody, DatasetSearchResult, FieldStats, FieldStatsByDataset, SearchRecords, TemplateSearchPost,
 } from '../schemas/search.js';
-import { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../schemas/sync.js';
+import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
+import { AddRemoteRequest, LiveSettingsRequest, LiveStatus, LiveStatusList, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
@@ -168,7 +170,15 @@ export const ROUTES: RouteDoc[] = [
   local('get', '/whoami', 'The caller', { ok: ok(SessionUser, 'User') }),
   local('get', '/datasets', 'Dataset summaries for the UI', { ok: ok(DatasetSummaries, 'Datasets') }),
   local('get', '/datasets/{uuid}/records', 'The UI\'s record table: full-text q, sort, paging', { query: RecordTableQuery, ok: ok(TablePage, 'A page') }),
-  local('get', '/events', 'Server-sent events: job and records', { ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' } }),
+  local('get', '/datasets/{uuid}/record-uuids', 'uuids of a stretch of the table view (select-all, Shift ranges)', {
+    description: 'Same q/sort/dir as the record table; limit up to 200,000 (default all).', query: ViewUuidsQuery, ok: ok(ViewUuids, 'uuids in view order'),
+  }),
+  local('post', '/datasets/{uuid}/batch', 'One change (value, option or tag, public/private, or a restore) across many records', {
+    description: 'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
+    body: json(BatchRequest), ok: ok(BatchResult, 'How many changed, and their earlier state'),
+  }),
+  local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', { query: ViewQuery, ok: ok(ViewPosition, 'Its index') }),
+  local('get', '/events', 'Server-sent events: job, records and sync (live status)', { ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' } }),
   local('get', '/jobs', 'Recent jobs of the caller', { query: z.object({ limit: z.string().regex(/^\d+$/).optional() }), ok: ok(JobList, 'Jobs') }),
   local('post', '/import', 'Import an ODR export (multipart file) as a job', {
     body: { media: ['multipart/form-data'], required: true, schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }) },
@@ -179,6 +189,8 @@ export const ROUTES: RouteDoc[] = [
   local('get', '/sync', 'Sync state: remotes, datasets, conflicts (super-users)', { ok: ok(SyncStatus, 'Status') }),
   local('post', '/sync/remotes', 'Attach a remote ODR server', { body: json(AddRemoteRequest), ok: ok(RemoteAdded, 'The remote') }),
   local('get', '/sync/remotes/{id}/datasets', 'The remote\'s dataset list', { params: { id: digits }, ok: ok(DatabaseList, 'Datasets') }),
+  local('put', '/sync/remotes/{id}/live', 'Live mode of a remote: on or off, pull interval', { params: { id: digits }, body: json(LiveSettingsRequest), ok: ok(LiveStatus, 'Its live status') }),
+  local('post', '/sync/focus', 'The window regained focus: live remotes pull now', { ok: ok(LiveStatusList, 'Live statuses') }),
   local('post', '/sync/run', 'Sync datasets with a remote as a job', { body: json(RunSyncRequest), ok: accepted('The sync job') }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', { params: { id: digits }, body: json(ResolveConflictRequest), ok: ok(ConflictResolved, 'Resolved') }),
 ];

@@ -1,4 +1,4 @@
-// The render plugins ODR templates name on datatypes and fields (reference §3, `render_plugins`),
+// The render plugins ODR templates name on datatypes and fields (docs/odr-server.md §3, `render_plugins`),
 // and which of them odr-desktop draws itself. Names are ODR's own display names.
 import type { RenderPlugin } from '../schemas/template.js';
 

@@ -6,3 +6,5 @@ export * from './job.js';
 export * from './sync.js';
 export * from './local.js';
 export * from './search.js';
+export * from './selection.js';
+export * from './batch.js';

@@ -64,7 +64,43 @@ export type ParkedOperation = z.infer<typeof ParkedOperation>;
 export const RemovedOnServer = z.object({ record_uuid: z.string(), dataset_uuid: z.string(), detected: z.string() });
 export type RemovedOnServer = z.infer<typeof RemovedOnServer>;
 
+/** Live (proxy) mode of one remote: background push and pull. */
+export const LiveSettings = z.object({
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+  /** Seconds between pulls; 0 pulls only on focus, reconnect and after a push. */
+  pull_seconds: z.number({ error: 'pull_seconds must be a number' }).int('pull_seconds must be an integer').min(0, 'pull_seconds must be 0 or more').max(86_400, 'pull_seconds must be at most 86400'),
+});
+export type LiveSettings = z.infer<typeof LiveSettings>;
+export const LiveSettingsRequest = LiveSettings.partial();
+export type LiveSettingsRequest = z.infer<typeof LiveSettingsRequest>;
+
+/**
+ * The one sync status the app header shows: online (synced at), syncing, offline since … with
+ * N waiting, paused (live mode refused, with why), or off.
+ */
+export const LiveState = z.enum(['off', 'online', 'syncing', 'offline', 'paused']);
+export type LiveState = z.infer<typeof LiveState>;
+export const LiveStatus = LiveSettings.extend({
+  remote_id: Int,
+  url: z.string(),
+  state: LiveState,
+  /** When the remote became unreachable, or live mode was paused. */
+  since: z.string().nullable(),
+  last_sync: z.string().nullable(),
+  /** Local changes not yet on the server. */
+  pending: Int,
+  /** Conflicts and refused operations waiting for a person. */
+  attention: Int,
+  reason: z.string().nullable(),
+  next_try: z.string().nullable(),
+});
+export type LiveStatus = z.infer<typeof LiveStatus>;
+
+export const LiveStatusList = z.object({ live: z.array(LiveStatus) });
+export type LiveStatusList = z.infer<typeof LiveStatusList>;
+
 export const SyncStatus = z.object({
+  live: z.array(LiveStatus),
   remotes: z.array(SyncRemote),
   datasets: z.array(SyncDataset),
   pending: Int,

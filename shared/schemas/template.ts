@@ -103,7 +103,7 @@ export const DatabaseList = z.object({ databases: z.array(DatabaseListEntry) });
 export type DatabaseListEntry = z.infer<typeof DatabaseListEntry>;
 export type DatabaseList = z.infer<typeof DatabaseList>;
 
-/** `GET /search/database/{uuid}/records/...` and the modified-records route (reference §5.8). */
+/** `GET /search/database/{uuid}/records/...` and the modified-records route (docs/odr-server.md §5.8). */
 export const RecordIdList = z.object({
   records: z.array(z.object({
     internal_id: Int,

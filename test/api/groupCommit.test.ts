@@ -35,4 +35,17 @@ describe('group commit of concurrent mutations', () => {
     const rec17 = await t.admin.record(SYNTH.record(17));
     expect(rec17.fields.find((f) => f.field_uuid === int)?.value).not.toBe('not a number');
   });
+
+  it('lets writers that each wait for their acknowledgement share batches', async () => {
+    const text = SYNTH.field('Long Text');
+    const before = { batches: t.service.domain.writes.batches, ops: t.service.domain.writes.operations };
+    // 8 clients, each writing as soon as its previous write is acknowledged (like the bench).
+    await Promise.all(Array.from({ length: 8 }, async (_, c) => {
+      for (let k = 0; k < 12; k++) await t.admin.setValue(SYNTH.record(c), text, `client ${c} write ${k}`);
+    }));
+    const ops = t.service.domain.writes.operations - before.ops;
+    const batches = t.service.domain.writes.batches - before.batches;
+    expect(ops).toBe(96);
+    expect(ops / batches).toBeGreaterThanOrEqual(4);
+  });
 });

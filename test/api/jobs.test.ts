@@ -43,7 +43,7 @@ describe('job routes with the x-auth API token', () => {
     }
     expect((await t.admin.jobStatus(job.id, 0, apiToken)).current).toBe(0);
     expect((await t.admin.jobStatus(job.id, 1, apiToken)).current).toBe(2);
-    // Units reaching total do not complete a job by themselves (reference §6).
+    // Units reaching total do not complete a job by themselves (docs/odr-server.md §6).
     expect((await t.admin.runningJobs(['ima_update'], apiToken)).jobs.map((j) => j.id)).toContain(job.id);
 
     const done = await t.admin.completeJob(job.id, apiToken);

@@ -147,6 +147,9 @@ describe('every route, called from the document alone, answers as the document s
     getLocalWhoami: {},
     getLocalDatasets: {},
     getLocalDatasetsUuidRecords: { params: { uuid: SYNTH.dataset }, query: { q: 'sample', sort: SYNTH.field('Integer'), dir: 'desc', limit: '5' } },
+    getLocalDatasetsUuidRecordUuids: { params: { uuid: SYNTH.dataset }, query: { sort: '_id', dir: 'desc', offset: '1', limit: '3' } },
+    getLocalDatasetsUuidPositionRecord: { params: { uuid: SYNTH.dataset, record: SYNTH.record(2) }, query: { sort: '_id' } },
+    postLocalDatasetsUuidBatch: { params: { uuid: SYNTH.dataset }, body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } } },
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },
@@ -156,6 +159,8 @@ describe('every route, called from the document alone, answers as the document s
     postLocalSyncRemotes: { body: { url: `${t.api}`, username: ADMIN.email, password: ADMIN.password } },
     getLocalSyncRemotesIdDatasets: { params: { id: '' } },
     postLocalSyncRun: { body: {}, status: 202 },
+    putLocalSyncRemotesIdLive: { params: { id: '0' }, body: { pull_seconds: 0 } },
+    postLocalSyncFocus: {},
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
   });
@@ -198,12 +203,12 @@ describe('every route, called from the document alone, answers as the document s
     data.getJobCancelId!.params!.id = String(jobToCancel);
 
     // Mutations that remove what later calls read go last.
-    const order = (o: Op) => (o.method === 'delete' ? 2 : o.op.operationId === 'getLocalSyncRemotesIdDatasets' || o.op.operationId === 'postLocalSyncRun' ? 1 : 0);
+    const order = (o: Op) => (o.method === 'delete' ? 2 : ['getLocalSyncRemotesIdDatasets', 'postLocalSyncRun', 'putLocalSyncRemotesIdLive'].includes(o.op.operationId as string) ? 1 : 0);
     const ops = operations(doc).sort((a, b) => order(a) - order(b));
     for (const o of ops) {
       const id = o.op.operationId as string;
       const a = data[id]!;
-      if (id === 'getLocalSyncRemotesIdDatasets') a.params!.id = String(remoteId);
+      if (id === 'getLocalSyncRemotesIdDatasets' || id === 'putLocalSyncRemotesIdLive') a.params!.id = String(remoteId);
       if (id === 'postLocalSyncRun') a.body = { remote_id: remoteId, datasets: [SYNTH.dataset] };
       let url = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
         const v = a.params?.[name];

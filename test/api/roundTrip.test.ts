@@ -107,7 +107,7 @@ beforeAll(async () => {
       expect(r.status, `${dt.name}: ${r.text}`).toBe(200);
     }
   }
-  // A tag selected alone through PUT (no cascade, reference §4.3), its parent not selected.
+  // A tag selected alone through PUT (no cascade, docs/odr-server.md §4.3), its parent not selected.
   const tags = SYNTH.field('Tags');
   for (const tag of [SYNTH.tag(1), SYNTH.tag(2), SYNTH.tag(3)]) await api('PUT', `/record/${SYNTH.record(2)}/${tags}/${tag}/unselected`);
   expect((await api('PUT', `/record/${SYNTH.record(2)}/${tags}/${SYNTH.tag(8)}/selected`)).status).toBe(200);

@@ -98,7 +98,7 @@ describe(`the service process (${N} records imported)`, () => {
     } finally {
       await service.close();
     }
-  }, 60_000 + N * 3);
+  }, 120_000 + N * 10);
 
   it('in its own process the main event loop stays within 20 ms during the import; the hop is measured', async () => {
     const userData = tempDir('odr-hop-shell-');
@@ -122,5 +122,5 @@ describe(`the service process (${N} records imported)`, () => {
       await shell.quit();
       FakeWindow.all = [];
     }
-  }, 60_000 + N * 3);
+  }, 120_000 + N * 10);
 });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RemoteClient, RemoteError } from '../../electron/service/sync/remoteClient.js';
 
 // The remote is a server we do not control: here a mockttp server answers with the shapes real
-// ODR servers emit (reference §9), over real HTTP, and the sync client must cope with each.
+// ODR servers emit (docs/odr-server.md §9), over real HTTP, and the sync client must cope with each.
 
 let server: Mockttp;
 let client: RemoteClient;

@@ -10,27 +10,46 @@ export interface RemoteProc {
   client: OdrClient;
   dataDir: string;
   stop: () => Promise<void>;
+  /** Stops the process, keeping its data dir (the remote is "unreachable"). */
+  halt: () => Promise<void>;
+  /** Starts it again on the same port. */
   restart: () => Promise<void>;
 }
 
-export async function startRemote(n: number): Promise<RemoteProc> {
+/** `env`: e.g. ODR_TOKEN_TTL for a remote whose tokens expire quickly. */
+export async function startRemote(n: number, env: Record<string, string> = {}): Promise<RemoteProc> {
   const seeded = await startSyntheticService(n, { keepDir: true });
   await seeded.close();
-  const r: RemoteProc = { url: '', proc: undefined as unknown as Proc, client: undefined as unknown as OdrClient, dataDir: seeded.dataDir, stop: async () => {}, restart: async () => {} };
-  const launch = async () => {
-    r.proc = runCli(['serve', '--port', '0', '--data', seeded.dataDir, '--no-auto-login']);
+  const r: RemoteProc = {
+    url: '', proc: undefined as unknown as Proc, client: undefined as unknown as OdrClient, dataDir: seeded.dataDir,
+    stop: async () => {}, halt: async () => {}, restart: async () => {},
+  };
+  const launch = async (port: string) => {
+    r.proc = runCli(['serve', '--port', port, '--data', seeded.dataDir, '--no-auto-login'], env);
     r.url = (await r.proc.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     r.client = new OdrClient({ baseUrl: r.url });
     await r.client.login(ADMIN.email, ADMIN.password);
   };
-  await launch();
-  r.stop = async () => {
+  await launch('0');
+  r.halt = async () => {
+    if (r.proc.child.exitCode !== null) return;
     r.proc.child.kill('SIGTERM');
     await r.proc.exited;
+  };
+  r.restart = async () => {
+    await r.halt();
+    await launch(new URL(r.url).port);
+  };
+  r.stop = async () => {
+    await r.halt();
     rmSync(seeded.dataDir, { recursive: true, force: true });
   };
   return r;
 }
 
-/** The local side: an empty service (real SQLite file) that will pull from the remote. */
-export const startLocal = (): Promise<TestService> => startService({ config: { tokenTtlSeconds: 86400 } });
+/**
+ * The local side: an empty service (real SQLite file) that will pull from the remote. Live mode
+ * is off unless asked for, so tests that sync by hand see only their own passes.
+ */
+export const startLocal = (opts: { liveSync?: boolean } = {}): Promise<TestService> =>
+  startService({ config: { tokenTtlSeconds: 86400 }, liveSync: opts.liveSync ?? false });

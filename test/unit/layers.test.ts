@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/processes.js';
 
-// The layer rules of docs/design, checked on every import statement.
+// The layer rules of docs/architecture.md, checked on every import statement.
 
 function files(dir: string): string[] {
   const abs = path.join(ROOT, dir);

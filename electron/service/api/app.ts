@@ -11,6 +11,8 @@ import { apiDocRoutes } from './routes/apiDocs.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
+import { localSelectionRoutes } from './routes/localSelection.js';
+import { localBatchRoutes } from './routes/localBatch.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { localSyncRoutes } from './routes/localSync.js';
 import { SyncService } from '../sync/runner.js';
@@ -90,6 +92,8 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
   local.route('/', localDataRoutes(d));
+  local.route('/', localSelectionRoutes(d));
+  local.route('/', localBatchRoutes(d));
   const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);

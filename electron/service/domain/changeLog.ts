@@ -18,14 +18,17 @@ export interface Change {
 
 /**
  * The append-only change log: entity, field, old and new value, who, when. Every mutation
- * writes it inside its own transaction; sync's outbox and per-field history read it.
+ * writes it inside its own transaction; sync's outbox, per-field history and the rendered-record
+ * cache's invalidation follow it.
  */
 export class ChangeLog {
   private readonly insert: Statement;
+  private readonly ctx: Ctx;
   /** Set by the sync engine while it applies pulled changes. */
   origin: ChangeOrigin = 'local';
 
   constructor(ctx: Ctx) {
+    this.ctx = ctx;
     this.insert = ctx.db.prepare(
       `INSERT INTO change_log (at, user_id, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, old, new, origin)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -33,6 +36,11 @@ export class ChangeLog {
   }
 
   append(at: string, c: Change): void {
+    // Every mutation passes here, in its own transaction: the one place the rendered-record
+    // cache hears of changes, so no route or write path can forget to tell it.
+    const tree = c.topRecordUuid ?? c.recordUuid;
+    if (tree) this.ctx.renders.dropTop(tree);
+    else this.ctx.renders.clear();
     this.insert.run(
       at, c.userId, c.op, c.datasetUuid ?? null, c.recordUuid ?? null, c.topRecordUuid ?? null,
       c.fieldUuid ?? null, c.itemUuid ?? null,

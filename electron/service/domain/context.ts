@@ -2,6 +2,7 @@ import type { Db } from '../store/db.js';
 import { formatTimestamp } from '../../../shared/dates.js';
 import { SchemaCache } from './schemaCache.js';
 import { EventBus } from './events.js';
+import { RenderCache } from './renderCache.js';
 
 export interface ServiceConfig {
   /** Lifetime of JWTs from POST /token, seconds. */
@@ -27,10 +28,14 @@ export interface Ctx {
   events: EventBus;
   /** Injectable for scheduled-publication tests; everything reads time through it. */
   clock: () => Date;
+  /** Rendered record JSON; the change log drops what each mutation touches. */
+  renders: RenderCache;
 }
 
 export function createCtx(db: Db, dataDir: string, config: ServiceConfig, clock: () => Date = () => new Date()): Ctx {
-  return { db, dataDir, config, clock, schema: new SchemaCache(db), events: new EventBus() };
+  const ctx = { db, dataDir, config, clock, schema: new SchemaCache(db), events: new EventBus() } as Ctx;
+  ctx.renders = new RenderCache(ctx);
+  return ctx;
 }
 
 export const nowStamp = (ctx: Ctx) => formatTimestamp(ctx.clock());

@@ -73,6 +73,16 @@ export class Domain {
     return this.reader.renderRecord(rec, opts);
   }
 
+  /** The record's JSON bytes as HTTP answers send them, from the rendered-record cache. */
+  renderJson(rec: RecordRow, opts: RenderOptions): Buffer {
+    return this.ctx.renders.record(this.reader, rec, opts);
+  }
+
+  /** Top-level records' JSON bytes, one each, from the rendered-record cache. */
+  renderTopsJson(tops: readonly RecordRow[], opts: RenderOptions): Buffer[] {
+    return this.ctx.renders.tops(this.reader, tops, opts);
+  }
+
   /** Tells listeners (UI event stream, sync) which records of which dataset changed. */
   announce(recs: readonly RecordRow[]): void {
     const byDataset = new Map<string, string[]>();

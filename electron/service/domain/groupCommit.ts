@@ -6,16 +6,31 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+/** How long the recent batch-size peak is remembered once writers go quiet. */
+const PEAK_MEMORY_MS = 1000;
+/** The longest a mutation waits for company, however slow the disk. */
+const MAX_GATHER_MS = 2;
+
 /**
  * Group commit: mutations that arrive while one is being handled share one durable commit.
  * With synchronous=FULL every commit costs a WAL fsync, which caps one-at-a-time writes near
  * the disk's sync rate; concurrent clients (UI, sync, scripts) queue here and each batch pays
  * one fsync. Each mutation runs in its own savepoint, so one that fails is rolled back and
  * rejected alone; no caller hears "done" before its batch is on disk.
+ *
+ * Gathering: the fsync blocks this thread, so the writers answered by one commit come back
+ * together, but a few ticks apart. Flushing at the first of them would split them into a small
+ * batch plus a big one that waits a whole fsync, and they stay split. So when recent batches
+ * show several concurrent writers, a batch waits (a fraction of the last commit's time, at most
+ * MAX_GATHER_MS) until as many as the recent peak have arrived. A lone writer never waits.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
   private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
+  private peak = 1;
+  private peakAt = 0;
+  private lastCommitMs = 0;
   batches = 0;
   operations = 0;
 
@@ -24,19 +39,38 @@ export class GroupCommit {
   run<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.scheduled) {
+      if (this.timer && this.queue.length >= this.peak) {
+        clearTimeout(this.timer);
+        this.timer = null;
+        this.flush();
+      } else if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => this.gather());
       }
     });
+  }
+
+  private gather(): void {
+    if (performance.now() - this.peakAt > PEAK_MEMORY_MS) this.peak = 1;
+    const wait = Math.min(MAX_GATHER_MS, this.lastCommitMs / 4);
+    if (this.queue.length >= this.peak || wait < 0.05) {
+      this.flush();
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, wait);
   }
 
   private flush(): void {
     const batch = this.queue;
     this.queue = [];
     this.scheduled = false;
+    if (batch.length === 0) return;
     const db = this.ctx.db;
     const outcomes: { ok: boolean; value: unknown }[] = [];
+    const t0 = performance.now();
     try {
       db.transaction(() => {
         for (const op of batch) {
@@ -53,6 +87,13 @@ export class GroupCommit {
       this.ctx.schema.invalidate();
       for (const op of batch) op.reject(e);
       return;
+    } finally {
+      const t1 = performance.now();
+      this.lastCommitMs = t1 - t0;
+      if (batch.length >= this.peak) {
+        this.peak = batch.length;
+        this.peakAt = t1;
+      }
     }
     this.batches++;
     this.operations += batch.length;

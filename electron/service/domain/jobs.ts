@@ -3,7 +3,7 @@ import type { Ctx } from './context.js';
 import { OdrError, notFound } from './errors.js';
 import type { User } from './users.js';
 
-// Tracked jobs as the real server keeps them (reference §5.18, §6), plus the service's own
+// Tracked jobs as the real server keeps them (docs/odr-server.md §5.18, §6), plus the service's own
 // long operations (import, thumbnails, sync), which report progress through the same rows.
 //
 // States: running (completed null) → complete (completed set: GET /job/complete when the units

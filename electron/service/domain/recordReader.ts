@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { isPublicAt } from '../../../shared/dates.js';
+import { isPublicAt, PRIVATE_DATE } from '../../../shared/dates.js';
 import { renderValue } from '../../../shared/fieldTypes.js';
 import type { FieldEntry, FileEntry, OdrRecord, OptionEntry, TagEntry } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
@@ -18,6 +18,21 @@ export interface RenderOptions {
    * `_update_date`, and `record_name` as an integer when it is the record id.
    */
   legacyKeys?: boolean;
+}
+
+/**
+ * What a render depended on besides the stored rows, for the rendered-record cache: it equals
+ * the render for any viewer of the same class who created nothing in the tree, until the next
+ * public-date boundary.
+ */
+export interface RenderTrace {
+  topUuid: string;
+  /** Users who created a record or file anywhere in the tree (ownership widens their view). */
+  creators: Set<number>;
+  /** Top-level datasets of the tree's records (their admins see everything). */
+  datasets: Set<DatatypeInfo>;
+  /** The earliest compared public date still in the future: the render may change then. */
+  nextBoundary: string | null;
 }
 
 interface Node {
@@ -69,21 +84,51 @@ export class RecordReader {
 
   /** Renders one record — top-level or child — with its descendants. */
   renderRecord(rec: RecordRow, opts: RenderOptions): OdrRecord {
-    const node = this.build([rec.top_rid], opts).get(rec.rid);
-    if (!node) throw new Error(`record ${rec.uuid} is not visible under its top-level record`);
-    return this.toJson(node, opts);
+    return this.renderTraced(rec, opts).json;
   }
 
-  /** All visible nodes of the given record trees, keyed by rid. */
-  private build(topRids: number[], opts: RenderOptions): Map<number, Node> {
+  /** renderRecord, with what the render depended on (for the cache). */
+  renderTraced(rec: RecordRow, opts: RenderOptions): { json: OdrRecord; trace: RenderTrace } {
+    const traces = new Map<number, RenderTrace>();
+    const node = this.build([rec.top_rid], opts, traces).get(rec.rid);
+    if (!node) throw new Error(`record ${rec.uuid} is not visible under its top-level record`);
+    return { json: this.toJson(node, opts), trace: traces.get(rec.top_rid)! };
+  }
+
+  /** renderTops, with what each render depended on. */
+  renderTopsTraced(tops: readonly RecordRow[], opts: RenderOptions): { json: OdrRecord; trace: RenderTrace }[] {
+    if (tops.length === 0) return [];
+    const traces = new Map<number, RenderTrace>();
+    const nodes = this.build(tops.map((t) => t.rid), opts, traces);
+    return tops.map((t) => ({ json: this.toJson(nodes.get(t.rid)!, opts), trace: traces.get(t.rid)! }));
+  }
+
+  /** All visible nodes of the given record trees, keyed by rid; `traces` is filled per top rid. */
+  private build(topRids: number[], opts: RenderOptions, traces?: Map<number, RenderTrace>): Map<number, Node> {
     const schema = this.ctx.schema.get();
     const single = topRids.length === 1;
     const stmts = single ? this.one : this.many;
     const arg = single ? topRids[0] : JSON.stringify(topRids);
+    const topOfRid = new Map<number, number>();
+    // Every public-date comparison goes through here, so the trace knows when the answer flips.
+    const isPublic = (date: string, topRid: number) => {
+      if (isPublicAt(date, opts.now)) return true;
+      const t = traces?.get(topRid);
+      if (t && date !== PRIVATE_DATE && (t.nextBoundary === null || date < t.nextBoundary)) t.nextBoundary = date;
+      return false;
+    };
 
     const nodes = new Map<number, Node>();
     for (const row of stmts.records.all(arg) as RecordRow[]) {
       const dt = schema.datatypes.get(row.datatype_id)!;
+      if (traces) {
+        topOfRid.set(row.rid, row.top_rid);
+        let t = traces.get(row.top_rid);
+        if (!t) traces.set(row.top_rid, t = { topUuid: '', creators: new Set(), datasets: new Set(), nextBoundary: null });
+        if (row.parent_rid === null) t.topUuid = row.uuid;
+        if (row.created_by !== null) t.creators.add(row.created_by);
+        t.datasets.add(dt.top);
+      }
       const restricted = !isAdmin(opts.viewer, dt);
       const node: Node = {
         row, dt, fields: new Map(), instance: new Map(), children: [], restricted,
@@ -95,14 +140,14 @@ export class RecordReader {
       }
       const parent = nodes.get(row.parent_rid);
       if (!parent) continue; // under a hidden record
-      if (restricted && !node.ownsRecord && !parent.ownsRecord && !isPublicAt(row.public_date, opts.now)) continue;
+      if (restricted && !node.ownsRecord && !parent.ownsRecord && !isPublic(row.public_date, row.top_rid)) continue;
       node.ownsRecord ||= parent.ownsRecord;
       parent.children.push(node);
       nodes.set(row.rid, node);
     }
 
     const visible = (node: Node, f: FieldInfo) =>
-      !node.restricted || node.ownsRecord || isPublicAt(f.publicDate, opts.now);
+      !node.restricted || node.ownsRecord || isPublic(f.publicDate, node.row.top_rid);
 
     for (const v of stmts.values.all(arg) as ValueRow[]) {
       const node = nodes.get(v.record_rid);
@@ -140,11 +185,12 @@ export class RecordReader {
       }
     }
     for (const file of files) {
+      if (traces && file.created_by !== null) traces.get(topOfRid.get(file.record_rid)!)?.creators.add(file.created_by);
       if (file.parent_rid !== null) continue;
       const node = nodes.get(file.record_rid);
       const f = schema.fields.get(file.datafield_id);
       if (!node || !f || !visible(node, f)) continue;
-      if (node.restricted && file.created_by !== opts.viewer.id && !isPublicAt(file.public_date, opts.now)) continue;
+      if (node.restricted && file.created_by !== opts.viewer.id && !isPublic(file.public_date, node.row.top_rid)) continue;
       const entry = this.entryFor(node, f);
       const list = (entry.files ??= []);
       list.push(fileEntry(file, null, opts.apiBase));
@@ -251,7 +297,7 @@ const byOrder = (schema: Schema, kind: 'option' | 'tag') => (a: { id: number }, 
   return (pa?.displayOrder ?? 0) - (pb?.displayOrder ?? 0) || a.id - b.id;
 };
 
-/** File and image entries in the real server's key order (reference §3.2). */
+/** File and image entries in the real server's key order (docs/odr-server.md §3.2). */
 export function fileEntry(file: FileRow, parent: FileRow | null, apiBase: string): FileEntry {
   const meta = parent ?? file;
   const href = file.content_hash !== null || file.source_href === null ? `${apiBase}/file/${file.uuid}` : file.source_href;

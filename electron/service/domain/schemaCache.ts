@@ -130,6 +130,11 @@ export class SchemaCache {
     return this.current;
   }
 
+  /** PRAGMA data_version as of the last get(): it moves when another connection commits. */
+  get seenDataVersion(): number {
+    return this.dataVersion;
+  }
+
   /** Call inside the transaction that changed a template: bumps the revision other processes see. */
   changed(): void {
     this.db.prepare(

@@ -1,6 +1,7 @@
 import type { Domain } from '../domain/domain.js';
 import type { User } from '../domain/users.js';
 import { EngineContext } from './engineContext.js';
+import { collectOutbox } from './outbox.js';
 import { Puller } from './pull.js';
 import { Pusher, type PushStats } from './push.js';
 import type { RemoteClient } from './remoteClient.js';
@@ -41,6 +42,12 @@ export class SyncEngine {
 
   addDataset(uuid: string): void {
     this.state.addDataset(uuid);
+  }
+
+  /** Local edits waiting to be pushed (collected from the change log first). */
+  hasPending(): boolean {
+    collectOutbox(this.x.d.ctx, new Set(this.state.datasets()));
+    return this.state.pendingCount() > 0;
   }
 
   push(onOp?: () => void): Promise<PushStats> {

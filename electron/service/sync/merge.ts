@@ -1,7 +1,7 @@
 import type { FieldEntry, OdrRecord } from '../../../shared/schemas/record.js';
 import { childrenOf, display, fieldStates, keyOf, same, type FieldState } from './recordFields.js';
 
-// The three-way merge of sync-design §3, with no I/O: given the server's copy, the last server
+// The three-way merge of docs/sync.md §3, with no I/O: given the server's copy, the last server
 // copy (base) and ours, decide what to apply here and what is a conflict.
 
 /** A field changed on both sides; values as people see them. */

@@ -15,7 +15,7 @@ interface ChangeRow {
 }
 
 /**
- * Turns the change log's local edits into intent-level operations (sync-design §2), in the same
+ * Turns the change log's local edits into intent-level operations (docs/sync.md §2), in the same
  * transaction that moves the cursor, so nothing is lost or taken twice across restarts.
  * Coalescing: the last value of a field wins; an option's last state wins; create then delete
  * leaves nothing; delete drops the record's other pending operations.

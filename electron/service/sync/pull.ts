@@ -24,7 +24,26 @@ export type Applied = 'new' | 'replaced' | 'merged' | 'same';
 
 /** Server to here: templates, records (merged with local changes) and deletions. */
 export class Puller {
+  /** Local records changed by applied server copies, not yet announced. */
+  private changed = new Map<string, Set<string>>();
+
   constructor(private readonly x: EngineContext) {}
+
+  /**
+   * Tells listeners (the open record, tables) which records the server's copies changed. Called
+   * after the commit: the importer writes rows directly and announces nothing itself.
+   */
+  announce(): void {
+    const changed = this.changed;
+    this.changed = new Map();
+    for (const [datasetUuid, ids] of changed) this.x.d.ctx.events.emit('records', { datasetUuid, recordUuids: [...ids] });
+  }
+
+  private touched(dataset: string, local: string): void {
+    const set = this.changed.get(dataset) ?? new Set<string>();
+    set.add(local);
+    this.changed.set(dataset, set);
+  }
 
   async pullTemplate(dataset: string): Promise<void> {
     const x = this.x;
@@ -43,12 +62,13 @@ export class Puller {
     const baseJson = x.state.baseJson(theirsRaw.record_uuid);
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
+    if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
+    this.touched(dataset, localUuid);
     if (!existing) {
       x.asSync(() => importer.importTop(theirs, x.types));
       x.state.setBase(theirsRaw);
       return 'new';
     }
-    if (unchangedSinceBase(baseJson, theirsRaw)) return 'same';
     if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
       const local = x.localRecord(localUuid);
       const theirChildren = new Set(childrenOf(theirs).map((c) => c.record_uuid));
@@ -76,7 +96,7 @@ export class Puller {
 
   /**
    * Stores merged field states. Tags go one by one, exactly as the server holds them: a saved tag
-   * set would also select each tag's ancestors (reference §4.3), which the server has not done.
+   * set would also select each tag's ancestors (docs/odr-server.md §4.3), which the server has not done.
    */
   private store(theirs: OdrRecord, local: OdrRecord, apply: Map<string, FieldState>): void {
     const x = this.x;
@@ -113,7 +133,8 @@ export class Puller {
     };
     // One transaction per batch of records: a commit (fsync) per record would cost more than the
     // record itself.
-    const applyBatch = x.db.transaction((rs: OdrRecord[]) => rs.forEach(apply));
+    const inBatch = x.db.transaction((rs: OdrRecord[]) => rs.forEach(apply));
+    const applyBatch = { immediate: (rs: OdrRecord[]) => { inBatch.immediate(rs); this.announce(); } };
     const fetchAll = async (ids: string[]) => {
       for (let i = 0; i < ids.length; i += FETCH_BATCH) {
         const got = await mapLimit(ids.slice(i, i + FETCH_BATCH), FETCH_CONCURRENCY, async (id) => {
@@ -137,7 +158,7 @@ export class Puller {
     }
     if (!cursor) {
       // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
-      // admins and answer everything on every page (reference §9.9): a page with nothing new ends
+      // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
       // it. The next page is fetched while this one is stored.
       const got = new Set<string>();
       let next = x.remote.page(dataset, PAGE, 0, x.types);

@@ -137,11 +137,12 @@ export class Pusher {
       }
     }
     settle.immediate(sent, after, list[0]!.dataset_uuid);
+    this.puller.announce();
   }
 
   /**
    * A write on a record. Real servers apply value, option and publish calls on a child record
-   * but answer 400 (reference §9.4): for a child that answer counts as done, and the top-level
+   * but answer 400 (docs/odr-server.md §9.4): for a child that answer counts as done, and the top-level
    * record read afterwards shows what the server holds.
    */
   private async childWrite(op: OutboxOp, top: string, fn: (c: OdrClient) => Promise<unknown>): Promise<unknown> {

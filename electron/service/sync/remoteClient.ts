@@ -3,13 +3,23 @@ import { normalizeRecord } from '../../../shared/legacy.js';
 import type { FieldTypeName } from '../../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 
-/** Why a remote call failed, which decides what the engine does next (sync-design §7). */
+/** Why a remote call failed, which decides what the engine does next (docs/sync.md §7). */
 export type FailureKind = 'transient' | 'ambiguous' | 'auth' | 'permanent' | 'gone';
 
 export class RemoteError extends Error {
+  /** How long the server asked us to wait (Retry-After), when it did. */
+  retryAfterMs?: number;
   constructor(readonly kind: FailureKind, message: string, readonly status?: number) {
     super(message);
   }
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from now; null when absent or unreadable. */
+export function parseRetryAfter(h: string | null, nowMs = Date.now()): number | null {
+  if (!h) return null;
+  if (/^\d+$/.test(h.trim())) return Number(h.trim()) * 1000;
+  const at = Date.parse(h);
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : null;
 }
 
 const TIMEOUT_MS = 15_000;
@@ -29,6 +39,8 @@ export class RemoteClient {
   readonly client: OdrClient;
   /** The server's clock (its Date header) at the last answer: pull cursors are in server time. */
   serverTime: number | null = null;
+  /** Retry-After of the last failed answer. */
+  private retryAfterMs: number | null = null;
 
   constructor(readonly baseUrl: string, private readonly username: string, private readonly password: string) {
     // fetch follows the 302 answers of create/publish/upload with the Authorization header (same origin).
@@ -38,6 +50,7 @@ export class RemoteClient {
         const res = await fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
         const date = Date.parse(res.headers.get('date') ?? '');
         if (Number.isFinite(date)) this.serverTime = date;
+        if (!res.ok) this.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
         return res;
       },
     });
@@ -46,10 +59,14 @@ export class RemoteClient {
   private classify(e: unknown, write: boolean): RemoteError {
     if (e instanceof RemoteError) return e;
     if (e instanceof OdrApiError) {
-      // Some server builds answer an expired token with 500 "Token was not found" (reference §9.3).
+      // Some server builds answer an expired token with 500 "Token was not found" (docs/odr-server.md §9.3).
       if (e.status === 401 || (e.status === 500 && /token was not found/i.test(e.message))) return new RemoteError('auth', e.message, e.status);
       if (e.status === 404) return new RemoteError('gone', e.message, 404);
-      if (e.status === 429 || e.status >= 500) return new RemoteError(write ? 'ambiguous' : 'transient', e.message, e.status);
+      if (e.status === 429 || e.status >= 500) {
+        const err = new RemoteError(write ? 'ambiguous' : 'transient', e.message, e.status);
+        if (this.retryAfterMs !== null) err.retryAfterMs = this.retryAfterMs;
+        return err;
+      }
       return new RemoteError('permanent', e.message, e.status);
     }
     // No answer (reset, refused, timeout): a write may or may not have been applied.

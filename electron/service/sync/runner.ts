@@ -1,4 +1,4 @@
-import type { SyncConflict, SyncRemote, SyncStatus } from '../../../shared/schemas/sync.js';
+import type { LiveSettingsRequest, LiveStatus, SyncConflict, SyncRemote, SyncStatus } from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
 import { badRequest, notFound } from '../domain/errors.js';
@@ -8,6 +8,7 @@ import { setOption, setValue } from '../domain/records/ops.js';
 import { SYSTEM_USER } from '../domain/domain.js';
 import type { FieldInfo } from '../domain/schemaCache.js';
 import { SyncLedger } from './state.js';
+import { LiveSync } from './liveSync.js';
 import { SyncEngine, type SyncSummary } from './engine.js';
 import { RemoteClient, RemoteError } from './remoteClient.js';
 import type { SecretBox } from './secrets.js';
@@ -25,9 +26,26 @@ const MAX_PASSES = 8;
 /** Remotes, their datasets and sync runs: what the CLI, the /local/sync routes and jobs share. */
 export class SyncService {
   private readonly ledger: SyncLedger;
+  readonly live: LiveSync;
+  /** One sync at a time per remote: live passes and manual runs queue behind each other. */
+  private readonly locks = new Map<number, Promise<unknown>>();
 
   constructor(private readonly d: Domain, private readonly secrets: SecretBox) {
     this.ledger = new SyncLedger(d.ctx.db);
+    this.live = new LiveSync(d, {
+      remotes: () => this.remotes(),
+      engine: (id) => this.engine(id, this.d.users.firstSuperUser()!),
+      exclusive: (id, fn) => this.exclusive(id, fn),
+    }, this.ledger);
+  }
+
+  exclusive<T>(remoteId: number, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(remoteId) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(remoteId, tail);
+    void tail.then(() => { if (this.locks.get(remoteId) === tail) this.locks.delete(remoteId); });
+    return run;
   }
 
   private get db() { return this.d.ctx.db; }
@@ -60,7 +78,10 @@ export class SyncService {
     this.db.prepare(`INSERT INTO sync_remotes (url, username, password_enc, created) VALUES (?, ?, ?, ?)
                      ON CONFLICT(url) DO UPDATE SET username = excluded.username, password_enc = excluded.password_enc`)
       .run(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
-    return this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(baseUrl) as number;
+    const id = this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(baseUrl) as number;
+    // Attached again (perhaps with a new password): a live mode paused by a refused login resumes.
+    await this.live.restart(id);
+    return id;
   }
 
   private client(r: RemoteRow): RemoteClient {
@@ -71,6 +92,11 @@ export class SyncService {
   engine(remoteId: number, user: User, concurrency?: number): SyncEngine {
     const r = this.remote(remoteId);
     return new SyncEngine(this.d, r.id, this.client(r), user, r.username, concurrency);
+  }
+
+  configureLive(remoteId: number, change: LiveSettingsRequest): Promise<LiveStatus> {
+    this.remote(remoteId);
+    return this.live.configure(remoteId, change);
   }
 
   /** Remote datasets to choose from. */
@@ -87,6 +113,14 @@ export class SyncService {
 
   /** Passes until nothing moves (or a failure that needs a later try). */
   async run(remoteId: number, user: User, datasets: string[] | undefined, r?: JobReporter): Promise<SyncSummary & { passes: number }> {
+    try {
+      return await this.exclusive(remoteId, () => this.runPasses(remoteId, user, datasets, r));
+    } finally {
+      this.live.announce(remoteId);
+    }
+  }
+
+  private async runPasses(remoteId: number, user: User, datasets: string[] | undefined, r?: JobReporter): Promise<SyncSummary & { passes: number }> {
     const engine = this.engine(remoteId, user);
     if (datasets?.length) for (const ds of datasets) engine.addDataset(ds);
     if (!engine.datasets().length) throw badRequest('Choose at least one remote dataset to sync');
@@ -118,6 +152,7 @@ export class SyncService {
     const synced = this.ledger.syncedDatasets();
     if (synced.length) collectOutbox(this.d.ctx, new Set(synced));
     return {
+      live: this.live.statuses(),
       remotes: this.remotes(),
       datasets: this.ledger.datasets(),
       pending: this.ledger.counts().pending,

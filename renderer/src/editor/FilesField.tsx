@@ -3,6 +3,8 @@ import { useRef, useState, type DragEvent } from 'react';
 import type { FileEntry } from '../../../shared/schemas/record';
 import { api, errorText, uploadWithProgress } from '../lib/api';
 import { keys } from '../lib/queries';
+import { formatBytes } from '../lib/numbers';
+import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import type { FieldProps } from './types';
 
@@ -15,10 +17,6 @@ interface Upload {
 
 let nextUpload = 1;
 
-const kb = (n: string | undefined) => {
-  const b = Number(n ?? 0);
-  return b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(1)} MB` : `${Math.max(1, Math.round(b / 1024))} KB`;
-};
 
 /** Originals with their first derivative (the thumbnail) for image fields; plain files as they are. */
 export function groupImages(files: FileEntry[]): { original: FileEntry; thumb?: FileEntry }[] {
@@ -56,7 +54,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
   };
 
   const remove = async (f: FileEntry) => {
-    if (!window.confirm(`Delete ${f.original_name}? Its bytes are removed from this computer.`)) return;
+    if (!(await confirmDialog({ title: `Delete ${f.original_name}?`, body: 'Its bytes are removed from this computer.', confirm: 'Delete', danger: true }))) return;
     try {
       await api.deleteFile(f.file_uuid);
       toast({ kind: 'info', text: `Deleted ${f.original_name}` }, 3000);
@@ -88,7 +86,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                 <img src={api.fileUrl((thumb ?? original).file_uuid)} alt={original.caption || original.original_name} width={thumb?.width ? Number(thumb.width) / 2.5 : 120} loading="lazy" />
               )}
               <span className="file-name">{original.original_name}</span>
-              <span className="muted">{isImage && original.width ? `${original.width}×${original.height}` : kb(original.file_size)}</span>
+              <span className="muted">{isImage && original.width ? `${original.width}×${original.height}` : formatBytes(original.file_size)}</span>
               {original.content_local === false ? (
                 <span className="muted" title="Imported as metadata; the bytes are on the ODR server">not on this computer</span>
               ) : (

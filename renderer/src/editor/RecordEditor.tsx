@@ -8,6 +8,8 @@ import { api, errorText, type Session } from '../lib/api';
 import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
 import { draftsUnder } from '../lib/edits';
 import { Time } from '../ui/Time';
+import { confirmDialog } from '../ui/Dialog';
+import { recordName } from '../lib/recordName';
 import { keys, useRecord } from '../lib/queries';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
@@ -99,7 +101,7 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
     void qc.invalidateQueries({ queryKey: keys.record(top) });
   };
   const removeChild = async (child: OdrRecord, name: string) => {
-    if (!window.confirm(`Remove this ${name} record and everything in it?`)) return;
+    if (!(await confirmDialog({ title: `Remove this ${name} record?`, body: 'Its values, child records and files go with it.', confirm: 'Remove', danger: true }))) return;
     try {
       await api.deleteRecords([child.record_uuid]);
     } catch (e) {
@@ -138,29 +140,66 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
   );
 }
 
-export function RecordEditor({ uuid, tpl, session, onClose, onDelete }: {
-  uuid: string; tpl: Template; session: Session; onClose: () => void; onDelete: (uuid: string) => void;
+export function RecordEditor({ uuid, tpl, session, datasetName, position, focusFirst, onFocused, onPrev, onNext, onEscape, onClose, onDelete }: {
+  uuid: string; tpl: Template; session: Session; datasetName: string;
+  /** Where the record sits in the list, for "12 of 40" and the previous/next buttons. */
+  position?: { index: number; total: number };
+  /** Put the focus in the first field once the record is shown (Enter, double-click, new record). */
+  focusFirst: boolean; onFocused: () => void;
+  onPrev: () => void; onNext: () => void; onEscape: () => void; onClose: () => void; onDelete: (uuid: string) => void;
 }) {
   const { data: rec, error, isPending } = useRecord(uuid);
-  const name = useRef('');
-  name.current = String(rec?.record_name || `record #${rec?.internal_id ?? ''}`);
+  const pane = useRef<HTMLElement>(null);
+  const name = rec ? recordName(rec, tpl) : '';
+  const nameRef = useRef('');
+  nameRef.current = name || 'This record';
   // Leaving a record keeps what could not be saved, and says so.
   useEffect(() => () => {
     const n = draftsUnder(uuid);
-    if (n) toast({ kind: 'info', text: `${name.current}: ${n} field${n === 1 ? '' : 's'} not saved; the typed text is kept for when you return` }, 6000);
+    if (n) toast({ kind: 'info', text: `${nameRef.current}: ${n} field${n === 1 ? '' : 's'} not saved; the typed text is kept for when you return` }, 6000);
   }, [uuid]);
-  if (isPending) return <aside className="editor" aria-busy="true"><p className="muted">Loading record…</p></aside>;
-  if (error || !rec) return <aside className="editor"><p role="alert">This record could not be loaded: {errorText(error)}</p><button type="button" onClick={onClose}>Close</button></aside>;
+  useEffect(() => {
+    if (!name) return;
+    document.title = `${name} — ${datasetName} — odr-desktop`;
+    return () => { document.title = `${datasetName} — odr-desktop`; };
+  }, [name, datasetName]);
+  useEffect(() => {
+    if (!focusFirst || !rec) return;
+    pane.current?.querySelector<HTMLElement>('.fields input:not([type=file]), .fields textarea, .fields select')?.focus();
+    onFocused();
+  }, [focusFirst, rec, onFocused]);
+
+  const nav = (
+    <div className="record-nav" role="group" aria-label="Move between records">
+      <button type="button" onClick={onPrev} disabled={!position || position.index <= 0} aria-label="Previous record" title="Previous record (Alt+↑)">‹</button>
+      {position && <span className="muted small">{(position.index + 1).toLocaleString()} of {position.total.toLocaleString()}</span>}
+      <button type="button" onClick={onNext} disabled={!position || position.index >= position.total - 1} aria-label="Next record" title="Next record (Alt+↓)">›</button>
+    </div>
+  );
+  if (isPending) return <aside className="editor" aria-busy="true" aria-label="Loading record"><p className="muted">Loading record…</p></aside>;
+  if (error || !rec) {
+    return (
+      <aside className="editor" aria-label="Record not loaded">
+        <p role="alert">This record could not be loaded: {errorText(error)}</p>
+        <button type="button" onClick={onClose}>Close</button>
+      </aside>
+    );
+  }
   return (
-    <aside className="editor" aria-label={`Record ${rec.record_name || rec.internal_id}`}>
+    <aside ref={pane} className="editor" aria-label={`Record ${name}`}
+      onKeyDown={(e) => {
+        // A field's own Escape (revert the draft) stops here; otherwise Escape goes back to the list.
+        if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); onEscape(); }
+      }}>
       <header className="editor-head">
-        <div>
-          <h2>{String(rec.record_name || `Record ${rec.internal_id}`)}</h2>
-          <p className="muted">#{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} /> · by {rec._record_metadata._create_auth}</p>
+        <div className="editor-title">
+          <h2>{name}</h2>
+          <p className="muted small">#{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} /> · by {rec._record_metadata._create_auth}</p>
         </div>
         <div className="editor-actions">
+          {nav}
           <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>Delete record</button>
-          <button type="button" onClick={onClose} aria-label="Close record">Close</button>
+          <button type="button" onClick={onClose} aria-label="Close record" title="Close (Escape in the list)">Close</button>
         </div>
       </header>
       <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />

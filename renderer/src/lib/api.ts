@@ -3,7 +3,8 @@ import type { JobList, TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
 import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
-import type { AddRemoteRequest, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
+import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
+import type { AddRemoteRequest, LiveSettingsRequest, LiveStatus, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
 // local routes under /local, on the origin that served this page (npm run serve or the
@@ -51,11 +52,24 @@ async function local<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 export const datasets = () => local<DatasetSummaries>('/datasets').then((r) => r.datasets);
 
-export function tablePage(dataset: string, q: { q?: string; sort?: string; dir?: 'asc' | 'desc'; offset: number; limit: number }) {
+
+const paramsOf = (q: object) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
-  return local<TablePage>(`/datasets/${dataset}/records?${params}`);
+  return params;
+};
+
+export function tablePage(dataset: string, q: ViewQuery & { offset: number; limit: number }) {
+  return local<TablePage>(`/datasets/${dataset}/records?${paramsOf(q)}`);
 }
+
+/** uuids of a stretch of the view (all of it without offset/limit): ranges and select-all. */
+export const viewUuids = (dataset: string, q: ViewQuery & { offset?: number; limit?: number }) =>
+  local<ViewUuids>(`/datasets/${dataset}/record-uuids?${paramsOf(q)}`);
+
+/** Where a record sits in the view (-1: not in it). */
+export const viewPosition = (dataset: string, record: string, q: ViewQuery) =>
+  local<ViewPosition>(`/datasets/${dataset}/position/${record}?${paramsOf(q)}`).then((r) => r.index);
 
 export const recentJobs = () => local<JobList>('/jobs').then((r) => r.jobs);
 
@@ -77,6 +91,11 @@ export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/r
 
 export const remoteDatasets = (remoteId: number) =>
   local<DatabaseList>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
+
+/** The window regained focus: live remotes pull now. */
+export const syncFocus = () => local<{ live: LiveStatus[] }>('/sync/focus', { method: 'POST' });
+
+export const setLive = (remoteId: number, r: LiveSettingsRequest) => local<LiveStatus>(`/sync/remotes/${remoteId}/live`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(r) });
 
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
 

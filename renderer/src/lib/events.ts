@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
+import type { LiveStatus, SyncStatus } from '../../../shared/schemas/sync';
 import { eventsUrl } from './api';
 import { editsInFlight } from './edits';
 import { keys } from './queries';
@@ -29,6 +30,11 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
         void qc.invalidateQueries({ queryKey: keys.datasets });
         void qc.invalidateQueries({ queryKey: ['table'] });
       }
+    });
+    es.addEventListener('sync', (e) => {
+      const live = JSON.parse((e as MessageEvent<string>).data) as LiveStatus;
+      qc.setQueryData<SyncStatus>(keys.sync, (old) => old && { ...old, pending: live.pending, live: [live, ...old.live.filter((l) => l.remote_id !== live.remote_id)].sort((a, b) => a.remote_id - b.remote_id) });
+      if (live.state === 'online') void qc.invalidateQueries({ queryKey: keys.sync }); // conflicts, bins, dates
     });
     es.addEventListener('records', (e) => {
       const { datasetUuid, recordUuids } = JSON.parse((e as MessageEvent<string>).data) as { datasetUuid: string; recordUuids: string[] };

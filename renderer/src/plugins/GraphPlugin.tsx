@@ -72,6 +72,14 @@ function aligned(series: Series[], logY: boolean): uPlot.AlignedData {
   return [data[0], ...data.slice(1).map((ys) => Array.from(ys as ArrayLike<number | null>, (y) => (y !== null && y > 0 ? y : null)))] as uPlot.AlignedData;
 }
 
+/** aria-pressed on each legend row: whether its series is shown. */
+function legendState(u: uPlot) {
+  const rows = u.root.querySelectorAll<HTMLElement>('.u-legend tr.u-series');
+  rows.forEach((row, i) => {
+    if (i > 0) row.setAttribute('aria-pressed', String(u.series[i]?.show !== false));
+  });
+}
+
 function fullX(series: Series[]): [number, number] {
   let min = Infinity;
   let max = -Infinity;
@@ -107,7 +115,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
         ...series.map((s) => ({ label: s.name, stroke: s.color, width: 1, spanGaps: true, points: { show: false } })),
       ],
       cursor: { drag: { x: true, y: false, setScale: true }, points: { size: 6 } },
-      legend: { live: true, markers: { fill: (self, i) => String(self.series[i]!.stroke ?? 'transparent') } },
+      legend: { live: true, markers: { fill: (_self, i) => (i > 0 ? series[i - 1]!.color : 'transparent') } },
       hooks: {
         // The visible x range, for people reading the DOM (tests, assistive tools).
         setScale: [(self, key) => {
@@ -115,6 +123,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
           el.dataset.xmin = String(self.scales.x!.min);
           el.dataset.xmax = String(self.scales.x!.max);
         }],
+        setSeries: [(self) => legendState(self)],
         draw: [() => {
           if (!first) return;
           first = false;
@@ -123,6 +132,19 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
       },
     }, data, el);
     plot.current = u;
+    // uPlot's legend toggles series on click; make its rows keyboard buttons too.
+    const rows = Array.from(u.root.querySelectorAll<HTMLElement>('.u-legend tr.u-series')).slice(1);
+    rows.forEach((row) => {
+      row.tabIndex = 0;
+      row.setAttribute('role', 'button');
+      row.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        e.stopPropagation();
+        (row.querySelector<HTMLElement>('.u-label') ?? row.firstElementChild as HTMLElement | null)?.click();
+      });
+    });
+    legendState(u);
     const resize = new ResizeObserver(() => u.setSize({ width: Math.max(320, el.clientWidth), height: HEIGHT }));
     resize.observe(el);
     // Wheel zooms x around the pointer; shift+wheel pans.

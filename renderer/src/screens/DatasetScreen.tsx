@@ -1,16 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorText, type DatasetSummary, type Session } from '../lib/api';
+import { api, errorText, viewPosition, viewUuids, type DatasetSummary, type Session } from '../lib/api';
 import { keys, useTemplate } from '../lib/queries';
 import type { Route } from '../lib/route';
 import { RecordEditor } from '../editor/RecordEditor';
+import { confirmDialog } from '../ui/Dialog';
+import { Splitter } from '../ui/Splitter';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
-import { RecordTable, type TableState } from './RecordTable';
+import { RecordTable, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
 
 /** How long a delete waits for "Undo" before it is sent. */
 export const UNDO_MS = 6000;
+/** The list never gets narrower than this; the record pane never narrower than PANE_MIN. */
+const LIST_MIN = 360;
+const PANE_MIN = 340;
+const PANE_KEY = 'odr.paneWidth';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -21,6 +27,21 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
+/** Width of an element (a callback ref: it mounts after the template loads), followed as the window or panels change it. */
+function useWidth(): [number, (el: HTMLElement | null) => void] {
+  const [el, setEl] = useState<HTMLElement | null>(null);
+  const [w, setW] = useState(0);
+  useEffect(() => {
+    if (!el) return;
+    const ro = new ResizeObserver(([e]) => setW(e!.contentRect.width));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [el]);
+  return [w, setEl];
+}
+
+const isField = (el: Element | null) => !!el?.closest('input, textarea, select, [contenteditable=true]');
+
 export function DatasetScreen({ summary, route, go, session }: {
   summary: DatasetSummary; route: Route; go: (r: Partial<Route>) => void; session: Session;
 }) {
@@ -30,35 +51,129 @@ export function DatasetScreen({ summary, route, go, session }: {
   const q = useDebounced(search.trim(), 200);
   const [table, setTable] = useState<TableState>({ q: '', dir: 'asc' });
   const [active, setActive] = useState(0);
-  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [pending, setPending] = useState<Set<string>>(new Set());
+  const [total, setTotal] = useState<number | null>(null);
+  const [fresh, setFresh] = useState<string>();
+  const [focusField, setFocusField] = useState(false);
+  const [pane, setPane] = useState(() => Number(localStorage.getItem(PANE_KEY)) || 480);
   const grid = useRef<HTMLDivElement>(null);
+  const [width, workspace] = useWidth();
+  // Where a Shift range starts; whether the pane follows the active row (after a click or key).
+  const anchor = useRef(0);
+  const follow = useRef(false);
+  const pick = useRef<PickMods | null>(null);
+  const activeUuid = useRef<string | undefined>(undefined);
+  const view = { q: table.q || undefined, sort: table.sort, dir: table.dir };
+  const shown = useRef(route.record);
+  shown.current = route.record;
 
   useEffect(() => setTable((t) => ({ ...t, q })), [q]);
-  useEffect(() => { setActive(0); setChecked(new Set()); }, [summary.uuid, table.q, table.sort, table.dir]);
+  useEffect(() => { setActive(0); anchor.current = 0; setSelected(new Set()); }, [summary.uuid, table.q, table.sort, table.dir]);
 
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: keys.table(summary.uuid) });
     void qc.invalidateQueries({ queryKey: keys.datasets });
   }, [qc, summary.uuid]);
 
+  const focusGrid = () => grid.current?.focus();
+
+  /** Selects the stretch between the anchor and `i` (uuids fetched: the rows may not be loaded). */
+  const selectRange = async (i: number) => {
+    const [from, to] = [Math.min(anchor.current, i), Math.max(anchor.current, i)];
+    try {
+      const { uuids } = await viewUuids(summary.uuid, { ...view, offset: from, limit: to - from + 1 });
+      setSelected(new Set(uuids));
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not select the range: ${errorText(e)}` });
+    }
+  };
+
+  // A click or key on row i: selection as in Zotero (plain replaces, Ctrl/Cmd toggles, Shift extends)
+  // and the record pane follows the row.
+  const onPick = useCallback((i: number, uuid: string | undefined, mods: PickMods) => {
+    follow.current = true;
+    pick.current = mods;
+    setActive(i);
+    if (mods.shift) void selectRange(i);
+    else anchor.current = i;
+    if (uuid) applyPick(i, uuid);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [summary.uuid, table]);
+
+  const applyPick = (_i: number, uuid: string) => {
+    const mods = pick.current;
+    pick.current = null;
+    if (mods && !mods.shift) {
+      setSelected((s) => {
+        if (!mods.toggle) return new Set([uuid]);
+        const n = new Set(s);
+        if (n.has(uuid)) n.delete(uuid);
+        else n.add(uuid);
+        return n;
+      });
+    }
+    activeUuid.current = uuid;
+    if (follow.current && uuid !== shown.current) go({ record: uuid });
+  };
+
+  const onActiveRecord = useCallback((i: number, uuid: string) => {
+    activeUuid.current = uuid;
+    if (pick.current) applyPick(i, uuid);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // A record opened another way (a link, reload, a new record): find its row and make it active.
+  useEffect(() => {
+    const rec = route.record;
+    if (!rec || rec === activeUuid.current) return;
+    let gone = false;
+    viewPosition(summary.uuid, rec, view).then((i) => {
+      if (gone || i < 0) return;
+      follow.current = true;
+      anchor.current = i;
+      setActive(i);
+      setSelected(new Set([rec]));
+    }, () => {});
+    return () => { gone = true; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [route.record, summary.uuid]);
+
+  const selectAll = async (on: boolean) => {
+    if (!on) return setSelected(new Set());
+    try {
+      const { uuids } = await viewUuids(summary.uuid, view);
+      setSelected(new Set(uuids));
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not select all: ${errorText(e)}` });
+    }
+  };
+
   const create = async () => {
     try {
       const rec = await api.createRecord(summary.uuid);
       refresh();
+      setFresh(rec.record_uuid);
+      setTimeout(() => setFresh((f) => (f === rec.record_uuid ? undefined : f)), 2500);
       go({ record: rec.record_uuid });
+      setFocusField(true);
     } catch (e) {
       toast({ kind: 'error', text: `No record created: ${errorText(e)}` });
     }
   };
 
   // Deletes wait out an undo window; closing the app inside it deletes nothing.
-  const requestDelete = (uuids: string[]) => {
+  const requestDelete = async (uuids: string[]) => {
     if (!uuids.length) return;
-    const what = uuids.length === 1 ? 'this record' : `${uuids.length} records`;
-    if (!window.confirm(`Delete ${what}? You can undo for ${UNDO_MS / 1000} seconds.`)) return;
+    const what = uuids.length === 1 ? 'this record' : `${uuids.length.toLocaleString()} records`;
+    const ok = await confirmDialog({
+      title: uuids.length === 1 ? 'Delete this record?' : `Delete ${what}?`,
+      body: `Their values, child records and files go. You can undo for ${UNDO_MS / 1000} seconds.`,
+      confirm: 'Delete', danger: true,
+    });
+    if (!ok) return;
     setPending((p) => new Set([...p, ...uuids]));
-    setChecked(new Set());
+    setSelected(new Set());
     if (route.record && uuids.includes(route.record)) go({ record: undefined });
     const unpend = () => setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
     const timer = setTimeout(async () => {
@@ -77,8 +192,41 @@ export function DatasetScreen({ summary, route, go, session }: {
     }, UNDO_MS);
   };
 
+  const step = (by: number) => {
+    if (total === null || total === 0) return;
+    const to = Math.max(0, Math.min(total - 1, active + by));
+    if (to === active) return;
+    // Leaving the field saves it (or keeps its draft) before the record changes.
+    if (document.activeElement instanceof HTMLElement && isField(document.activeElement)) document.activeElement.blur();
+    onPick(to, undefined, {});
+  };
+
+  // Alt+↓ / Alt+↑: next and previous record from anywhere in the dataset, fields included.
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        step(e.key === 'ArrowDown' ? 1 : -1);
+      }
+    };
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  });
+
+  useEffect(() => {
+    if (!route.record) document.title = `${summary.name} — odr-desktop`;
+  }, [route.record, summary.name]);
+
   if (error) return <main className="main"><p role="alert">The template could not be read: {errorText(error)}</p></main>;
   if (!tpl) return <main className="main" aria-busy="true"><p className="muted">Loading {summary.name}…</p></main>;
+
+  const paneMax = Math.max(PANE_MIN, width - LIST_MIN - 12);
+  const paneWidth = Math.max(PANE_MIN, Math.min(pane, paneMax));
+  const setPaneWidth = (px: number) => { setPane(px); localStorage.setItem(PANE_KEY, String(px)); };
+  const count = total === null ? '' : table.q
+    ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match`
+    : `${total.toLocaleString()} record${total === 1 ? '' : 's'}`;
 
   return (
     <main className="main">
@@ -95,25 +243,37 @@ export function DatasetScreen({ summary, route, go, session }: {
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
       ) : (
-        <div className={`workspace${route.record ? ' with-editor' : ''}`}>
-          <section className="records" aria-label="Records" ref={grid}>
-            <div className="toolbar">
+        <div ref={workspace} className="workspace" style={{ ['--pane' as string]: route.record ? `${paneWidth}px` : undefined }} data-with-pane={route.record ? 'true' : undefined}>
+          <section className="records" aria-label="Records">
+            <div className="toolbar" role="toolbar" aria-label="Record actions">
               <input type="search" placeholder="Search records…" aria-label="Search records" value={search} onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') grid.current?.querySelector<HTMLElement>('[role=grid]')?.focus(); }} />
+                onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') { e.preventDefault(); focusGrid(); } }} />
+              <span className="count muted" role="status" data-testid="match-count">{count}</span>
+              <span className="spacer" />
               <button type="button" onClick={() => void create()}>New record</button>
-              <button type="button" className="danger" disabled={checked.size === 0} onClick={() => requestDelete([...checked])}>
-                Delete selected{checked.size ? ` (${checked.size})` : ''}
+              <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
+                Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
               </button>
             </div>
             <RecordTable dataset={summary.uuid} tpl={tpl} total={summary.records} state={table} onState={setTable}
-              active={active} onActive={setActive} onOpen={(uuid) => go({ record: uuid })}
-              checked={checked} onCheck={(u, on) => setChecked((s) => { const n = new Set(s); if (on) n.add(u); else n.delete(u); return n; })}
-              pending={pending} />
+              active={active} selected={selected} pending={pending} fresh={fresh} gridRef={grid}
+              onPick={onPick} onActiveRecord={onActiveRecord} onTotal={setTotal}
+              onOpen={(i, uuid) => { onPick(i, uuid, {}); setFocusField(true); }}
+              onSelectAll={(on) => void selectAll(on)}
+              onEscape={() => { if (route.record) go({ record: undefined }); else setSelected(new Set()); }}
+              onDelete={() => void requestDelete([...selected])} />
           </section>
           {route.record && (
-            <RecordEditor key={route.record} uuid={route.record} tpl={tpl} session={session}
-              onClose={() => { go({ record: undefined }); grid.current?.querySelector<HTMLElement>('[role=grid]')?.focus(); }}
-              onDelete={(u) => requestDelete([u])} />
+            <>
+              <Splitter value={paneWidth} min={PANE_MIN} max={paneMax} onChange={setPaneWidth} label="Resize the record pane" />
+              <RecordEditor key={route.record} uuid={route.record} tpl={tpl} session={session} datasetName={summary.name}
+                position={total !== null ? { index: active, total } : undefined}
+                focusFirst={focusField} onFocused={() => setFocusField(false)}
+                onPrev={() => step(-1)} onNext={() => step(1)}
+                onEscape={focusGrid}
+                onClose={() => { go({ record: undefined }); focusGrid(); }}
+                onDelete={(u) => void requestDelete([u])} />
+            </>
           )}
         </div>
       )}

@@ -1,12 +1,13 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { fieldType } from '../../../shared/fieldTypes';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { api, tablePage } from '../lib/api';
 import { keys } from '../lib/queries';
 import { groupImages } from '../editor/FilesField';
+import { recordName } from '../lib/recordName';
 import { PluginCell } from '../plugins';
 
 export const PAGE = 100;
@@ -17,6 +18,8 @@ const FLYING_PX_PER_MS = 10;
 // Stable across renders: the virtualizer re-measures all rows when its estimator changes.
 const rowHeight = () => ROW_HEIGHT;
 const MAX_COLUMNS = 9;
+/** Check box, pinned name, id: the fixed columns before the dataset's own. */
+const FIXED = { check: 36, name: 200, id: 84 };
 
 export interface TableState {
   q: string;
@@ -24,10 +27,15 @@ export interface TableState {
   dir: 'asc' | 'desc';
 }
 
+/** How a click or key changes the selection: replace it, toggle one record, or extend a range. */
+export interface PickMods { shift?: boolean; toggle?: boolean }
+
 /** The columns: the dataset's own fields in template order, files as counts, images as thumbnails. */
 export function columnsOf(tpl: Template): TemplateField[] {
   return tpl.fields.filter((f) => fieldType(f.fieldtype).editor !== 'none').slice(0, MAX_COLUMNS);
 }
+
+export const rowId = (grid: string, i: number) => `${grid}-row-${i}`;
 
 function cellText(rec: OdrRecord, f: TemplateField): string {
   const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
@@ -45,35 +53,44 @@ function cellText(rec: OdrRecord, f: TemplateField): string {
   }
 }
 
-const Row = memo(function Row({ rec, cols, index, active, checked, pending, onOpen, onCheck, onFocusRow }: {
-  rec: OdrRecord | undefined; cols: TemplateField[]; index: number; active: boolean; checked: boolean; pending: boolean;
-  onOpen: (uuid: string) => void; onCheck: (uuid: string, on: boolean) => void; onFocusRow: (i: number) => void;
+const Row = memo(function Row({ grid, rec, tpl, cols, index, top, active, selected, pending, fresh, onPick, onOpen }: {
+  grid: string; rec: OdrRecord | undefined; tpl: Template; cols: TemplateField[]; index: number; top: number;
+  active: boolean; selected: boolean; pending: boolean; fresh: boolean;
+  onPick: (i: number, uuid: string | undefined, mods: PickMods) => void; onOpen: (i: number, uuid: string) => void;
 }) {
+  const style = { transform: `translateY(${top}px)` };
   if (!rec) {
     return (
-      <div role="row" aria-rowindex={index + 2} className="row loading">
+      <div role="row" id={rowId(grid, index)} aria-rowindex={index + 2} className={`row loading${active ? ' active' : ''}`} style={style}>
         <div role="gridcell" className="cell muted">…</div>
       </div>
     );
   }
-  const name = String(rec.record_name || `#${rec.internal_id}`);
+  const name = recordName(rec, tpl);
+  const click = (e: MouseEvent) => {
+    // Shift-click would also select the page's text.
+    if (e.shiftKey) window.getSelection()?.removeAllRanges();
+    onPick(index, rec.record_uuid, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
+  };
   return (
     <div
       role="row"
+      id={rowId(grid, index)}
       aria-rowindex={index + 2}
-      aria-selected={active}
+      aria-selected={selected}
       aria-label={name}
       data-record={rec.record_uuid}
-      className={`row${active ? ' active' : ''}${pending ? ' pending-delete' : ''}`}
-      onClick={() => onFocusRow(index)}
-      onDoubleClick={() => onOpen(rec.record_uuid)}
+      className={`row${active ? ' active' : ''}${selected ? ' selected' : ''}${pending ? ' pending-delete' : ''}${fresh ? ' fresh' : ''}`}
+      style={style}
+      onClick={click}
+      onDoubleClick={() => onOpen(index, rec.record_uuid)}
     >
-      <div role="gridcell" className="cell check">
-        <input type="checkbox" checked={checked} aria-label={`Select ${name}`} tabIndex={-1} onChange={(e) => onCheck(rec.record_uuid, e.target.checked)} />
+      <div role="gridcell" className="cell check pin">
+        <input type="checkbox" checked={selected} aria-label={`Select ${name}`} tabIndex={-1}
+          onClick={(e) => { e.stopPropagation(); onPick(index, rec.record_uuid, { toggle: true, shift: e.shiftKey }); }} onChange={() => {}} />
       </div>
-      <div role="gridcell" className="cell id">
-        <button type="button" className="link" tabIndex={-1} onClick={() => onOpen(rec.record_uuid)}>{rec.internal_id}</button>
-      </div>
+      <div role="gridcell" className="cell name pin" title={name}>{name}</div>
+      <div role="gridcell" className="cell id">{rec.internal_id}</div>
       {cols.map((f) => {
         if (f.fieldtype === 'Image') {
           const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
@@ -84,7 +101,8 @@ const Row = memo(function Row({ rec, cols, index, active, checked, pending, onOp
             </div>
           );
         }
-        return <div role="gridcell" key={f.field_uuid} className="cell" title={cellText(rec, f)}><PluginCell field={f} text={cellText(rec, f)} /></div>;
+        const text = cellText(rec, f);
+        return <div role="gridcell" key={f.field_uuid} className="cell" title={text || undefined}><PluginCell field={f} text={text} /></div>;
       })}
       {pending && <div role="gridcell" className="cell muted">deleting…</div>}
     </div>
@@ -92,14 +110,25 @@ const Row = memo(function Row({ rec, cols, index, active, checked, pending, onOp
 });
 
 /**
- * Every record of a dataset in one virtualized grid: pages of 100 are fetched as they scroll
- * into view — through the ODR list endpoint in storage order, through the local table route
- * when sorted or searched.
+ * Every record of a dataset in one virtualized ARIA grid: pages of 100 are fetched as they
+ * scroll into view — through the ODR list endpoint in storage order, through the local table
+ * route when sorted or searched. One tab stop; the active row is the grid's active descendant.
  */
-export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, active, onActive, onOpen, checked, onCheck, pending }: {
+export function RecordTable({
+  dataset, tpl, total: knownTotal, state, onState, active, selected, pending, fresh, onPick, onOpen, onActiveRecord,
+  onTotal, onSelectAll, onEscape, onDelete, gridRef,
+}: {
   dataset: string; tpl: Template; total: number; state: TableState; onState: (s: TableState) => void;
-  active: number; onActive: (i: number) => void; onOpen: (uuid: string) => void;
-  checked: Set<string>; onCheck: (uuid: string, on: boolean) => void; pending: Set<string>;
+  active: number; selected: Set<string>; pending: Set<string>; fresh?: string;
+  onPick: (i: number, uuid: string | undefined, mods: PickMods) => void;
+  onOpen: (i: number, uuid: string | undefined) => void;
+  /** The active row's record once it is loaded. */
+  onActiveRecord: (i: number, uuid: string) => void;
+  onTotal: (n: number) => void;
+  onSelectAll: (on: boolean) => void;
+  onEscape: () => void;
+  onDelete: () => void;
+  gridRef: React.RefObject<HTMLDivElement | null>;
 }) {
   const cols = useMemo(() => columnsOf(tpl), [tpl]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -112,6 +141,8 @@ export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, a
     }],
   })[0]!;
   const total = plain ? knownTotal : first.data ?? 0;
+  const counted = plain || first.data !== undefined;
+  useEffect(() => { if (counted) onTotal(total); }, [counted, total, onTotal]);
 
   const virtualizer = useVirtualizer({
     count: total,
@@ -153,20 +184,32 @@ export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, a
       enabled: !flying,
     })),
   });
-  const recordAt = (i: number): OdrRecord | undefined => {
+  /** `exact`: only a page loaded for this view — a placeholder (kept to avoid flashing rows) may hold other rows. */
+  const recordAt = (i: number, exact = false): OdrRecord | undefined => {
     const k = pageNumbers.indexOf(Math.floor(i / PAGE));
-    return k < 0 ? undefined : pages[k]?.data?.[i % PAGE];
+    return k < 0 || (exact && pages[k]?.isPlaceholderData) ? undefined : pages[k]?.data?.[i % PAGE];
   };
 
   useEffect(() => {
     if (active >= 0 && active < total) virtualizer.scrollToIndex(active, { align: 'auto' });
   }, [active, total, virtualizer]);
 
+  const activeUuid = active >= 0 && active < total ? recordAt(active, true)?.record_uuid : undefined;
+  useEffect(() => { if (activeUuid) onActiveRecord(active, activeUuid); }, [active, activeUuid, onActiveRecord]);
+
   const onKey = (e: KeyboardEvent) => {
+    if (e.target !== e.currentTarget) return; // a header button handles its own keys
     const move = (to: number) => {
       e.preventDefault();
-      onActive(Math.max(0, Math.min(total - 1, to)));
+      const i = Math.max(0, Math.min(total - 1, to));
+      onPick(i, recordAt(i, true)?.record_uuid, { shift: e.shiftKey });
     };
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      onSelectAll(true);
+      return;
+    }
     switch (e.key) {
       case 'ArrowDown': return move(active + 1);
       case 'ArrowUp': return move(active - 1);
@@ -174,20 +217,21 @@ export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, a
       case 'PageUp': return move(active - 20);
       case 'Home': return move(0);
       case 'End': return move(total - 1);
-      case 'Enter': {
-        const r = recordAt(active);
-        if (r) {
-          e.preventDefault();
-          onOpen(r.record_uuid);
-        }
+      case 'Enter':
+        e.preventDefault();
+        onOpen(active, recordAt(active, true)?.record_uuid);
         return;
-      }
+      case 'Escape':
+        e.preventDefault();
+        onEscape();
+        return;
+      case 'Delete':
+        e.preventDefault();
+        onDelete();
+        return;
       case ' ': {
-        const r = recordAt(active);
-        if (r) {
-          e.preventDefault();
-          onCheck(r.record_uuid, !checked.has(r.record_uuid));
-        }
+        e.preventDefault();
+        onPick(active, recordAt(active, true)?.record_uuid, { toggle: true });
       }
     }
   };
@@ -197,43 +241,51 @@ export function RecordTable({ dataset, tpl, total: knownTotal, state, onState, a
     else if (state.dir === 'asc') onState({ ...state, dir: 'desc' });
     else onState({ ...state, sort: undefined, dir: 'asc' });
   };
-  const template = `36px 96px repeat(${cols.length}, minmax(140px, 1fr))`;
-  const minWidth = 132 + cols.length * 140;
+  const sortOf = (f: string) => (state.sort === f ? (state.dir === 'asc' ? 'ascending' : 'descending') : undefined);
+  const arrow = (f: string) => (state.sort === f ? (state.dir === 'asc' ? ' ▲' : ' ▼') : '');
+  const template = `${FIXED.check}px ${FIXED.name}px ${FIXED.id}px repeat(${cols.length}, minmax(140px, 1fr))`;
+  const minWidth = FIXED.check + FIXED.name + FIXED.id + cols.length * 140;
+  const all = selected.size > 0 && selected.size >= total;
+  const gridId = `grid-${dataset}`;
 
   return (
-    <div className="table" role="grid" aria-label={`${tpl.name} records`} aria-rowcount={total + 1} aria-colcount={cols.length + 2}
+    <div ref={gridRef} className="table" role="grid" aria-label={`${tpl.name} records`} aria-rowcount={total + 1} aria-colcount={cols.length + 3}
+      aria-multiselectable="true" aria-activedescendant={active >= 0 && active < total ? rowId(gridId, active) : undefined}
       tabIndex={0} onKeyDown={onKey} style={{ ['--cols' as string]: template }} data-testid="record-grid">
       <div ref={scroller} className="rows" data-testid="table-scroller">
-        <div role="row" aria-rowindex={1} className="row head" style={{ minWidth }}>
-          <div role="columnheader" className="cell check"><span className="sr-only">Selected</span></div>
-          <div role="columnheader" className="cell id" aria-sort={state.sort === '_id' ? (state.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-            <button type="button" className="link" tabIndex={-1} onClick={() => sortBy('_id')}>ID</button>
-          </div>
-          {cols.map((f) => {
-            const sortable = fieldType(f.fieldtype).sortable;
-            return (
-              <div role="columnheader" key={f.field_uuid} className="cell" aria-sort={state.sort === f.field_uuid ? (state.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-                {sortable ? (
-                  <button type="button" className="link" tabIndex={-1} onClick={() => sortBy(f.field_uuid)} aria-label={`Sort by ${f.name}`}>
-                    {f.name}{state.sort === f.field_uuid ? (state.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+        <div role="rowgroup" className="head-group" style={{ minWidth }}>
+          <div role="row" aria-rowindex={1} className="row head">
+            <div role="columnheader" className="cell check pin">
+              <input type="checkbox" aria-label="Select all records" checked={all} disabled={total === 0}
+                ref={(el) => { if (el) el.indeterminate = selected.size > 0 && !all; }}
+                onChange={(e) => onSelectAll(e.target.checked)} />
+            </div>
+            <div role="columnheader" className="cell name pin">Name</div>
+            <div role="columnheader" className="cell id" aria-sort={sortOf('_id')}>
+              <button type="button" className="link" onClick={() => sortBy('_id')} aria-label="Sort by ID">ID{arrow('_id')}</button>
+            </div>
+            {cols.map((f) => (
+              <div role="columnheader" key={f.field_uuid} className="cell" aria-sort={sortOf(f.field_uuid)}>
+                {fieldType(f.fieldtype).sortable ? (
+                  <button type="button" className="link" onClick={() => sortBy(f.field_uuid)} aria-label={`Sort by ${f.name}`}>
+                    {f.name}{arrow(f.field_uuid)}
                   </button>
                 ) : f.name}
               </div>
-            );
-          })}
+            ))}
+          </div>
         </div>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth }}>
+        <div role="rowgroup" className="body-group" style={{ height: virtualizer.getTotalSize(), minWidth }}>
           {items.map((v) => {
             const rec = recordAt(v.index);
             return (
-              <div key={v.key} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start - HEAD_HEIGHT}px)` }}>
-                <Row rec={rec} cols={cols} index={v.index} active={v.index === active} checked={!!rec && checked.has(rec.record_uuid)}
-                  pending={!!rec && pending.has(rec.record_uuid)} onOpen={onOpen} onCheck={onCheck} onFocusRow={onActive} />
-              </div>
+              <Row key={v.key} grid={gridId} rec={rec} tpl={tpl} cols={cols} index={v.index} top={v.start - HEAD_HEIGHT} active={v.index === active}
+                selected={!!rec && selected.has(rec.record_uuid)} pending={!!rec && pending.has(rec.record_uuid)}
+                fresh={!!rec && rec.record_uuid === fresh} onPick={onPick} onOpen={onOpen} />
             );
           })}
         </div>
-        {total === 0 && <p className="empty">{state.q ? `No record matches “${state.q}”.` : 'No records yet.'}</p>}
+        {counted && total === 0 && <p className="empty">{state.q ? `No record matches “${state.q}”.` : 'No records yet.'}</p>}
       </div>
     </div>
   );

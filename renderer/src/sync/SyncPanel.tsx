@@ -7,6 +7,7 @@ import { toast } from '../ui/toasts';
 import { percent } from '../jobs/JobsPanel';
 import { Conflicts } from './Conflicts';
 import { DatasetPicker } from './DatasetPicker';
+import { LiveSettings } from './LiveSettings';
 import { RemoteForm } from './RemoteForm';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -24,6 +25,7 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
   const [mode, setMode] = useState<'view' | 'add' | 'pick'>('view');
   const s = status.data;
   const remote = s?.remotes[0];
+  const live = s?.live.find((l) => l.remote_id === remote?.id);
   const syncJobs = (jobs.data ?? []).filter((j) => j.job_type === 'sync');
   const running = syncJobs.find((j) => j.state === 'running');
   const last = syncJobs.find((j) => j.state !== 'running');
@@ -58,6 +60,7 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
           </div>
           <span className="muted small">as {remote.username}</span>
         </section>
+        {live && <LiveSettings key={`${live.remote_id}:${live.pull_seconds}`} live={live} />}
         {mine.length === 0 ? (
           <DatasetPicker remoteId={remote.id} synced={[]} onSync={(ds) => void start(ds)} />
         ) : (

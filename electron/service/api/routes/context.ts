@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../auth.js';
 import type { Domain } from '../../domain/domain.js';
 import type { RenderOptions } from '../../domain/recordReader.js';
+import type { RecordRow } from '../../domain/rows.js';
 import type { User } from '../../domain/users.js';
 
 export const API_PREFIX = '/api/v4';
@@ -15,4 +16,14 @@ export function apiBase(c: Context): string {
 
 export function renderOpts(c: Context<AppEnv>, d: Domain, viewer: User, legacyKeys = false): RenderOptions {
   return { viewer, now: d.now(), apiBase: apiBase(c), legacyKeys };
+}
+
+/** A 200 with JSON bytes already rendered (the rendered-record cache's answers). */
+export function sendJson(c: Context, bytes: Uint8Array): Response {
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'application/json' });
+}
+
+/** The record as JSON bytes for this request's viewer (cached; see domain/renderCache). */
+export function recordJson(c: Context<AppEnv>, d: Domain, rec: RecordRow, viewer: User): Response {
+  return sendJson(c, d.renderJson(rec, renderOpts(c, d, viewer)));
 }

@@ -7,7 +7,7 @@ import { getMimeType } from 'hono/utils/mime';
 import type { AppEnv } from '../auth.js';
 import { formFields } from '../body.js';
 import { readMultipartUpload } from '../upload.js';
-import { apiBase, renderOpts } from './context.js';
+import { apiBase, recordJson } from './context.js';
 import type { Domain } from '../../domain/domain.js';
 import { notFound, OdrError } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
@@ -36,7 +36,7 @@ export function parseRange(header: string, size: number): { start: number; end: 
   return { start, end };
 }
 
-/** POST /file, GET /file/{uuid}, DELETE /file/{uuid} (contract; reference §5.14–5.16). */
+/** POST /file, GET /file/{uuid}, DELETE /file/{uuid} (contract; docs/odr-server.md §5.14–5.16). */
 export function fileRoutes(d: Domain, blobs: BlobStore) {
   const app = new Hono<AppEnv>();
 
@@ -124,7 +124,7 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
     const outcome = await d.writes.run(() => deleteFile(d, user, c.req.param('uuid')));
     blobs.removeUnreferenced(outcome.orphanCandidates);
     d.announce([outcome.rec]);
-    return c.json(d.render(outcome.rec, renderOpts(c, d, user)));
+    return recordJson(c, d, outcome.rec, user);
   });
   return app;
 }

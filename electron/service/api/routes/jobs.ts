@@ -13,7 +13,7 @@ const jobId = (raw: string | undefined): number => {
 };
 const types = (raw: string) => raw.split('|').filter(Boolean);
 
-/** The tracked-job routes (contract: job endpoints; reference §5.18 for what it leaves open). */
+/** The tracked-job routes (contract: job endpoints; docs/odr-server.md §5.18 for what it leaves open). */
 export function jobRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
 

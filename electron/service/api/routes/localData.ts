@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth.js';
-import { renderOpts } from './context.js';
+import { renderOpts, sendJson } from './context.js';
+import { joinJson } from '../../domain/renderCache.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
 import { datasetSummaries } from '../../domain/search/recordTable.js';
-import type { DatasetSummaries, TablePage } from '../../../../shared/schemas/local.js';
+import type { DatasetSummaries } from '../../../../shared/schemas/local.js';
 
 const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
   if (raw === undefined || raw === '') return dflt;
@@ -28,7 +29,7 @@ export function localDataRoutes(d: Domain) {
     const offset = int(c.req.query('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(c.req.query('limit'), 'limit', 100, 500);
     const { total, rows } = d.table.query(user, dt, { q: c.req.query('q'), sort: c.req.query('sort') || undefined, dir, offset, limit });
-    return c.json({ total, offset, records: d.reader.renderTops(rows, renderOpts(c, d, user)) } satisfies TablePage);
+    return sendJson(c, joinJson(`{"total":${total},"offset":${offset},"records":[`, d.renderTopsJson(rows, renderOpts(c, d, user)), ']}'));
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { LiveStatus } from '../../../../shared/schemas/sync.js';
 import type { TrackedJob } from '../../../../shared/schemas/job.js';
 import type { AppEnv } from '../auth.js';
 import { readMultipartUpload } from '../upload.js';
@@ -36,8 +37,11 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       };
       const onJob = (e: { userId: number; job: TrackedJob }) => { if (e.userId === user.id) push('job', e.job); };
       const onRecords = (e: { datasetUuid: string; recordUuids: string[] }) => push('records', e);
+      // `sync`: live sync status of a remote, for the header (super-users, as GET /local/sync).
+      const onSync = (e: LiveStatus) => { if (user.isSuper) push('sync', e); };
       d.ctx.events.on('job', onJob);
       d.ctx.events.on('records', onRecords);
+      d.ctx.events.on('sync', onSync);
       let open = true;
       stream.onAbort(() => {
         open = false;
@@ -62,6 +66,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       } finally {
         d.ctx.events.off('job', onJob);
         d.ctx.events.off('records', onRecords);
+        d.ctx.events.off('sync', onSync);
       }
     });
   });

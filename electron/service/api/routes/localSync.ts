@@ -1,9 +1,10 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { type SyncStatus, AddRemoteRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
+import { type LiveStatus, type LiveStatusList, type SyncStatus, AddRemoteRequest, LiveSettingsRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
 import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, forbidden } from '../../domain/errors.js';
+import { forbidden } from '../../domain/errors.js';
+import { checkRemoteId } from '../../sync/liveSync.js';
 import { startJob } from '../../domain/jobRunner.js';
 import type { SyncService } from '../../sync/runner.js';
 
@@ -22,10 +23,17 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const body = await parsedJson(c, AddRemoteRequest);
     return c.json({ id: await sync.addRemote(body.url, body.username, body.password) });
   });
-  app.get('/sync/remotes/:id/datasets', async (c) => {
-    const id = Number(c.req.param('id'));
-    if (!Number.isInteger(id)) throw badRequest('remote id must be an integer');
-    return c.json(await sync.remoteDatasets(id));
+  app.get('/sync/remotes/:id/datasets', async (c) => c.json(await sync.remoteDatasets(checkRemoteId(c.req.param('id')))));
+  // Live mode of one remote: on/off and the pull interval.
+  app.put('/sync/remotes/:id/live', async (c) => {
+    const id = checkRemoteId(c.req.param('id'));
+    const body = await parsedJson(c, LiveSettingsRequest);
+    return c.json(await sync.configureLive(id, body) satisfies LiveStatus);
+  });
+  // The window regained focus: pull now. Answers at once; progress comes as `sync` events.
+  app.post('/sync/focus', (c) => {
+    sync.live.nudge();
+    return c.json({ live: sync.live.statuses() } satisfies LiveStatusList);
   });
   // Each run is a tracked job ("sync"): progress streams like any other job.
   app.post('/sync/run', async (c) => {

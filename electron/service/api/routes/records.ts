@@ -8,7 +8,8 @@ import { badRequest } from '../../domain/errors.js';
 import { RecordLists } from '../../domain/records/list.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
-import { renderOpts } from './context.js';
+import { recordJson, renderOpts, sendJson } from './context.js';
+import { joinJson } from '../../domain/renderCache.js';
 
 const DIGITS = '{[0-9]+}';
 
@@ -30,7 +31,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     app.get(path, (c) => {
       const user = c.get('user');
       const rec = readableRecord(d, user, c.req.param('uuid')!);
-      return c.json(d.render(rec, renderOpts(c, d, user)));
+      return recordJson(c, d, rec, user);
     });
   }
 
@@ -71,7 +72,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     if (typeof (payload as { record_uuid?: unknown }).record_uuid !== 'string') throw badRequest('Top-level Records must have a record_uuid set');
     const parsed = SaveRecord.parse(payload);
     const rec = await d.writes.run(() => saveRecord(d, user, parsed));
-    return c.json(d.render(rec, renderOpts(c, d, user)));
+    return recordJson(c, d, rec, user);
   };
   app.post('/dataset/record', save);
   app.put('/dataset', save);
@@ -87,8 +88,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     const user = c.get('user');
     const dt = d.datatype(c.req.param('uuid')!);
     const rows = lists.page(user, dt, intParam(c, 'limit', 100), intParam(c, 'offset', 0));
-    const records = d.reader.renderTops(rows, renderOpts(c, d, user));
-    return c.json({ count: records.length, records });
+    return sendJson(c, joinJson(`{"count":${rows.length},"records":[`, d.renderTopsJson(rows, renderOpts(c, d, user)), ']}'));
   });
 
   const del = async (c: Context<AppEnv>) => {

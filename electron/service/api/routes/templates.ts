@@ -10,7 +10,7 @@ import { API_PREFIX } from './context.js';
 
 export function templateRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
-  // Aliases of one action (reference §5.2); the seed makes template and dataset uuids interchangeable.
+  // Aliases of one action (docs/odr-server.md §5.2); the seed makes template and dataset uuids interchangeable.
   for (const path of ['/template/:uuid', '/master/:uuid', '/search/template/:uuid', '/search/database/:uuid']) {
     app.get(path, (c) => c.json(readTemplate(d, c.get('user'), c.req.param('uuid')!)));
   }

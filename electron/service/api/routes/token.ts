@@ -4,7 +4,7 @@ import { jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { OdrError, badRequest } from '../../domain/errors.js';
 
-/** POST /token: JSON {username, password} → {"token": JWT} (reference §2.2). */
+/** POST /token: JSON {username, password} → {"token": JWT} (docs/odr-server.md §2.2). */
 export function tokenRoutes(d: Domain, tokens: Tokens) {
   return new Hono<AppEnv>().post('/token', async (c) => {
     const body = await jsonBody(c).catch(() => { throw badRequest('Invalid JSON.'); });

@@ -4,7 +4,7 @@ import { jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
 import { setOption, setValue } from '../../domain/records/ops.js';
-import { renderOpts } from './context.js';
+import { recordJson } from './context.js';
 
 export function valueRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
@@ -22,7 +22,7 @@ export function valueRoutes(d: Domain) {
     const email = typeof user_email === 'string' ? user_email : c.req.query('user_email');
     const user = d.users.actAs(c.get('user'), email);
     const rec = await d.writes.run(() => setValue(d, user, c.req.param('record'), c.req.param('field'), value));
-    return c.json(d.render(rec, renderOpts(c, d, user)));
+    return recordJson(c, d, rec, user);
   });
 
   app.put('/record/:record/:field/:option/:state', async (c) => {
@@ -32,7 +32,7 @@ export function valueRoutes(d: Domain) {
     }
     const user = d.users.actAs(c.get('user'), c.req.query('user_email'));
     const rec = await d.writes.run(() => setOption(d, user, c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected'));
-    return c.json(d.render(rec, renderOpts(c, d, user)));
+    return recordJson(c, d, rec, user);
   });
   return app;
 }

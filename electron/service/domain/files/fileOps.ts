@@ -10,7 +10,7 @@ import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { isPublicAt } from '../../../../shared/dates.js';
 
-/** Where an upload goes, from POST /file's form fields (reference §5.14). */
+/** Where an upload goes, from POST /file's form fields (docs/odr-server.md §5.14). */
 export interface UploadTarget {
   dt: DatatypeInfo;
   rec: RecordRow;

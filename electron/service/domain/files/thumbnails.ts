@@ -48,6 +48,9 @@ export async function rebuildThumbnails(d: Domain, blobs: BlobStore, images: Fil
       const stored = await storeBuffer(blobs, th.data);
       const old = oldDerivatives.all(img.rid) as (string | null)[];
       await d.writes.run(() => {
+        // Derivatives are not record edits (nothing to sync, no change-log entry), but renders
+        // list them: drop the record tree's cached renders here.
+        d.ctx.renders.dropTop(d.store.topOf(d.store.byRid(img.record_rid)!).uuid);
         dropDerivatives.run(img.rid);
         ins.run(nextId.get(), newUuid(), img.record_rid, img.datafield_id, img.rid, img.original_name, stored.hash, stored.size, th.mime,
           th.width, th.height, img.display_order, img.quality, img.created_by, img.create_date, img.create_auth, img.public_date);

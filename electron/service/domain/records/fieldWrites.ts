@@ -89,7 +89,7 @@ export function writeOptionSet(w: WriteCtx, rec: RecordRow, f: FieldInfo, uuids:
   return true;
 }
 
-/** One tag on or off (the PUT endpoint): exactly that tag, no cascade (reference §4.3). */
+/** One tag on or off (the PUT endpoint): exactly that tag, no cascade (docs/odr-server.md §4.3). */
 export function writeTag(w: WriteCtx, rec: RecordRow, f: FieldInfo, tagUuid: string, on: boolean): boolean {
   const t = tagByUuid(f, tagUuid);
   const has = w.d.store.selectedTags(rec.rid, f.id).includes(t.id);

@@ -52,7 +52,7 @@ export class RecordLists {
 
   /**
    * GET /search/database/{uuid}/records/{limit}/{offset} and the modified-records route
-   * (reference §5.8): ids and names only; limit 0 means all; `sinceMs` filters by change time.
+   * (docs/odr-server.md §5.8): ids and names only; limit 0 means all; `sinceMs` filters by change time.
    */
   ids(user: User, dt: DatatypeInfo, limit: number, offset: number, sinceMs: number | null) {
     const scope = this.scope(user, dt);

@@ -1,4 +1,4 @@
-// Tracked jobs (reference §5.18, §6) and their worker units. A cancelled job is soft-deleted as
+// Tracked jobs (docs/odr-server.md §5.18, §6) and their worker units. A cancelled job is soft-deleted as
 // on the real server: it stays for the record but no lookup finds it.
 export default `
 CREATE TABLE jobs (

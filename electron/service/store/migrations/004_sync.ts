@@ -1,4 +1,4 @@
-// Sync with remote ODR servers (docs/sync-design.md): remotes, synced datasets with their pull
+// Sync with remote ODR servers (docs/sync.md): remotes, synced datasets with their pull
 // cursor, the id map for records created here, the last server copy of each record (merge
 // base), the outbox of intent-level operations, conflicts, and the "removed on server" bin.
 export default `

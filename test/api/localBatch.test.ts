@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRIVATE_DATE } from '../../shared/dates.js';
+import type { BatchResult } from '../../shared/schemas/batch.js';
+import { SYNTH } from '../../bench/synthetic.js';
+import { USER, startSyntheticService, type TestService } from '../support/service.js';
+
+let t: TestService;
+beforeAll(async () => { t = await startSyntheticService(40); });
+afterAll(() => t.close());
+
+async function batch(body: unknown, token = t.admin.token!) {
+  const res = await fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/batch`, {
+    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as BatchResult & { error?: { code: number; message: string } } };
+}
+const rec = (i: number) => t.admin.record(SYNTH.record(i));
+const valueOf = async (i: number, field: string) => (await rec(i)).fields.find((f) => f.field_uuid === field)?.value ?? null;
+const ids = [1, 2, 3, 4, 5].map((i) => SYNTH.record(i));
+
+describe('POST /local/datasets/{uuid}/batch', () => {
+  it('sets one value across records in one step and restores each earlier value', async () => {
+    const f = SYNTH.field('Medium Text');
+    const was = await Promise.all([1, 2, 3, 4, 5].map((i) => valueOf(i, f)));
+    const r = await batch({ records: ids, change: { kind: 'value', field: f, value: 'batch-set' } });
+    expect(r.status).toBe(200);
+    expect(r.body.changed).toBe(5);
+    for (const i of [1, 2, 3, 4, 5]) expect(await valueOf(i, f)).toBe('batch-set');
+    const undo = await batch({ change: { kind: 'restore', field: f, items: r.body.before } });
+    expect(undo.body.changed).toBe(5);
+    expect(await Promise.all([1, 2, 3, 4, 5].map((i) => valueOf(i, f)))).toEqual(was);
+  });
+
+  it('selects a tag and an option, and undoes both exactly', async () => {
+    const tags = SYNTH.field('Tags');
+    const tag = SYNTH.tag(5);
+    const selectedTags = async (i: number) => ((await rec(i)).fields.find((x) => x.field_uuid === tags)?.tags ?? []).map((x) => x.template_tag_uuid).sort();
+    const was = await Promise.all([1, 2, 3].map(selectedTags));
+    const r = await batch({ records: ids.slice(0, 3), change: { kind: 'option', field: tags, option: tag, on: true } });
+    expect(r.status).toBe(200);
+    for (const i of [1, 2, 3]) expect(await selectedTags(i)).toContain(tag);
+    await batch({ change: { kind: 'restore', field: tags, items: r.body.before } });
+    expect(await Promise.all([1, 2, 3].map(selectedTags))).toEqual(was);
+
+    const radio = SYNTH.field('Single Radio');
+    const r2 = await batch({ records: ids, change: { kind: 'option', field: radio, option: SYNTH.option('Single Radio', 2), on: true } });
+    expect(r2.status).toBe(200);
+    for (const i of [1, 2, 3, 4, 5]) expect((await rec(i)).fields.find((x) => x.field_uuid === radio)?.values?.map((v) => v.template_radio_option_uuid)).toEqual([SYNTH.option('Single Radio', 2)]);
+  });
+
+  it('public keeps the first public date of records already public; private and back by restore', async () => {
+    // Synthetic records 1, 2, 4, 5 are public since 2025-01-01; 3 is private.
+    const pub = await batch({ records: ids, change: { kind: 'public', public: true } });
+    expect(pub.body.changed).toBe(1);
+    expect((await rec(1))._record_metadata._public_date).toBe('2025-01-01 00:00:00');
+    expect((await rec(3))._record_metadata._public_date).not.toBe(PRIVATE_DATE);
+    const priv = await batch({ records: ids, change: { kind: 'public', public: false } });
+    expect(priv.body.changed).toBe(5);
+    await batch({ change: { kind: 'restore', items: priv.body.before } });
+    expect((await rec(1))._record_metadata._public_date).toBe('2025-01-01 00:00:00');
+    await batch({ change: { kind: 'restore', items: pub.body.before } });
+    expect((await rec(3))._record_metadata._public_date).toBe(PRIVATE_DATE);
+  });
+
+  it('refuses bad input with a clear error and changes nothing', async () => {
+    const f = SYNTH.field('Integer');
+    const was = await valueOf(6, f);
+    const digest = t.digest();
+    const cases: [unknown, number, string][] = [
+      [{ records: [SYNTH.record(6)], change: { kind: 'value', field: f, value: '12abc' } }, 400, 'not an integer'],
+      [{ records: [SYNTH.record(6), 'ffffffffffffffffffffffffffff'], change: { kind: 'value', field: f, value: 7 } }, 404, ''],
+      [{ records: [SYNTH.record(6), SYNTH.record(6)], change: { kind: 'value', field: f, value: 7 } }, 400, 'twice'],
+      [{ records: [SYNTH.record(6)], change: { kind: 'value', field: 'nope', value: 7 } }, 400, 'not a field'],
+      [{ records: [], change: { kind: 'value', field: f, value: 7 } }, 400, 'at least one'],
+      [{ records: [SYNTH.record(6)], change: { kind: 'explode' } }, 400, 'kind'],
+      [{ records: [SYNTH.record(6)], change: { kind: 'option', field: f, option: 'x', on: true } }, 400, 'no options'],
+      [{ records: [SYNTH.childRecord(10, 1)], change: { kind: 'value', field: f, value: 7 } }, 400, ''],
+    ];
+    for (const [body, status, words] of cases) {
+      const r = await batch(body);
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      expect(r.body.error?.message ?? '', JSON.stringify(body)).toContain(words);
+    }
+    expect(await valueOf(6, f)).toEqual(was);
+    expect(t.digest()).toBe(digest);
+  });
+
+  it('checks the edit right on every record before writing: one refused record, nothing changed', async () => {
+    const other = t.client();
+    await other.login(USER.email, USER.password);
+    const f = SYNTH.field('Medium Text');
+    const was = await valueOf(7, f);
+    const digest = t.digest();
+    // Record 9 is private and not theirs; 7 alone they may not edit either (not the owner).
+    const r = await batch({ records: [SYNTH.record(7), SYNTH.record(9)], change: { kind: 'value', field: f, value: 'intruder' } }, other.token!);
+    expect([403, 404]).toContain(r.status);
+    expect(await valueOf(7, f)).toEqual(was);
+    expect(t.digest()).toBe(digest);
+  });
+});
