@@ -5,9 +5,11 @@ import type { Domain } from '../domain/domain.js';
 import { BlobStore } from '../domain/files/blobStore.js';
 import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEnv } from './auth.js';
 import { errorBody, onError } from './errors.js';
+import { fastReads } from './fastReads.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
 import { apiDocRoutes } from './routes/apiDocs.js';
+import { datasetRoutes, localTrashRoutes } from './routes/datasets.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
@@ -81,6 +83,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', jobRoutes(d));
   api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
   // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
+  api.route('/', datasetRoutes(d, blobs));
   api.route('/', searchRoutes(d));
   app.route(API_PREFIX, api);
 
@@ -92,6 +95,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
   local.route('/', localDataRoutes(d));
+  local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
   const sync = new SyncService(d, opts.secrets);
@@ -99,7 +103,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.route('/local', local);
 
   opts.static?.(app);
-  return { app, tokens, blobs, sync };
+  return { app, tokens, blobs, sync, fastRead: fastReads(d, tokens) };
 }
 
 /** The real server accepts a `.json` suffix on the last path segment. */
