@@ -15,12 +15,7 @@ const FIELD = 'f000000000000000000000000008'; // Medium Text
 let remote: Served;
 let local: Served;
 const dirs: string[] = [];
-let remoteDir0 = '';
 
-async function tokenOf(origin: string) {
-  const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
-  return ((await login.json()) as { token: string }).token;
-}
 async function api(origin: string, method: string, p: string, body?: unknown) {
   const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
   const { token } = (await login.json()) as { token: string };
@@ -29,8 +24,6 @@ async function api(origin: string, method: string, p: string, body?: unknown) {
   return (await res.json()) as { fields: { field_uuid: string; value?: unknown }[] };
 }
 const valueOf = async (origin: string, field = FIELD) => (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
-const LONG = 'f000000000000000000000000009'; // Long Text
-const DATASET = 'a0000000000000000000000000d1';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
 
@@ -43,7 +36,6 @@ test.beforeAll(async () => {
   dirs.push(remoteDir, localDir);
   const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', remoteDir, '20'], { cwd: ROOT, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`seeding the remote failed:\n${seed.stdout}\n${seed.stderr}`);
-  remoteDir0 = remoteDir;
   remote = await startServe(remoteDir, ['--no-auto-login']);
   // The local side's first-run super-user gets the same credentials, so the API helper works on both.
   local = await startServe(localDir, [], { ODR_ADMIN_EMAIL: ADMIN.email, ODR_ADMIN_PASSWORD: ADMIN.password });
