@@ -5,6 +5,7 @@ import type { Domain } from '../domain/domain.js';
 import { BlobStore } from '../domain/files/blobStore.js';
 import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEnv } from './auth.js';
 import { errorBody, onError } from './errors.js';
+import { fastReads } from './fastReads.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
 import { apiDocRoutes } from './routes/apiDocs.js';
@@ -103,7 +104,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.route('/local', local);
 
   opts.static?.(app);
-  return { app, tokens, blobs, sync };
+  return { app, tokens, blobs, sync, fastRead: fastReads(d, tokens) };
 }
 
 /** The real server accepts a `.json` suffix on the last path segment. */
