@@ -10,6 +10,7 @@ import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 import { RecordTable, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
+import { BatchEdit } from './BatchEdit';
 
 /** How long a delete waits for "Undo" before it is sent. */
 export const UNDO_MS = 6000;
@@ -56,6 +57,7 @@ export function DatasetScreen({ summary, route, go, session }: {
   const [total, setTotal] = useState<number | null>(null);
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
+  const [batching, setBatching] = useState(false);
   const [pane, setPane] = useState(() => Number(localStorage.getItem(PANE_KEY)) || 480);
   const grid = useRef<HTMLDivElement>(null);
   const [width, workspace] = useWidth();
@@ -251,6 +253,7 @@ export function DatasetScreen({ summary, route, go, session }: {
               <span className="count muted" role="status" data-testid="match-count">{count}</span>
               <span className="spacer" />
               <button type="button" onClick={() => void create()}>New record</button>
+              <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>Batch edit…</button>
               <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
                 Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
               </button>
@@ -263,6 +266,7 @@ export function DatasetScreen({ summary, route, go, session }: {
               onEscape={() => { if (route.record) go({ record: undefined }); else setSelected(new Set()); }}
               onDelete={() => void requestDelete([...selected])} />
           </section>
+          {batching && <BatchEdit dataset={summary.uuid} tpl={tpl} records={[...selected]} onClose={() => { setBatching(false); focusGrid(); }} />}
           {route.record && (
             <>
               <Splitter value={paneWidth} min={PANE_MIN} max={paneMax} onChange={setPaneWidth} label="Resize the record pane" />
