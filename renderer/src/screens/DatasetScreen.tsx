@@ -7,6 +7,7 @@ import { RecordEditor } from '../editor/RecordEditor';
 import { confirmDialog } from '../ui/Dialog';
 import { Splitter } from '../ui/Splitter';
 import { Time } from '../ui/Time';
+import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
 import { RecordTable, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
@@ -228,14 +229,14 @@ export function DatasetScreen({ summary, route, go, session }: {
   const setPaneWidth = (px: number) => { setPane(px); localStorage.setItem(PANE_KEY, String(px)); };
   const count = total === null ? '' : table.q
     ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match`
-    : `${total.toLocaleString()} record${total === 1 ? '' : 's'}`;
+    : countOf(total, 'record');
 
   return (
     <main className="main">
       <header className="dataset-head">
         <div>
           <h1>{summary.name}</h1>
-          <p className="muted">{summary.records.toLocaleString()} records · last change <Time ts={summary.updated} /></p>
+          <p className="muted">{countOf(summary.records, 'record')} · last change <Time ts={summary.updated} /></p>
         </div>
         <nav className="tabs" aria-label="Dataset views">
           <button type="button" aria-pressed={route.view === 'records'} onClick={() => go({ view: 'records' })}>Records</button>
