@@ -246,19 +246,20 @@ export function DatasetScreen({ summary, route, go, session }: {
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
       ) : (
+        <>
+        <div className="toolbar" role="toolbar" aria-label="Record actions">
+          <input type="search" placeholder="Search records…" aria-label="Search records" value={search} onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') { e.preventDefault(); focusGrid(); } }} />
+          <span className="count muted" role="status" data-testid="match-count">{count}</span>
+          <span className="spacer" />
+          <button type="button" onClick={() => void create()}>New record</button>
+          <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>Batch edit…</button>
+          <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
+            Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
+          </button>
+        </div>
         <div ref={workspace} className="workspace" style={{ ['--pane' as string]: route.record ? `${paneWidth}px` : undefined }} data-with-pane={route.record ? 'true' : undefined}>
           <section className="records" aria-label="Records">
-            <div className="toolbar" role="toolbar" aria-label="Record actions">
-              <input type="search" placeholder="Search records…" aria-label="Search records" value={search} onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') { e.preventDefault(); focusGrid(); } }} />
-              <span className="count muted" role="status" data-testid="match-count">{count}</span>
-              <span className="spacer" />
-              <button type="button" onClick={() => void create()}>New record</button>
-              <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>Batch edit…</button>
-              <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
-                Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
-              </button>
-            </div>
             <RecordTable dataset={summary.uuid} tpl={tpl} total={summary.records} state={table} onState={setTable}
               active={active} selected={selected} pending={pending} fresh={fresh} gridRef={grid}
               onPick={onPick} onActiveRecord={onActiveRecord} onTotal={setTotal}
@@ -281,6 +282,7 @@ export function DatasetScreen({ summary, route, go, session }: {
             </>
           )}
         </div>
+        </>
       )}
     </main>
   );
