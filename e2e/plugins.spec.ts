@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { NO_FIXTURES, apiToken, baseUrl, field, haveFixtures, openDataset, openRecord, screenshot } from './support/app.js';
+import { NO_FIXTURES, SCREENS, apiToken, baseUrl, field, haveFixtures, openDataset, openRecord, screenshot } from './support/app.js';
 import { AMCSD_BASE, BENCH_ONE, BENCH_TEN, FORMULA, IMA_MINERAL, PLUGIN_DATASET, SAMPLE_SCANS, UNKNOWN_PLUGIN } from './support/pluginSeed.js';
 
 /** Opens the record of the plugin dataset whose Analysis ID is `name` (its record name is its id). */
@@ -15,7 +16,7 @@ async function openSample(page: Page, name: string): Promise<Locator> {
   const rec = page1.records.find((r) => r.fields.some((f) => f.field_name === 'Analysis ID' && f.value === name))!;
   await openDataset(page, PLUGIN_DATASET);
   await page.locator(`[data-record="${rec.record_uuid}"]`).dblclick();
-  const editor = page.getByRole('complementary', { name: `Record ${rec.record_name}` });
+  const editor = page.getByRole('complementary', { name: /^Record / });
   await expect(editor).toBeVisible();
   return editor;
 }
@@ -61,6 +62,13 @@ test.describe('render plugins (CheMin template, generated XRD patterns)', () => 
     // Toggle the second scan off: the legend marks it and the SVG export leaves it out.
     await legend.nth(2).click();
     await expect(legend.nth(2)).toHaveClass(/u-off/);
+    await expect(legend.nth(2)).toHaveAttribute('aria-pressed', 'false');
+    // The keyboard does the same: Space on a legend row toggles it off and on again.
+    await legend.nth(3).focus();
+    await page.keyboard.press(' ');
+    await expect(legend.nth(3)).toHaveClass(/u-off/);
+    await page.keyboard.press('Enter');
+    await expect(legend.nth(3)).not.toHaveClass(/u-off/);
 
     const [svgDownload] = await Promise.all([page.waitForEvent('download'), graph.getByRole('button', { name: 'Export SVG' }).click()]);
     expect(svgDownload.suggestedFilename()).toBe('XRD-RDA.svg');
@@ -70,9 +78,15 @@ test.describe('render plugins (CheMin template, generated XRD patterns)', () => 
     expect(svg).toContain(SAMPLE_SCANS[2]);
     expect(svg).not.toContain(SAMPLE_SCANS[1]);
     expect(svg.match(/<path[^>]*stroke="#/g)?.length ?? (svg.match(/<path/g) ?? []).length).toBeGreaterThanOrEqual(2);
+    // A real SVG document: librsvg (through sharp) renders it; the PNG is kept to look at.
+    mkdirSync(SCREENS, { recursive: true });
+    writeFileSync(path.join(SCREENS, 'plugins-export.svg'), svg);
+    const rendered = await sharp(Buffer.from(svg)).png().toFile(path.join(SCREENS, 'plugins-export-svg.png'));
+    expect(rendered.width).toBeGreaterThan(300);
 
     const [pngDownload] = await Promise.all([page.waitForEvent('download'), graph.getByRole('button', { name: 'Export PNG' }).click()]);
     expect(pngDownload.suggestedFilename()).toBe('XRD-RDA.png');
+    await pngDownload.saveAs(path.join(SCREENS, 'plugins-export.png'));
     const meta = await sharp((await pngDownload.path())!).metadata();
     expect(meta.format).toBe('png');
     expect(meta.width).toBeGreaterThan(300);

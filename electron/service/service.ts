@@ -5,6 +5,7 @@ import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domai
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
 import { createApp, stripJsonSuffix, type AppOptions } from './api/app.js';
+import type { FastRead } from './api/fastReads.js';
 import type { SyncService } from './sync/runner.js';
 import { keyFileBox, type SecretBox } from './sync/secrets.js';
 
@@ -36,6 +37,8 @@ export interface Service {
   fetch: (req: Request, env?: unknown) => Promise<Response>;
   firstRun: FirstRun | null;
   sync: SyncService;
+  /** A record read answered from the render cache without the app, or null (see api/fastReads). */
+  fastRead: FastRead;
   /** Stops background work and closes the database (its WAL is checkpointed and removed). */
   close: () => Promise<void>;
 }
@@ -62,7 +65,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     await domain.users.create({ email, password, isSuper: true, firstName: 'Local', lastName: 'Admin' });
     firstRun = { email, ...(given ? {} : { generatedPassword: password }) };
   }
-  const { app, sync } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static, secrets: opts.secrets ?? keyFileBox(opts.dataDir) });
+  const { app, sync, fastRead } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static, secrets: opts.secrets ?? keyFileBox(opts.dataDir) });
   if (opts.liveSync ?? true) sync.live.start();
   return {
     ctx,
@@ -70,6 +73,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     firstRun,
     sync,
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
+    fastRead,
     close: async () => {
       await sync.live.stop();
       domain.search.stop();

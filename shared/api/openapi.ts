@@ -22,6 +22,7 @@ const KIND_MEDIA = {
   html: ['text/html', { type: 'string' }],
   javascript: ['text/javascript', { type: 'string' }],
   'event-stream': ['text/event-stream', { type: 'string' }],
+  text: ['text/plain', { type: 'string' }],
   openapi: ['application/json', { type: 'object' }],
 } as const;
 
@@ -69,12 +70,13 @@ export function openApiDocument(opts: { serverUrl?: string; version?: string } =
         parameters.push({ name, in: 'query', required: !(schema as z.ZodType).safeParse(undefined).success, schema: inline(schema as z.ZodType) });
       }
     }
+    const media = r.ok.kind && r.ok.kind !== 'json' ? KIND_MEDIA[r.ok.kind] : null;
     const okContent = r.ok.schema
       ? { 'application/json': { schema: ref(r.ok.schema, `${capital(id)}Response`) } }
-      : { [KIND_MEDIA[r.ok.kind as keyof typeof KIND_MEDIA][0]]: { schema: KIND_MEDIA[r.ok.kind as keyof typeof KIND_MEDIA][1] } };
+      : media ? { [media[0]]: { schema: media[1] } } : undefined;
     const responses: Json = {
       [r.ok.status]: r.ok.status === 302
-        ? { description: `${r.ok.description}; clients that follow it receive the record`, headers: { Location: { schema: { type: 'string' } } } }
+        ? { description: r.ok.description, headers: { Location: { schema: { type: 'string' } } } }
         : { description: r.ok.description, content: okContent },
       '4XX': { description: 'Bad input, missing or wrong credentials, no permission, unknown uuid', content: { 'application/json': { schema: errorRef } } },
       '5XX': { description: 'Unexpected failure', content: { 'application/json': { schema: errorRef } } },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorBody, TokenRequest, TokenResponse } from '../schemas/common.js';
 import { JobCreateBody, JobList, JobResponse, JobUpdateBody, TrackedJob, WorkerJobBody, WorkerUnit } from '../schemas/job.js';
 import {
-  ConflictResolved, DatasetSummaries, JobCancelled, LocalSession, RecordTableQuery, RemoteAdded, SessionUser, TablePage,
+  AuthStatus, ConflictResolved, DatasetSummaries, ModifiedFiles, TrashEntry, TrashList, JobCancelled, LocalSession, RecordTableQuery, RemoteAdded, SessionUser, TablePage,
 } from '../schemas/local.js';
 import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
 import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, ValueBody } from '../schemas/requests.js';
@@ -40,7 +40,7 @@ export interface RouteDoc {
     description: string;
     /** JSON answer; absent for the binary, HTML and event-stream kinds. */
     schema?: z.ZodType;
-    kind?: 'json' | 'binary' | 'html' | 'javascript' | 'event-stream' | 'openapi';
+    kind?: 'json' | 'binary' | 'html' | 'javascript' | 'event-stream' | 'openapi' | 'text';
   };
 }
 
@@ -49,7 +49,7 @@ const limitOffset = { limit: digits, offset: digits };
 const json = (schema: z.ZodType, required = true): RouteDoc['body'] => ({ media: ['application/json'], schema, required });
 const form = (schema: z.ZodType, required = true): RouteDoc['body'] => ({ media: ['multipart/form-data', 'application/x-www-form-urlencoded'], schema, required });
 const ok = (schema: z.ZodType, description: string): RouteDoc['ok'] => ({ status: 200, description, schema });
-const redirect = (description: string): RouteDoc['ok'] => ({ status: 302, description, schema: OdrRecord });
+const redirect = (description: string): RouteDoc['ok'] => ({ status: 302, description: `${description}; a client that follows it receives the record` });
 const accepted = (description: string): RouteDoc['ok'] => ({ status: 202, description, schema: TrackedJob });
 
 const V4 = '/api/v4';
@@ -77,6 +77,7 @@ const statsRoute = (kind: string, summary: string, schema: z.ZodType) => odr('ge
 
 export const ROUTES: RouteDoc[] = [
   odr('post', '/token', 'Auth', 'Log in: a JWT for the Authorization header', { auth: 'none', body: json(TokenRequest), ok: ok(TokenResponse, 'The token') }),
+  odr('get', '/auth/status', 'Auth', 'Whether the request carries a valid token', { auth: 'none', ok: ok(AuthStatus, '{logged_in}') }),
   odr('get', '/openapi.json', 'Documentation', 'This document', { auth: 'none', ok: { status: 200, description: 'OpenAPI 3.1 document', kind: 'openapi' } }),
 
   templateRead('/template/{uuid}'),
@@ -107,6 +108,16 @@ export const ROUTES: RouteDoc[] = [
   }),
   odr('delete', '/record/{uuid}', 'Records', 'Delete a record', { body: json(DeleteRecordsBody, false), ok: ok(DeleteResult, 'Deleted uuids') }),
   odr('delete', '/record', 'Records', 'Delete records', { body: json(DeleteRecordsBody), ok: ok(DeleteResult, 'Deleted uuids') }),
+  odr('delete', '/dataset/{uuid}', 'Templates and datasets', 'Delete a dataset (to the trash for 30 days)', {
+    body: json(z.object({ user_email: z.string().optional() }), false),
+    description: 'Records, child datasets and files go with it; `GET /local/trash` lists deleted datasets and `POST /local/trash/{id}/restore` puts one back. A metadata dataset\'s uuid deletes the dataset it describes. Dataset admins only.',
+    ok: { status: 200, description: 'The text "Deleted", as on the real server', kind: 'text' },
+  }),
+  odr('get', '/dataset/{uuid}/modified_files/{recent}/{limit}/{offset}', 'Files', 'Names of files on records changed since `recent` (ms)', {
+    params: limitOffset, description: 'Readable top-level records changed since `recent` and their child records; limit 0 = all.', ok: ok(ModifiedFiles, 'File names'),
+  }),
+  odr('get', '/search/file_download/{id}', 'Files', 'Download a file by its numeric id (legacy)', { params: { id: digits }, ok: { status: 302, description: '302 to GET /file/{uuid}' } }),
+  odr('get', '/search/image_download/{id}', 'Files', 'Download an image by its numeric id (legacy)', { params: { id: digits }, ok: { status: 302, description: '302 to GET /file/{uuid}' } }),
   odr('get', '/dataset/quota/{uuid}', 'Files', 'Bytes used by a dataset\'s files and images', { ok: ok(Quota, 'Quota') }),
 
   odr('post', '/file', 'Files', 'Upload a file or image (multipart)', {
@@ -186,6 +197,8 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/thumbnails/{dataset}', 'Rebuild a dataset\'s thumbnails as a job', { ok: accepted('The job') }),
   local('post', '/sample', 'Generate the synthetic sample dataset as a job', { query: z.object({ records: z.string().regex(/^\d+$/).optional() }), ok: accepted('The job') }),
+  local('get', '/trash', 'Datasets deleted in the last 30 days (the caller\'s; every one for super-users)', { ok: ok(TrashList, 'Deleted datasets') }),
+  local('post', '/trash/{id}/restore', 'Put a deleted dataset back (same uuids, creators, file bytes)', { ok: ok(TrashEntry, 'The restored entry') }),
   local('get', '/sync', 'Sync state: remotes, datasets, conflicts (super-users)', { ok: ok(SyncStatus, 'Status') }),
   local('post', '/sync/remotes', 'Attach a remote ODR server', { body: json(AddRemoteRequest), ok: ok(RemoteAdded, 'The remote') }),
   local('get', '/sync/remotes/{id}/datasets', 'The remote\'s dataset list', { params: { id: digits }, ok: ok(DatabaseList, 'Datasets') }),

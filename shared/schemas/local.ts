@@ -43,3 +43,20 @@ export const RecordTableQuery = z.object({
   offset: z.string().regex(/^\d+$/).optional(),
   limit: z.string().regex(/^\d+$/).optional(),
 });
+
+/** GET /local/trash: deleted datasets, kept 30 days. */
+export const TrashEntry = z.object({
+  id: z.string(),
+  dataset_uuid: z.string(),
+  name: z.string(),
+  records: Int,
+  deleted_at: z.string(),
+  deleted_by: z.string(),
+  expires_at: z.string(),
+});
+export type TrashEntry = z.infer<typeof TrashEntry>;
+export const TrashList = z.object({ datasets: z.array(TrashEntry) });
+
+/** GET /api/v4/auth/status and /dataset/{uuid}/modified_files/… (ODR routes without a schema of their own). */
+export const AuthStatus = z.object({ logged_in: z.boolean() });
+export const ModifiedFiles = z.object({ files: z.array(z.string()) });

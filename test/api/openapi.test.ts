@@ -51,6 +51,10 @@ let fileUuid: string;
 let jobId: number;
 let jobToCancel: number;
 let remoteId = 0;
+let fileId: number;
+let imageId: number;
+let spareDataset: string;
+let trashId = '';
 
 beforeAll(async () => {
   t = await startSyntheticService(12);
@@ -65,6 +69,13 @@ beforeAll(async () => {
   recordsToDelete = [(await t.admin.createRecord(SYNTH.dataset)).record_uuid];
   const withFile = await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') }, { blob: new Blob(['a,b\n1,2\n']), name: 'data.csv' });
   fileUuid = withFile.fields.find((f) => f.field_uuid === SYNTH.field('File'))!.files!.find((f) => f.original_name === 'data.csv')!.file_uuid;
+  const withFileField = withFile.fields.find((f) => f.field_uuid === SYNTH.field('File'))!.files!.find((f) => f.original_name === 'data.csv')!;
+  fileId = withFileField.id;
+  const withImage = await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2), field_uuid: SYNTH.field('Image') }, { blob: new Blob([new Uint8Array(png)], { type: 'image/png' }), name: 'a.png' });
+  imageId = withImage.fields.find((f) => f.field_uuid === SYNTH.field('Image'))!.files![0]!.id;
+  // A second dataset for DELETE /dataset to remove.
+  const created = await fetch(`${t.api}/dataset`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, redirect: 'manual', body: new URLSearchParams({ template_uuid: SYNTH.dataset, dataset_name: 'Spare' }) });
+  spareDataset = ((await (await fetch(new URL(created.headers.get('location')!, t.api), { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as OdrRecord).database_uuid;
   const job = { job_type: 'csv_export', target_entity: SYNTH.dataset, total: 2, additional_data: {} };
   jobId = (await t.admin.createJob(job)).id;
   jobToCancel = (await t.admin.createJob(job)).id;
@@ -96,6 +107,8 @@ describe('every route, called from the document alone, answers as the document s
   const args = (): Record<string, { params?: Record<string, string>; query?: Record<string, string>; body?: Json; status?: number }> => ({
     postToken: { body: { username: ADMIN.email, password: ADMIN.password } },
     getOpenapiJson: {},
+    getAuthStatus: {},
+    getDatasetUuidModifiedFilesRecentLimitOffset: { params: { uuid: SYNTH.dataset, recent: '0', limit: '0', offset: '0' } },
     getTemplateUuid: { params: { uuid: SYNTH.dataset } },
     getMasterUuid: { params: { uuid: SYNTH.dataset } },
     getSearchTemplateUuid: { params: { uuid: SYNTH.dataset } },
@@ -141,6 +154,11 @@ describe('every route, called from the document alone, answers as the document s
     getSearchFieldStatsTemplateField: { params: { template: SYNTH.dataset, field: SYNTH.field('Single Select') } },
     getSearchFieldStatsbydatasetTemplateField: { params: { template: SYNTH.dataset, field: SYNTH.field('Tags') } },
     getSearchFieldLegacystatsTemplateField: { params: { template: SYNTH.dataset, field: SYNTH.field('Multiple Radio') } },
+    deleteDatasetUuid: { params: { uuid: '' } },
+    getSearchFileDownloadId: { params: { id: '' }, status: 302 },
+    getSearchImageDownloadId: { params: { id: '' }, status: 302 },
+    getLocalTrash: {},
+    postLocalTrashIdRestore: { params: { id: '' } },
     getApiDocs: {},
     getApiDocsStandaloneJs: {},
     postLocalSession: {},
@@ -201,15 +219,20 @@ describe('every route, called from the document alone, answers as the document s
     data.postWorkerJob!.body = { user_email: ADMIN.email, job: { tracked_job_id: jobId, random_key: 'k1', job_order: 1, line_count: 5 } };
     for (const k of ['getJobStatusId', 'getJobStatusIdFull', 'getJobCompleteId'] as const) data[k]!.params!.id = String(jobId);
     data.getJobCancelId!.params!.id = String(jobToCancel);
+    data.deleteDatasetUuid!.params!.uuid = spareDataset;
+    data.getSearchFileDownloadId!.params!.id = String(fileId);
+    data.getSearchImageDownloadId!.params!.id = String(imageId);
 
     // Mutations that remove what later calls read go last.
-    const order = (o: Op) => (o.method === 'delete' ? 2 : ['getLocalSyncRemotesIdDatasets', 'postLocalSyncRun', 'putLocalSyncRemotesIdLive'].includes(o.op.operationId as string) ? 1 : 0);
+    const late: Record<string, number> = { getLocalSyncRemotesIdDatasets: 1, postLocalSyncRun: 1, putLocalSyncRemotesIdLive: 1, getLocalTrash: 3, postLocalTrashIdRestore: 4 };
+    const order = (o: Op) => late[o.op.operationId as string] ?? (o.method === 'delete' ? 2 : 0);
     const ops = operations(doc).sort((a, b) => order(a) - order(b));
     for (const o of ops) {
       const id = o.op.operationId as string;
       const a = data[id]!;
       if (id === 'getLocalSyncRemotesIdDatasets' || id === 'putLocalSyncRemotesIdLive') a.params!.id = String(remoteId);
       if (id === 'postLocalSyncRun') a.body = { remote_id: remoteId, datasets: [SYNTH.dataset] };
+      if (id === 'postLocalTrashIdRestore') a.params!.id = trashId;
       let url = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
         const v = a.params?.[name];
         expect(v, `${id}: no value for {${name}}`).toBeTruthy();
@@ -238,9 +261,11 @@ describe('every route, called from the document alone, answers as the document s
       if (res.status === 302) {
         const followed = await fetch(new URL(res.headers.get('location')!, origin), { headers: { Authorization: `Bearer ${t.admin.token}` } });
         expect(followed.status).toBe(200);
-        expect(((await followed.json()) as OdrRecord).record_uuid).toMatch(/^[a-z0-9]+$/);
+        if (followed.headers.get('content-type')?.includes('json')) expect(((await followed.json()) as OdrRecord).record_uuid).toMatch(/^[a-z0-9]+$/);
+        else expect((await followed.arrayBuffer()).byteLength).toBeGreaterThan(0);
       }
       if (id === 'postLocalSyncRemotes') remoteId = (body as { id: number }).id;
+      if (id === 'getLocalTrash') trashId = (body as { datasets: { id: string }[] }).datasets[0]!.id;
 
       if (secured) {
         const anon = await fetch(`${origin}${url}`, { method: o.method.toUpperCase(), headers: req.headers, body: encode(o.op, a.body).body, redirect: 'manual' });

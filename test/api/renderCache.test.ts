@@ -202,3 +202,29 @@ describe('randomized writes and reads', () => {
     expect(d().ctx.renders.hits).toBeGreaterThan(20); // the cache was really in play
   }, 60_000);
 });
+
+describe('the host\'s fast path for record reads', () => {
+  it('answers the plain case itself, with the app\'s bytes and headers; everything else goes to the app', async () => {
+    const host = new URL(t.host.url).host;
+    const cases: [OdrClient, string][] = [
+      [t.admin, `/dataset/record/${SYNTH.record(3)}`], [user, `/dataset/record/${SYNTH.record(5)}`],
+      [other, `/search/record/${SYNTH.childRecord(20, 0)}`], [user, `/dataset/record/${SYNTH.record(3)}`],
+      [user, '/dataset/record/nosuchrecord'], [user, `/dataset/record/${SYNTH.record(5)}.json`], [t.admin, `/dataset/record/${SYNTH.record(6)}?x=1`],
+    ];
+    for (const [c, p] of cases) {
+      const url = `${t.api}${p}`;
+      const viaHost = await fetch(url, { headers: { Authorization: `Bearer ${c.token}` } });
+      // A query string always takes the app's path (the route ignores it).
+      const viaApp = await fetch(`${url}${url.includes('?') ? '&' : '?'}via=app`, { headers: { Authorization: `Bearer ${c.token}` } });
+      const fast = t.service.fastRead('GET', `/api/v4${p}`, `Bearer ${c.token}`, host);
+      const plain = !p.includes('nosuch') && !p.includes('.json') && !p.includes('?') && !(c === user && p.endsWith(SYNTH.record(3)));
+      expect([p, fast !== null]).toEqual([p, plain]);
+      expect(viaHost.status).toBe(viaApp.status);
+      const headers = (r: Response) => [...r.headers.entries()].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k));
+      expect(headers(viaHost)).toEqual(headers(viaApp));
+      const body = await viaHost.text();
+      expect(body).toBe(await viaApp.text());
+      if (fast) expect(fast.toString()).toBe(body);
+    }
+  });
+});

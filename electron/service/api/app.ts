@@ -5,9 +5,11 @@ import type { Domain } from '../domain/domain.js';
 import { BlobStore } from '../domain/files/blobStore.js';
 import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEnv } from './auth.js';
 import { errorBody, onError } from './errors.js';
+import { fastReads } from './fastReads.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
 import { apiDocRoutes } from './routes/apiDocs.js';
+import { authStatusRoute, datasetRoutes, localTrashRoutes } from './routes/datasets.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
@@ -65,13 +67,14 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (NO_BODY.has(c.req.method) || STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => {
     const path = c.req.path;
-    if (path === `${API_PREFIX}/token` || path === `${API_PREFIX}/openapi`) return next();
+    if (path === `${API_PREFIX}/token` || path === `${API_PREFIX}/openapi` || path === `${API_PREFIX}/auth/status`) return next();
     if (JOB_PATH.test(path)) return jobAuth(c, next);
     if (c.req.method === 'GET' && FILE_GET.test(path)) return fileAuth(c, next);
     return bearer(c, next);
   });
 
   app.route('/', apiDocRoutes());
+  app.route('/', authStatusRoute(tokens));
   const api = new Hono<AppEnv>();
   api.route('/', tokenRoutes(d, tokens));
   api.route('/', templateRoutes(d));
@@ -81,6 +84,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', jobRoutes(d));
   api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
   // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
+  api.route('/', datasetRoutes(d, blobs));
   api.route('/', searchRoutes(d));
   app.route(API_PREFIX, api);
 
@@ -92,6 +96,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', whoamiRoutes());
   local.route('/', localJobRoutes(d, blobs));
   local.route('/', localDataRoutes(d));
+  local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
   const sync = new SyncService(d, opts.secrets);
@@ -99,7 +104,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.route('/local', local);
 
   opts.static?.(app);
-  return { app, tokens, blobs, sync };
+  return { app, tokens, blobs, sync, fastRead: fastReads(d, tokens) };
 }
 
 /** The real server accepts a `.json` suffix on the last path segment. */

@@ -5,6 +5,7 @@ import { graphFileFields, graphFileOf } from '../../../shared/plugins/graphFiles
 import { parseXY, type XYPattern } from '../../../shared/plugins/xyPattern';
 import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
+import { recordName } from '../lib/recordName';
 import { toast } from '../ui/toasts';
 import { colorOf, useChartTheme, type ChartTheme } from './chartTheme';
 import { FileProblem } from './FileProblem';
@@ -24,27 +25,6 @@ interface Series {
   name: string;
   color: string;
   pattern: XYPattern;
-}
-
-const TEXT = new Set(['Short Text', 'Medium Text', 'Long Text']);
-
-/**
- * A legend name for a child record: its record name when the server gave it one (not just its
- * id), else its unique or first text value, else its id.
- */
-function recordName(r: OdrRecord, tpl: Template): string {
-  const named = r.record_name !== undefined && r.record_name !== '' && String(r.record_name) !== String(r.internal_id);
-  if (named) return String(r.record_name);
-  const text = (uuid: string) => {
-    const v = r.fields.find((f) => f.field_uuid === uuid)?.value;
-    return v === undefined || v === null ? '' : String(v).trim();
-  };
-  const candidates = [...tpl.fields.filter((f) => f.is_unique), ...tpl.fields.filter((f) => TEXT.has(f.fieldtype))];
-  for (const f of candidates) {
-    const v = text(f.field_uuid);
-    if (v) return v;
-  }
-  return `#${r.internal_id}`;
 }
 
 /** The data file of each child record, in record order. */
@@ -70,6 +50,14 @@ function aligned(series: Series[], logY: boolean): uPlot.AlignedData {
   if (!logY) return data;
   // A log axis has no place for zero or negative counts: they become gaps.
   return [data[0], ...data.slice(1).map((ys) => Array.from(ys as ArrayLike<number | null>, (y) => (y !== null && y > 0 ? y : null)))] as uPlot.AlignedData;
+}
+
+/** aria-pressed on each legend row: whether its series is shown. */
+function legendState(u: uPlot) {
+  const rows = u.root.querySelectorAll<HTMLElement>('.u-legend tr.u-series');
+  rows.forEach((row, i) => {
+    if (i > 0) row.setAttribute('aria-pressed', String(u.series[i]?.show !== false));
+  });
 }
 
 function fullX(series: Series[]): [number, number] {
@@ -107,7 +95,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
         ...series.map((s) => ({ label: s.name, stroke: s.color, width: 1, spanGaps: true, points: { show: false } })),
       ],
       cursor: { drag: { x: true, y: false, setScale: true }, points: { size: 6 } },
-      legend: { live: true, markers: { fill: (self, i) => String(self.series[i]!.stroke ?? 'transparent') } },
+      legend: { live: true, markers: { fill: (_self, i) => (i > 0 ? series[i - 1]!.color : 'transparent') } },
       hooks: {
         // The visible x range, for people reading the DOM (tests, assistive tools).
         setScale: [(self, key) => {
@@ -115,6 +103,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
           el.dataset.xmin = String(self.scales.x!.min);
           el.dataset.xmax = String(self.scales.x!.max);
         }],
+        setSeries: [(self) => legendState(self)],
         draw: [() => {
           if (!first) return;
           first = false;
@@ -123,6 +112,19 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
       },
     }, data, el);
     plot.current = u;
+    // uPlot's legend toggles series on click; make its rows keyboard buttons too.
+    const rows = Array.from(u.root.querySelectorAll<HTMLElement>('.u-legend tr.u-series')).slice(1);
+    rows.forEach((row) => {
+      row.tabIndex = 0;
+      row.setAttribute('role', 'button');
+      row.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        e.stopPropagation();
+        (row.querySelector<HTMLElement>('.u-label') ?? row.firstElementChild as HTMLElement | null)?.click();
+      });
+    });
+    legendState(u);
     const resize = new ResizeObserver(() => u.setSize({ width: Math.max(320, el.clientWidth), height: HEIGHT }));
     resize.observe(el);
     // Wheel zooms x around the pointer; shift+wheel pans.

@@ -33,7 +33,8 @@ interface Group {
 }
 
 /**
- * Selections of the fields joined to their top-level records. The rows are grouped by what the
+ * Selections of the fields joined to their top-level records (on a top-level field a record
+ * holds an option once, so COUNT(*) counts records). The rows are grouped by what the
  * read rule looks at (dataset, creator, public date), so the rule runs once per group, not
  * once per record.
  */
@@ -43,8 +44,11 @@ function selectionSql(d: Domain, own: FieldInfo, fields: FieldInfo[], select: st
   const col = own.type.storage === 'options' ? 'option_id' : 'tag_id';
   const top = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
   const join = top ? 'JOIN records t ON t.rid = s.record_rid' : 'JOIN records c ON c.rid = s.record_rid JOIN records t ON t.rid = c.top_rid';
-  return `SELECT s.${col} AS item, t.datatype_id, t.created_by, t.public_date, ${select} FROM ${table} s ${join}
-          WHERE s.datafield_id IN (SELECT value FROM json_each(?)) ${group}`;
+  // By item id (the option/tag index answers) rather than by field (no index: a full scan).
+  const items = own.type.storage === 'options' ? 'radio_options' : 'tags';
+  return `SELECT s.${col} AS item, t.datatype_id, t.created_by, t.public_date, ${select.replace('@count', top ? 'COUNT(*)' : 'COUNT(DISTINCT t.rid)')}
+          FROM ${table} s ${join}
+          WHERE s.${col} IN (SELECT id FROM ${items} WHERE datafield_id IN (SELECT value FROM json_each(?))) ${group}`;
 }
 
 const itemUuid = (d: Domain, own: FieldInfo, id: number) =>
@@ -54,7 +58,7 @@ const itemUuid = (d: Domain, own: FieldInfo, id: number) =>
 function countsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, number> {
   const out = new Map<string, number>();
   if (!fields.length) return out;
-  const groups = d.ctx.db.prepare(selectionSql(d, own, fields, 'COUNT(DISTINCT t.rid) AS n', 'GROUP BY 1, 2, 3, 4'))
+  const groups = d.ctx.db.prepare(selectionSql(d, own, fields, '@count AS n', 'GROUP BY 1, 2, 3, 4'))
     .all(JSON.stringify(fields.map((f) => f.id))) as Group[];
   const canRead = search.readable(user);
   for (const g of groups) {
