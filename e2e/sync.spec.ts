@@ -15,6 +15,7 @@ const FIELD = 'f000000000000000000000000008'; // Medium Text
 let remote: Served;
 let local: Served;
 const dirs: string[] = [];
+let remoteDir0 = '';
 
 async function api(origin: string, method: string, p: string, body?: unknown) {
   const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
@@ -24,6 +25,8 @@ async function api(origin: string, method: string, p: string, body?: unknown) {
   return (await res.json()) as { fields: { field_uuid: string; value?: unknown }[] };
 }
 const valueOf = async (origin: string, field = FIELD) => (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
+const LONG = 'f000000000000000000000000007'; // Long Text
+const DATASET = 'a0000000000000000000000000d1';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
 
@@ -36,6 +39,7 @@ test.beforeAll(async () => {
   dirs.push(remoteDir, localDir);
   const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', remoteDir, '20'], { cwd: ROOT, encoding: 'utf8' });
   if (seed.status !== 0) throw new Error(`seeding the remote failed:\n${seed.stdout}\n${seed.stderr}`);
+  remoteDir0 = remoteDir;
   remote = await startServe(remoteDir, ['--no-auto-login']);
   // The local side's first-run super-user gets the same credentials, so the API helper works on both.
   local = await startServe(localDir, [], { ODR_ADMIN_EMAIL: ADMIN.email, ODR_ADMIN_PASSWORD: ADMIN.password });
@@ -97,3 +101,55 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await shot(page, 'sync-3-after-merge');
 });
 
+test('live mode: edits travel both ways with no click; a stopped server shows offline with the changes waiting, then drains', async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(local.url);
+  const status = page.getByTestId('sync-status');
+  await status.click(); // the status line opens the Sync panel
+  const panel = page.getByRole('complementary', { name: 'Sync' });
+  await panel.getByRole('checkbox', { name: /^Live sync/ }).click();
+  await expect(panel.getByRole('checkbox', { name: /^Live sync/ })).toBeChecked();
+  await expect(status).toHaveAttribute('data-state', 'online', { timeout: 30_000 });
+  await panel.getByRole('button', { name: 'Close sync' }).click();
+
+  await page.goto(`${local.url}/#/d/${DATASET}/r/${RECORD}`);
+  const editor = page.getByRole('complementary', { name: /^Record / });
+  const long = editor.getByRole('textbox', { name: 'Long Text field' });
+  await expect(long).toBeVisible();
+
+  // An edit on the server appears in the open record within 40 s (default 30 s pull), no click.
+  await api(remote.url, 'POST', `/record/${RECORD}/${LONG}/value`, { value: 'changed in the lab' });
+  await expect(long).toHaveValue('changed in the lab', { timeout: 40_000 });
+
+  // An edit here reaches the server within 10 s.
+  const medium = editor.getByRole('textbox', { name: 'Medium Text field' });
+  await medium.fill('typed on the desktop');
+  await medium.press('Enter');
+  const t0 = Date.now();
+  await expect.poll(() => valueOf(remote.url), { timeout: 10_000 }).toBe('typed on the desktop');
+  expect(Date.now() - t0).toBeLessThan(10_000);
+  await expect(status).toContainText(/Online · synced/);
+  for (const [w, h] of [[1024, 700], [1400, 900], [1920, 1080]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await shot(page, `sync-live-online-${w}`);
+  }
+
+  // The server stops: the header says offline since … with the change waiting.
+  const port = new URL(remote.url).port;
+  await remote.stop();
+  await medium.fill('typed while the lab was down');
+  await medium.press('Enter');
+  await expect(status).toHaveAttribute('data-state', 'offline', { timeout: 30_000 });
+  await expect(status).toContainText(/Offline since .* · 1 change waiting/, { timeout: 10_000 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shot(page, 'sync-live-offline-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shot(page, 'sync-live-offline');
+
+  // Back on the same address: the queue drains by itself.
+  remote = await startServe(remoteDir0, ['--no-auto-login', '--port', port]);
+  await expect(status).toHaveAttribute('data-state', 'online', { timeout: 45_000 });
+  await expect(status).not.toContainText('waiting');
+  expect(await valueOf(remote.url)).toBe('typed while the lab was down');
+});

@@ -31,3 +31,23 @@ export function digestAll(service: Service): string {
   walk(files);
   return h.digest('hex');
 }
+
+/**
+ * A cheap, exact "did anything write" mark for per-request checks: the service connection's
+ * count of rows ever inserted, updated or deleted (rolled-back ones included, so it is stricter
+ * than a digest) and the content store's file list. Pair with digestAll at batch boundaries.
+ */
+export function writeMark(service: Service): string {
+  service.domain.search.catchUp();
+  const changes = service.ctx.db.prepare('SELECT total_changes()').pluck().get() as number;
+  const files = path.join(service.ctx.dataDir, 'files');
+  const names: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name));
+      else names.push(path.join(dir, e.name));
+    }
+  };
+  walk(files);
+  return `${changes}|${names.sort().join(',')}`;
+}

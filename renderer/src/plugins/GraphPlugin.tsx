@@ -5,6 +5,7 @@ import { graphFileFields, graphFileOf } from '../../../shared/plugins/graphFiles
 import { parseXY, type XYPattern } from '../../../shared/plugins/xyPattern';
 import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
+import { recordName } from '../lib/recordName';
 import { toast } from '../ui/toasts';
 import { colorOf, useChartTheme, type ChartTheme } from './chartTheme';
 import { FileProblem } from './FileProblem';
@@ -24,27 +25,6 @@ interface Series {
   name: string;
   color: string;
   pattern: XYPattern;
-}
-
-const TEXT = new Set(['Short Text', 'Medium Text', 'Long Text']);
-
-/**
- * A legend name for a child record: its record name when the server gave it one (not just its
- * id), else its unique or first text value, else its id.
- */
-function recordName(r: OdrRecord, tpl: Template): string {
-  const named = r.record_name !== undefined && r.record_name !== '' && String(r.record_name) !== String(r.internal_id);
-  if (named) return String(r.record_name);
-  const text = (uuid: string) => {
-    const v = r.fields.find((f) => f.field_uuid === uuid)?.value;
-    return v === undefined || v === null ? '' : String(v).trim();
-  };
-  const candidates = [...tpl.fields.filter((f) => f.is_unique), ...tpl.fields.filter((f) => TEXT.has(f.fieldtype))];
-  for (const f of candidates) {
-    const v = text(f.field_uuid);
-    if (v) return v;
-  }
-  return `#${r.internal_id}`;
 }
 
 /** The data file of each child record, in record order. */

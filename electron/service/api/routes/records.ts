@@ -43,7 +43,11 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     app.get(`${prefix}/:recent/:limit?/:offset?`, (c) => {
       const recent = c.req.param('recent')!;
       // Non-numeric means "now" on the real server, which matches nothing.
-      return idList(c, /^\d+$/.test(recent) ? Number(recent) : d.ctx.clock().getTime() + 1000);
+      if (!/^\d+$/.test(recent)) return idList(c, d.ctx.clock().getTime() + 1000);
+      const ms = Number(recent);
+      // Past the last date JavaScript can hold, nothing can have changed since.
+      if (!Number.isSafeInteger(ms) || ms > 8.64e15) throw badRequest(`recent must be a time in milliseconds, not "${recent.slice(0, 40)}"`);
+      return idList(c, ms);
     });
   }
   app.get(`/search/database/:uuid/records/:limit${DIGITS}?/:offset${DIGITS}?`, (c) => idList(c, null));

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { mkdirSync } from 'node:fs';
@@ -28,10 +29,13 @@ export async function stage(blobs: BlobStore, source: Readable, maxBytes: number
       cb(null, chunk);
     },
   });
+  // flush: the bytes are on disk before a database row can point at them.
+  const out = createWriteStream(tmp, { flush: true, highWaterMark: 1024 * 1024 });
   try {
-    // flush: the bytes are on disk before a database row can point at them.
-    await pipeline(source, meter, createWriteStream(tmp, { flush: true, highWaterMark: 1024 * 1024 }));
+    await pipeline(source, meter, out);
   } catch (e) {
+    // A stream failed while the file was still being opened creates it after an early rm.
+    if (!out.closed) await once(out, 'close').catch(() => undefined);
     await rm(tmp, { force: true });
     throw e;
   }
