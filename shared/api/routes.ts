@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorBody, TokenRequest, TokenResponse } from '../schemas/common.js';
 import { JobCreateBody, JobList, JobResponse, JobUpdateBody, TrackedJob, WorkerJobBody, WorkerUnit } from '../schemas/job.js';
 import {
-  ConflictResolved, DatasetSummaries, TrashEntry, TrashList, JobCancelled, LocalSession, RecordTableQuery, RemoteAdded, SessionUser, TablePage,
+  AuthStatus, ConflictResolved, DatasetSummaries, ModifiedFiles, TrashEntry, TrashList, JobCancelled, LocalSession, RecordTableQuery, RemoteAdded, SessionUser, TablePage,
 } from '../schemas/local.js';
 import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
 import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, ValueBody } from '../schemas/requests.js';
@@ -77,6 +77,7 @@ const statsRoute = (kind: string, summary: string, schema: z.ZodType) => odr('ge
 
 export const ROUTES: RouteDoc[] = [
   odr('post', '/token', 'Auth', 'Log in: a JWT for the Authorization header', { auth: 'none', body: json(TokenRequest), ok: ok(TokenResponse, 'The token') }),
+  odr('get', '/auth/status', 'Auth', 'Whether the request carries a valid token', { auth: 'none', ok: ok(AuthStatus, '{logged_in}') }),
   odr('get', '/openapi.json', 'Documentation', 'This document', { auth: 'none', ok: { status: 200, description: 'OpenAPI 3.1 document', kind: 'openapi' } }),
 
   templateRead('/template/{uuid}'),
@@ -111,6 +112,9 @@ export const ROUTES: RouteDoc[] = [
     body: json(z.object({ user_email: z.string().optional() }), false),
     description: 'Records, child datasets and files go with it; `GET /local/trash` lists deleted datasets and `POST /local/trash/{id}/restore` puts one back. A metadata dataset\'s uuid deletes the dataset it describes. Dataset admins only.',
     ok: { status: 200, description: 'The text "Deleted", as on the real server', kind: 'text' },
+  }),
+  odr('get', '/dataset/{uuid}/modified_files/{recent}/{limit}/{offset}', 'Files', 'Names of files on records changed since `recent` (ms)', {
+    params: limitOffset, description: 'Readable top-level records changed since `recent` and their child records; limit 0 = all.', ok: ok(ModifiedFiles, 'File names'),
   }),
   odr('get', '/search/file_download/{id}', 'Files', 'Download a file by its numeric id (legacy)', { params: { id: digits }, ok: { status: 302, description: '302 to GET /file/{uuid}' } }),
   odr('get', '/search/image_download/{id}', 'Files', 'Download an image by its numeric id (legacy)', { params: { id: digits }, ok: { status: 302, description: '302 to GET /file/{uuid}' } }),

@@ -56,3 +56,7 @@ export const TrashEntry = z.object({
 });
 export type TrashEntry = z.infer<typeof TrashEntry>;
 export const TrashList = z.object({ datasets: z.array(TrashEntry) });
+
+/** GET /api/v4/auth/status and /dataset/{uuid}/modified_files/… (ODR routes without a schema of their own). */
+export const AuthStatus = z.object({ logged_in: z.boolean() });
+export const ModifiedFiles = z.object({ files: z.array(z.string()) });

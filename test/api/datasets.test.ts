@@ -54,6 +54,35 @@ describe('legacy downloads', () => {
   });
 });
 
+describe('GET /auth/status and /dataset/{uuid}/modified_files', () => {
+  it('auth/status says whether the token is valid, never failing', async () => {
+    const status = async (auth?: string) => (await fetch(`${t.api}/auth/status`, { headers: auth ? { Authorization: auth } : {} })).json();
+    expect(await status()).toEqual({ logged_in: false });
+    expect(await status('Bearer not.a.jwt')).toEqual({ logged_in: false });
+    expect(await status(`Bearer ${t.admin.token}`)).toEqual({ logged_in: true });
+  });
+
+  it('lists names of files on readable records changed since `recent`', async () => {
+    const since = now.getTime() - 1000;
+    const names = async (c: OdrClient, recent: number | string) => (await c.request<{ files: string[] }>('GET', `/dataset/${SYNTH.dataset}/modified_files/${recent}/0/0`)).files;
+    // Record 1 got masses.csv in this run (and had spectrum-… from the import? only i % 5 === 0).
+    expect(await names(t.admin, since)).toEqual(['masses.csv']);
+    expect(await names(t.admin, now.getTime() + 60_000)).toEqual([]);
+    // Non-numeric means "now"; this test's clock stands still at the upload's second.
+    expect(await names(t.admin, 'now')).toEqual(['masses.csv']);
+    const all = await names(t.admin, 0);
+    expect(all).toContain('spectrum-0.csv');
+    expect(all).toContain('spectrum-15.csv');
+    // Records 0 and 15 are private (i % 3 === 0): the ordinary user does not see their files.
+    const theirs = await names(user, 0);
+    expect(theirs).not.toContain('spectrum-0.csv');
+    expect(theirs).toContain('spectrum-5.csv');
+    expect((await errorOf(t.admin.send('GET', '/dataset/ffff0000/modified_files/0/0/0'))).status).toBe(404);
+    expect((await errorOf(t.admin.send('GET', `/dataset/${SYNTH.child}/modified_files/0/0/0`))).body.error.message).toMatch(/top-level/);
+    expect((await t.client().send('GET', `/dataset/${SYNTH.dataset}/modified_files/0/0/0`)).status).toBe(401);
+  });
+});
+
 describe('DELETE /dataset/{uuid} and the trash', () => {
   it('refuses bad input and non-admins with an error body, changing nothing', async () => {
     const before = t.digest();

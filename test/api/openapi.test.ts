@@ -107,6 +107,8 @@ describe('every route, called from the document alone, answers as the document s
   const args = (): Record<string, { params?: Record<string, string>; query?: Record<string, string>; body?: Json; status?: number }> => ({
     postToken: { body: { username: ADMIN.email, password: ADMIN.password } },
     getOpenapiJson: {},
+    getAuthStatus: {},
+    getDatasetUuidModifiedFilesRecentLimitOffset: { params: { uuid: SYNTH.dataset, recent: '0', limit: '0', offset: '0' } },
     getTemplateUuid: { params: { uuid: SYNTH.dataset } },
     getMasterUuid: { params: { uuid: SYNTH.dataset } },
     getSearchTemplateUuid: { params: { uuid: SYNTH.dataset } },

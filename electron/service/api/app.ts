@@ -9,7 +9,7 @@ import { fastReads } from './fastReads.js';
 import { API_PREFIX } from './routes/context.js';
 import { sessionRoutes, whoamiRoutes, type SessionPolicy } from './routes/local.js';
 import { apiDocRoutes } from './routes/apiDocs.js';
-import { datasetRoutes, localTrashRoutes } from './routes/datasets.js';
+import { authStatusRoute, datasetRoutes, localTrashRoutes } from './routes/datasets.js';
 import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
@@ -67,13 +67,14 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (NO_BODY.has(c.req.method) || STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => {
     const path = c.req.path;
-    if (path === `${API_PREFIX}/token` || path === `${API_PREFIX}/openapi`) return next();
+    if (path === `${API_PREFIX}/token` || path === `${API_PREFIX}/openapi` || path === `${API_PREFIX}/auth/status`) return next();
     if (JOB_PATH.test(path)) return jobAuth(c, next);
     if (c.req.method === 'GET' && FILE_GET.test(path)) return fileAuth(c, next);
     return bearer(c, next);
   });
 
   app.route('/', apiDocRoutes());
+  app.route('/', authStatusRoute(tokens));
   const api = new Hono<AppEnv>();
   api.route('/', tokenRoutes(d, tokens));
   api.route('/', templateRoutes(d));

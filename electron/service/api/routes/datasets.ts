@@ -1,8 +1,11 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../auth.js';
+import { formatTimestamp } from '../../../../shared/dates.js';
+import type { AppEnv, Tokens } from '../auth.js';
 import { jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, notFound } from '../../domain/errors.js';
+import { badRequest, forbidden, notFound } from '../../domain/errors.js';
+import { canViewDatatype } from '../../domain/permissions.js';
+import { RecordSearch } from '../../domain/search/recordSearch.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { listTrash, restoreTrash, trashDataset } from '../../domain/datasets/trash.js';
 import { apiBase } from './context.js';
@@ -32,7 +35,40 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
   };
   app.get('/search/file_download/:id{[0-9]+}', legacy(false));
   app.get('/search/image_download/:id{[0-9]+}', legacy(true));
+
+  // {files: [original names]} of the readable top-level records changed since `recent` (ms) and
+  // their descendants, as the real server answers (it reads limit/offset but ignores them; here
+  // they page the names, 0 = all).
+  const search = new RecordSearch(d);
+  app.get('/dataset/:uuid/modified_files/:recent/:limit{[0-9]+}?/:offset{[0-9]+}?', (c) => {
+    const dt = d.datatype(c.req.param('uuid')!, 'Datatype');
+    if (dt.parentId !== null) throw badRequest('Datatype must be top-level');
+    const user = c.get('user');
+    if (!canViewDatatype(user, dt, d.now())) throw forbidden();
+    const [limit, offset] = [c.req.param('limit'), c.req.param('offset')].map((v) => Number(v ?? 0));
+    if (limit! >= 1e9) throw badRequest('Limit must be less than a billion');
+    if (offset! >= 1e9) throw badRequest('Offset must be less than a billion');
+    const recent = c.req.param('recent')!;
+    // Non-numeric means "now" on the real server.
+    const since = formatTimestamp(/^\d+$/.test(recent) ? new Date(Math.floor(Number(recent) / 1000) * 1000) : d.ctx.clock());
+    const tops = d.ctx.db.prepare(`SELECT rid, datatype_id, created_by, public_date FROM records
+      WHERE datatype_id = ? AND parent_rid IS NULL AND (update_date >= ? OR create_date >= ?) ORDER BY rid`)
+      .all(dt.id, since, since) as { rid: number; datatype_id: number; created_by: number | null; public_date: string }[];
+    const readable = tops.filter(search.readable(user)).map((r) => r.rid);
+    const names = d.ctx.db.prepare(`SELECT f.original_name FROM files f JOIN records r ON r.rid = f.record_rid
+      WHERE r.top_rid IN (SELECT value FROM json_each(?)) AND f.parent_rid IS NULL ORDER BY r.top_rid, f.rid`).pluck().all(JSON.stringify(readable)) as string[];
+    return c.json({ files: names.slice(offset, limit ? offset! + limit : undefined) });
+  });
   return app;
+}
+
+/** GET /auth/status: `{logged_in}` for whatever credentials came (never an error, as on the real server). */
+export function authStatusRoute(tokens: Tokens) {
+  return new Hono<AppEnv>().get('/api/v4/auth/status', async (c) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const loggedIn = m ? await tokens.verify(m[1]!).then(() => true, () => false) : false;
+    return c.json({ logged_in: loggedIn });
+  });
 }
 
 /** /local/trash: deleted datasets for 30 days, and putting one back. */
