@@ -42,6 +42,17 @@ test.describe('every screen at 1024×700, 1400×900 and 1920×1080, light and da
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
+  test('batch edit dialog', async ({ page }) => {
+    await openDataset(page, 'Synthetic Samples');
+    await rows(page).nth(1).click();
+    await rows(page).nth(3).click({ modifiers: ['Shift'] });
+    await page.getByRole('button', { name: 'Batch edit…' }).click();
+    await expect(page.getByRole('dialog', { name: 'Batch edit 3 records' })).toBeVisible();
+    await everyShot(page, 'h-batch-edit');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
   test('jobs panel', async ({ page }) => {
     await openDataset(page, 'Synthetic Samples');
     await page.getByRole('button', { name: /^Jobs/ }).click();
@@ -181,4 +192,24 @@ test('search says how many records match; a new record is scrolled to, shown and
   await id.getByRole('textbox').press('Enter');
   await expect(id.getByRole('status')).toHaveText('Saved');
   await expect(page.getByRole('complementary', { name: 'Record Made in the workspace e2e' })).toBeVisible();
+});
+
+test('batch edit: one value across the selection with progress, undone in one step with Ctrl+Z', async ({ page }) => {
+  await openDataset(page, 'Synthetic Samples');
+  const column = await grid(page).getByRole('columnheader').evaluateAll((hs) => hs.findIndex((h) => h.textContent?.startsWith('Medium Text field')));
+  const cell = (i: number) => rows(page).nth(i).locator(`.cell:nth-child(${column + 1})`);
+  const was = await Promise.all([5, 6, 7].map((i) => cell(i).innerText()));
+  await rows(page).nth(5).click();
+  await rows(page).nth(7).click({ modifiers: ['Shift'] });
+  await expect(page.getByRole('button', { name: 'Delete selected (3)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Batch edit…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Batch edit 3 records' });
+  await dialog.getByLabel('Field').selectOption({ label: 'Medium Text field' });
+  await dialog.getByLabel('New value (empty clears)').fill('set by a batch');
+  await dialog.getByRole('button', { name: 'Apply to 3' }).click();
+  await expect(dialog).toHaveCount(0);
+  for (const i of [5, 6, 7]) await expect(cell(i)).toHaveText('set by a batch');
+  await grid(page).focus();
+  await page.keyboard.press('Control+z');
+  for (const [k, i] of [5, 6, 7].entries()) await expect(cell(i)).toHaveText(was[k]!);
 });

@@ -4,6 +4,7 @@ import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
 import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
+import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
 import type { AddRemoteRequest, LiveSettingsRequest, LiveStatus, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
@@ -86,6 +87,9 @@ export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbn
 export const syncStatus = () => local<SyncStatus>('/sync');
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+/** One change across many records (≤ MAX_BATCH per call), all or nothing; answers their earlier state. */
+export const batchEdit = (dataset: string, body: BatchRequest) => local<BatchResult>(`/datasets/${dataset}/batch`, json(body));
 
 export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/remotes', json(r));
 

@@ -19,7 +19,16 @@ const status = createStore<Record<string, SaveState>>({});
 /** Typed text not saved yet, by record:field; it outlives the editor so leaving a record loses nothing. */
 export interface Draft { top: string; value: string }
 const drafts = createStore<Record<string, Draft>>({});
-const undoStack: Edit[] = [];
+/** A batch edit, undone as one step by putting back each record's earlier state. */
+export interface BatchUndo { kind: 'batch'; label: string; undo: () => Promise<void> }
+/** The last 100 operations, single edits and batches alike (Ctrl/Cmd+Z takes them back in order). */
+const undoStack: (Edit | BatchUndo)[] = [];
+const UNDO_DEPTH = 100;
+
+export function pushUndo(u: BatchUndo) {
+  undoStack.push(u);
+  if (undoStack.length > UNDO_DEPTH) undoStack.shift();
+}
 
 const statusKey = (record: string, field: string) => `${record}:${field}`;
 export const useSaveState = (record: string, field: string) => useStore(status, (s) => s[statusKey(record, field)]);
@@ -105,7 +114,7 @@ function useApply(qc: QueryClient) {
       setStatus(edit, { state: 'saved', at: performance.now() });
       if (!undoing) {
         undoStack.push(edit);
-        if (undoStack.length > 200) undoStack.shift();
+        if (undoStack.length > UNDO_DEPTH) undoStack.shift();
       }
     },
     onSettled: (_r, _e, { edit }) => {
@@ -135,8 +144,19 @@ export function useEdits() {
       toast({ kind: 'info', text: 'Nothing to undo' }, 2000);
       return;
     }
+    if (last.kind === 'batch') {
+      last.undo().then(
+        () => {
+          toast({ kind: 'info', text: `Undid: ${last.label}` }, 3000);
+          void qc.invalidateQueries({ queryKey: ['table'] });
+          void qc.invalidateQueries({ queryKey: ['record'] });
+        },
+        (e: unknown) => toast({ kind: 'error', text: `Could not undo ${last.label}: ${errorText(e)}` }),
+      );
+      return;
+    }
     for (const e of inverse(last)) run(e, true);
     toast({ kind: 'info', text: `Undid the change to ${last.field.name}` }, 3000);
-  }, [run]);
+  }, [run, qc]);
   return { apply, undo };
 }

@@ -24,3 +24,6 @@ export function formatBytes(n: number | string | undefined): string {
   while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
 }
+
+/** "1 record", "12,345 records". */
+export const countOf = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { DatasetSummary } from '../lib/api';
 import { Time } from '../ui/Time';
+import { countOf } from '../lib/numbers';
 
 /** Local datasets with record counts and last change; a filter box for long lists. */
 export function DatasetList({ datasets, current, onOpen }: { datasets: DatasetSummary[]; current?: string; onOpen: (uuid: string) => void }) {
@@ -16,7 +17,7 @@ export function DatasetList({ datasets, current, onOpen }: { datasets: DatasetSu
           <li key={d.uuid}>
             <a href={`#/d/${d.uuid}`} aria-current={d.uuid === current ? 'page' : undefined} onClick={(e) => { e.preventDefault(); onOpen(d.uuid); }}>
               <span className="ds-name">{d.name}{d.metadata_for ? <span className="badge">metadata</span> : null}</span>
-              <span className="muted small">{d.records.toLocaleString()} records · <Time ts={d.updated} /></span>
+              <span className="muted small">{countOf(d.records, 'record')} · <Time ts={d.updated} /></span>
             </a>
           </li>
         ))}

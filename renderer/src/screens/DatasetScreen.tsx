@@ -7,9 +7,11 @@ import { RecordEditor } from '../editor/RecordEditor';
 import { confirmDialog } from '../ui/Dialog';
 import { Splitter } from '../ui/Splitter';
 import { Time } from '../ui/Time';
+import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
 import { RecordTable, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
+import { BatchEdit } from './BatchEdit';
 
 /** How long a delete waits for "Undo" before it is sent. */
 export const UNDO_MS = 6000;
@@ -56,6 +58,7 @@ export function DatasetScreen({ summary, route, go, session }: {
   const [total, setTotal] = useState<number | null>(null);
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
+  const [batching, setBatching] = useState(false);
   const [pane, setPane] = useState(() => Number(localStorage.getItem(PANE_KEY)) || 480);
   const grid = useRef<HTMLDivElement>(null);
   const [width, workspace] = useWidth();
@@ -226,14 +229,14 @@ export function DatasetScreen({ summary, route, go, session }: {
   const setPaneWidth = (px: number) => { setPane(px); localStorage.setItem(PANE_KEY, String(px)); };
   const count = total === null ? '' : table.q
     ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match`
-    : `${total.toLocaleString()} record${total === 1 ? '' : 's'}`;
+    : countOf(total, 'record');
 
   return (
     <main className="main">
       <header className="dataset-head">
         <div>
           <h1>{summary.name}</h1>
-          <p className="muted">{summary.records.toLocaleString()} records · last change <Time ts={summary.updated} /></p>
+          <p className="muted">{countOf(summary.records, 'record')} · last change <Time ts={summary.updated} /></p>
         </div>
         <nav className="tabs" aria-label="Dataset views">
           <button type="button" aria-pressed={route.view === 'records'} onClick={() => go({ view: 'records' })}>Records</button>
@@ -243,18 +246,20 @@ export function DatasetScreen({ summary, route, go, session }: {
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
       ) : (
+        <>
+        <div className="toolbar" role="toolbar" aria-label="Record actions">
+          <input type="search" placeholder="Search records…" aria-label="Search records" value={search} onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') { e.preventDefault(); focusGrid(); } }} />
+          <span className="count muted" role="status" data-testid="match-count">{count}</span>
+          <span className="spacer" />
+          <button type="button" onClick={() => void create()}>New record</button>
+          <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>Batch edit…</button>
+          <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
+            Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
+          </button>
+        </div>
         <div ref={workspace} className="workspace" style={{ ['--pane' as string]: route.record ? `${paneWidth}px` : undefined }} data-with-pane={route.record ? 'true' : undefined}>
           <section className="records" aria-label="Records">
-            <div className="toolbar" role="toolbar" aria-label="Record actions">
-              <input type="search" placeholder="Search records…" aria-label="Search records" value={search} onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') { e.preventDefault(); focusGrid(); } }} />
-              <span className="count muted" role="status" data-testid="match-count">{count}</span>
-              <span className="spacer" />
-              <button type="button" onClick={() => void create()}>New record</button>
-              <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
-                Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
-              </button>
-            </div>
             <RecordTable dataset={summary.uuid} tpl={tpl} total={summary.records} state={table} onState={setTable}
               active={active} selected={selected} pending={pending} fresh={fresh} gridRef={grid}
               onPick={onPick} onActiveRecord={onActiveRecord} onTotal={setTotal}
@@ -263,6 +268,7 @@ export function DatasetScreen({ summary, route, go, session }: {
               onEscape={() => { if (route.record) go({ record: undefined }); else setSelected(new Set()); }}
               onDelete={() => void requestDelete([...selected])} />
           </section>
+          {batching && <BatchEdit dataset={summary.uuid} tpl={tpl} records={[...selected]} onClose={() => { setBatching(false); focusGrid(); }} />}
           {route.record && (
             <>
               <Splitter value={paneWidth} min={PANE_MIN} max={paneMax} onChange={setPaneWidth} label="Resize the record pane" />
@@ -276,6 +282,7 @@ export function DatasetScreen({ summary, route, go, session }: {
             </>
           )}
         </div>
+        </>
       )}
     </main>
   );

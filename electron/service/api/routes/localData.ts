@@ -7,7 +7,8 @@ import { badRequest } from '../../domain/errors.js';
 import { datasetSummaries } from '../../domain/search/recordTable.js';
 import type { DatasetSummaries } from '../../../../shared/schemas/local.js';
 
-const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
+/** A non-negative integer query parameter, capped at `max`. */
+export const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
   if (raw === undefined || raw === '') return dflt;
   if (!/^\d+$/.test(raw)) throw badRequest(`${name} must be a non-negative integer, not "${raw}"`);
   return Math.min(Number(raw), max);

@@ -3,15 +3,10 @@ import type { ViewPosition, ViewUuids } from '../../../../shared/schemas/selecti
 import type { AppEnv } from '../auth.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
+import { int } from './localData.js';
 
 /** Enough for every record of the largest dataset we plan for (100k) in one answer. */
 const MAX_UUIDS = 200_000;
-
-const int = (raw: string | undefined, name: string, dflt: number, max: number) => {
-  if (raw === undefined || raw === '') return dflt;
-  if (!/^\d+$/.test(raw)) throw badRequest(`${name} must be a non-negative integer, not "${raw}"`);
-  return Math.min(Number(raw), max);
-};
 
 /** The table view a request names (`q`, `sort`, `dir`), as the record table route reads it. */
 function view(c: Context<AppEnv>) {

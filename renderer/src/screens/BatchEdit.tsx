@@ -1,0 +1,129 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { checkValue, fieldType } from '../../../shared/fieldTypes';
+import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/schemas/batch';
+import type { Template, TemplateField, TemplateTag } from '../../../shared/schemas/template';
+import { batchEdit, errorText } from '../lib/api';
+import { pushUndo } from '../lib/edits';
+import { normaliseTypedDecimal } from '../lib/numbers';
+import { keys } from '../lib/queries';
+import { toast } from '../ui/toasts';
+
+const PUBLIC = '__public__';
+
+const flatTags = (tags: TemplateTag[] = [], path = ''): { uuid: string; name: string }[] =>
+  tags.flatMap((t) => [{ uuid: t.template_tag_uuid, name: path + t.name }, ...flatTags(t.tags, `${path}${t.name} › `)]);
+
+/** Sends a change over many records in chunks of MAX_BATCH, reporting progress; answers every earlier state. */
+async function inChunks(dataset: string, records: string[], change: BatchChange, progress: (done: number) => void, before: BatchBefore[] = []): Promise<BatchBefore[]> {
+  for (let i = 0; i < records.length; i += MAX_BATCH) {
+    const r = await batchEdit(dataset, { records: records.slice(i, i + MAX_BATCH), change });
+    before.push(...r.before);
+    progress(Math.min(records.length, i + MAX_BATCH));
+  }
+  return before;
+}
+
+async function restore(dataset: string, field: string | undefined, before: BatchBefore[]) {
+  for (let i = 0; i < before.length; i += MAX_BATCH) {
+    await batchEdit(dataset, { records: [], change: { kind: 'restore', field, items: before.slice(i, i + MAX_BATCH) } });
+  }
+}
+
+/**
+ * Batch edit of the selected records: one field (a value, an option or tag on/off) or the public
+ * status, sent as one operation with a progress bar and undone as one step (Ctrl/Cmd+Z or Undo).
+ */
+export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string; tpl: Template; records: string[]; onClose: () => void }) {
+  const qc = useQueryClient();
+  const ref = useRef<HTMLDialogElement>(null);
+  const fields = tpl.fields.filter((f) => fieldType(f.fieldtype).takesValue || fieldType(f.fieldtype).takesOptions);
+  const [fieldUuid, setField] = useState(fields[0]?.field_uuid ?? PUBLIC);
+  const [value, setValue] = useState('');
+  const [option, setOption] = useState('');
+  const [on, setOn] = useState(true);
+  const [done, setDone] = useState<number | null>(null);
+  useEffect(() => { ref.current?.showModal(); }, []);
+
+  const f: TemplateField | undefined = fields.find((x) => x.field_uuid === fieldUuid);
+  const type = f ? fieldType(f.fieldtype) : undefined;
+  const choices = !f ? [] : type!.storage === 'tags' ? flatTags(f.tags) : (f.radio_options ?? []).map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name }));
+  const sent = type?.storage === 'decimal' ? normaliseTypedDecimal(value) : value;
+  const check = f && type!.takesValue && type!.storage !== 'boolean' ? checkValue(type!, sent) : null;
+  const invalid = check && !check.ok ? check.message : null;
+  const n = records.length.toLocaleString();
+
+  const change = (): { change: BatchChange; label: string } | null => {
+    if (!f) return { change: { kind: 'public', public: on }, label: `${on ? 'public' : 'private'} on ${n} records` };
+    if (type!.storage === 'boolean') return { change: { kind: 'value', field: f.field_uuid, value: on ? 1 : 0 }, label: `${f.name} ${on ? 'checked' : 'unchecked'} on ${n} records` };
+    if (type!.takesValue) return invalid ? null : { change: { kind: 'value', field: f.field_uuid, value: sent }, label: `${f.name} = “${sent}” on ${n} records` };
+    const c = choices.find((x) => x.uuid === option);
+    return c ? { change: { kind: 'option', field: f.field_uuid, option: c.uuid, on }, label: `${f.name}: ${c.name} ${on ? 'selected' : 'unselected'} on ${n} records` } : null;
+  };
+  const planned = change();
+
+  const apply = async () => {
+    if (!planned) return;
+    setDone(0);
+    const before: BatchBefore[] = [];
+    const field = f?.field_uuid;
+    const undo = () => restore(dataset, field, before);
+    const refresh = () => {
+      void qc.invalidateQueries({ queryKey: ['record'] });
+      void qc.invalidateQueries({ queryKey: keys.table(dataset) });
+    };
+    try {
+      await inChunks(dataset, records, planned.change, setDone, before);
+      toast({ kind: 'info', text: `Set ${planned.label} (${before.length.toLocaleString()} changed)`, action: { label: 'Undo', run: () => void undo().then(refresh) } }, 8000);
+    } catch (e) {
+      toast({ kind: 'error', text: `Batch edit stopped: ${errorText(e)}. ${before.length.toLocaleString()} records had changed before; Ctrl+Z takes them back.` });
+    }
+    if (before.length) pushUndo({ kind: 'batch', label: planned.label, undo });
+    refresh();
+    onClose();
+  };
+
+  return (
+    <dialog ref={ref} className="confirm batch" aria-labelledby="batch-title" onCancel={(e) => { e.preventDefault(); if (done === null) onClose(); }}>
+      <h2 id="batch-title">Batch edit {n} record{records.length === 1 ? '' : 's'}</h2>
+      <div className="batch-form">
+        <label>
+          <span>Field</span>
+          <select value={fieldUuid} onChange={(e) => { setField(e.target.value); setValue(''); setOption(''); setOn(true); }} disabled={done !== null}>
+            {fields.map((x) => <option key={x.field_uuid} value={x.field_uuid}>{x.name}</option>)}
+            <option value={PUBLIC}>Public status</option>
+          </select>
+        </label>
+        {f && type!.takesValue && type!.storage !== 'boolean' && (
+          <label>
+            <span>New value (empty clears)</span>
+            <input type="text" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid ? true : undefined} disabled={done !== null} />
+            {invalid && <span className="field-error" role="alert">{invalid}</span>}
+          </label>
+        )}
+        {f && type!.takesOptions && (
+          <label>
+            <span>{type!.storage === 'tags' ? 'Tag' : 'Option'}</span>
+            <select value={option} onChange={(e) => setOption(e.target.value)} disabled={done !== null}>
+              <option value="">— choose —</option>
+              {choices.map((c) => <option key={c.uuid} value={c.uuid}>{c.name}</option>)}
+            </select>
+          </label>
+        )}
+        {(!f || type!.storage === 'boolean' || type!.takesOptions) && (
+          <div className="choices" role="radiogroup" aria-label="Set to">
+            <label className="choice"><input type="radio" name="batch-on" checked={on} onChange={() => setOn(true)} disabled={done !== null} />
+              {!f ? 'Public (records already public keep their date)' : type!.storage === 'boolean' ? 'Checked' : 'Select'}</label>
+            <label className="choice"><input type="radio" name="batch-on" checked={!on} onChange={() => setOn(false)} disabled={done !== null} />
+              {!f ? 'Private' : type!.storage === 'boolean' ? 'Unchecked' : 'Unselect'}</label>
+          </div>
+        )}
+      </div>
+      {done !== null && <progress max={records.length} value={done} aria-label="Batch edit progress" />}
+      <div className="confirm-actions">
+        <button type="button" onClick={onClose} disabled={done !== null}>Cancel</button>
+        <button type="button" className="primary" disabled={!planned || done !== null} onClick={() => void apply()}>Apply to {n}</button>
+      </div>
+    </dialog>
+  );
+}
