@@ -14,7 +14,10 @@ const BIN = process.env.ODR_SKIP_ELECTRON_E2E ? null : electronBinary();
 test.describe('desktop app (Electron)', () => {
   // The release workflow runs this spec on its own under xvfb and requires it to run there.
   if (process.env.ODR_REQUIRE_ELECTRON && !BIN) throw new Error('ODR_REQUIRE_ELECTRON is set but the Electron binary is not installed');
-  test.skip(!BIN, process.env.ODR_SKIP_ELECTRON_E2E ? 'SKIPPED Electron e2e here: ODR_SKIP_ELECTRON_E2E is set (the release workflow runs it in its own step)' : ELECTRON_SKIP);
+  const why = process.env.ODR_SKIP_ELECTRON_E2E ? 'SKIPPED Electron e2e here: ODR_SKIP_ELECTRON_E2E is set (the release workflow runs it in its own step)' : ELECTRON_SKIP;
+  // The reporter shows a skip without its reason: say it once (in the worker), in one line.
+  if (!BIN && process.env.TEST_WORKER_INDEX !== undefined) console.log(why);
+  test.skip(!BIN, why);
 
   test('launch, see the dataset list, edit a value, quit, relaunch: the value is still there', async () => {
     for (const step of [['scripts/native.mjs', 'electron'], ['scripts/build-electron.mjs']]) {

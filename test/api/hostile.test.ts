@@ -217,8 +217,8 @@ describe(`hostile input (seed ${SEED})`, () => {
     for (; sent < COUNT && Date.now() - started < TIME_LIMIT_MS; sent++) {
       const req = next(png);
       const before = writeMark(t.service);
-      let status = -1;
-      let text = '';
+      let status: number;
+      let text: string;
       try {
         const send = () => fetch(`${t.host.url}${req.path}`, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
         // A kept-alive socket the server closed after an unread body can fail the next request
