@@ -21,11 +21,20 @@ const ctx: BenchContext = {
   add: (row) => {
     ctx.rows.push(row);
     const mark = row.pass === undefined ? '    ' : row.pass ? ' ok ' : 'MISS';
-    console.log(`  ${mark} ${row.name.padEnd(52)} ${String(row.value).padStart(12)} ${row.unit.padEnd(10)} ${row.target ?? ''}${row.note ? `  (${row.note})` : ''}`);
+    console.log(
+      `  ${mark} ${row.name.padEnd(52)} ${String(row.value).padStart(12)} ${row.unit.padEnd(10)} ${row.target ?? ''}${row.note ? `  (${row.note})` : ''}`,
+    );
   },
 };
 
-const sections: Record<string, (c: BenchContext) => Promise<void>> = { core: coreBench, startup: startupBench, ui: uiBench, files: filesBench, sync: syncBench, search: searchBench };
+const sections: Record<string, (c: BenchContext) => Promise<void>> = {
+  core: coreBench,
+  startup: startupBench,
+  ui: uiBench,
+  files: filesBench,
+  sync: syncBench,
+  search: searchBench,
+};
 const only = values.only ? values.only.split(',') : Object.keys(sections);
 console.log(`odr-desktop bench — ${new Date().toISOString()} — node ${process.version}, ${ctx.records} records`);
 for (const name of only) {

@@ -8,14 +8,19 @@ import { BENCH_DIR } from './util.js';
 
 const [dataDir] = process.argv.slice(2);
 const service = await createService({
-  dataDir: dataDir!, admin: { email: 'bench@localhost', password: 'bench-password' },
+  dataDir: dataDir!,
+  admin: { email: 'bench@localhost', password: 'bench-password' },
   static: serveRenderer(path.join(BENCH_DIR, '..', 'dist', 'renderer')),
 });
 const host = await listen(service, 0);
 process.send?.({ port: host.port });
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'stop') {
-    process.send?.({ maxRssMb: process.resourceUsage().maxRSS / 1024, batches: service.domain.writes.batches, operations: service.domain.writes.operations });
+    process.send?.({
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      batches: service.domain.writes.batches,
+      operations: service.domain.writes.operations,
+    });
     await host.close();
     await service.close();
     process.exit(0);

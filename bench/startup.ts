@@ -12,5 +12,12 @@ const res = await service.fetch(new Request('http://127.0.0.1/local/datasets', {
 const list = (await res.json()) as { datasets: { records: number }[] };
 const listed = performance.now();
 await service.close();
-process.send?.({ port: 0, load: loaded - t0, open: opened - loaded, firstList: listed - opened, total: listed - t0, records: list.datasets.reduce((a, d) => a + d.records, 0) });
+process.send?.({
+  port: 0,
+  load: loaded - t0,
+  open: opened - loaded,
+  firstList: listed - opened,
+  total: listed - t0,
+  records: list.datasets.reduce((a, d) => a + d.records, 0),
+});
 process.exit(0);

@@ -11,7 +11,11 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /** Times `fn` n times (after a warm-up); returns p50/p99 in ms. */
-export async function timeIt(n: number, fn: (i: number) => unknown, warm = Math.min(200, n)): Promise<{ p50: number; p99: number; perSec: number }> {
+export async function timeIt(
+  n: number,
+  fn: (i: number) => unknown,
+  warm = Math.min(200, n),
+): Promise<{ p50: number; p99: number; perSec: number }> {
   for (let i = 0; i < warm; i++) await fn(i);
   const ts: number[] = [];
   const start = performance.now();
@@ -40,16 +44,25 @@ export function forkTs(file: string, args: string[]): Promise<Child> {
   return new Promise((resolve, reject) => {
     proc.once('error', reject);
     proc.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
-    proc.once('message', (m: { port: number }) => resolve({
-      proc, port: m.port,
-      stop: () => new Promise((res) => {
-        proc.removeAllListeners('exit');
-        let stats: { maxRssMb?: number; batches?: number; operations?: number } = {};
-        proc.on('message', (s: typeof stats) => { stats = s; });
-        proc.once('exit', () => { process.off('exit', kill); res(stats); });
-        proc.send({ cmd: 'stop' });
+    proc.once('message', (m: { port: number }) =>
+      resolve({
+        proc,
+        port: m.port,
+        stop: () =>
+          new Promise((res) => {
+            proc.removeAllListeners('exit');
+            let stats: { maxRssMb?: number; batches?: number; operations?: number } = {};
+            proc.on('message', (s: typeof stats) => {
+              stats = s;
+            });
+            proc.once('exit', () => {
+              process.off('exit', kill);
+              res(stats);
+            });
+            proc.send({ cmd: 'stop' });
+          }),
       }),
-    }));
+    );
   });
 }
 

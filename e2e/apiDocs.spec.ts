@@ -5,7 +5,11 @@ import { baseUrl, screenshot } from './support/app.js';
 // with nothing fetched from the network: every request that leaves loopback is refused and
 // counted, and there must be none.
 
-const SIZES = [[1024, 700], [1400, 900], [1920, 1080]] as const;
+const SIZES = [
+  [1024, 700],
+  [1400, 900],
+  [1920, 1080],
+] as const;
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`API reference page works offline (${scheme})`, async ({ page }) => {

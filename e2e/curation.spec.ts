@@ -40,8 +40,13 @@ test.describe('CheMin (real ODR export)', () => {
   test('an invalid integer shows the error and saves nothing', async ({ page }) => {
     await openDataset(page, 'CheMin');
     const editor = await openRecord(page, 'Cumberland');
-    const uuid = await page.locator('[data-record].active, [data-record]').filter({ hasText: 'Cumberland' }).first().getAttribute('data-record');
-    const before = (await readRecord(uuid!)).body.fields.find((f: { field_name: string }) => f.field_name === 'Our Test Field')?.value ?? null;
+    const uuid = await page
+      .locator('[data-record].active, [data-record]')
+      .filter({ hasText: 'Cumberland' })
+      .first()
+      .getAttribute('data-record');
+    const before =
+      (await readRecord(uuid!)).body.fields.find((f: { field_name: string }) => f.field_name === 'Our Test Field')?.value ?? null;
     const box = field(editor, 'Our Test Field').getByRole('textbox');
     await box.fill('12x');
     await expect(field(editor, 'Our Test Field').getByRole('alert')).toContainText('"12x" is not an integer');
@@ -49,7 +54,9 @@ test.describe('CheMin (real ODR export)', () => {
     await box.press('Enter');
     await box.blur();
     await expect(field(editor, 'Our Test Field').getByRole('status')).toHaveText('Not saved');
-    expect((await readRecord(uuid!)).body.fields.find((f: { field_name: string }) => f.field_name === 'Our Test Field')?.value ?? null).toEqual(before);
+    expect(
+      (await readRecord(uuid!)).body.fields.find((f: { field_name: string }) => f.field_name === 'Our Test Field')?.value ?? null,
+    ).toEqual(before);
     await box.press('Escape');
     await expect(field(editor, 'Our Test Field').getByRole('alert')).toHaveCount(0);
   });
@@ -61,8 +68,9 @@ test.describe('every field type (synthetic dataset)', () => {
     const editor = await openRecord(page, SYNTH_NAME(3));
     const radio = field(editor, 'Single Radio field');
     // Two options not selected yet (the synthetic record may have one chosen already).
-    const free = await radio.getByRole('radio').evaluateAll((els) =>
-      (els as HTMLInputElement[]).filter((e) => !e.checked).map((e) => (e.parentElement?.textContent ?? '').trim()));
+    const free = await radio
+      .getByRole('radio')
+      .evaluateAll((els) => (els as HTMLInputElement[]).filter((e) => !e.checked).map((e) => (e.parentElement?.textContent ?? '').trim()));
     const [first, second] = free as [string, string];
     await choose(radio.getByRole('radio', { name: first }));
     await expect(radio.getByRole('status')).toHaveText('Saved');
@@ -79,11 +87,20 @@ test.describe('every field type (synthetic dataset)', () => {
     await expect(tags.getByRole('status')).toHaveText('Saved');
     await screenshot(page, '3-options-and-tags');
 
-    await expect.poll(async () => {
-      const rec = (await readRecord(SYNTH_RECORD(3))).body;
-      const names = (n: string) => (rec.fields.find((f: { field_name: string }) => f.field_name === n)?.values ?? []).map((v) => v.name).sort();
-      return { radio: names('Single Radio field'), multi: names('Multiple Select field').filter((x) => x.endsWith(' 1') || x.endsWith(' 3')), tag: (rec.fields.find((f: { field_name: string }) => f.field_name === 'Tags field')?.tags ?? []).map((t) => t.name).includes('Group 2 item 3') };
-    }).toEqual({ radio: [second], multi: ['Multiple Select option 1', 'Multiple Select option 3'], tag: true });
+    await expect
+      .poll(async () => {
+        const rec = (await readRecord(SYNTH_RECORD(3))).body;
+        const names = (n: string) =>
+          (rec.fields.find((f: { field_name: string }) => f.field_name === n)?.values ?? []).map((v) => v.name).sort();
+        return {
+          radio: names('Single Radio field'),
+          multi: names('Multiple Select field').filter((x) => x.endsWith(' 1') || x.endsWith(' 3')),
+          tag: (rec.fields.find((f: { field_name: string }) => f.field_name === 'Tags field')?.tags ?? [])
+            .map((t) => t.name)
+            .includes('Group 2 item 3'),
+        };
+      })
+      .toEqual({ radio: [second], multi: ['Multiple Select option 1', 'Multiple Select option 3'], tag: true });
 
     await page.reload();
     const again = await openRecord(page, SYNTH_NAME(3));
@@ -110,14 +127,24 @@ test.describe('every field type (synthetic dataset)', () => {
     await box.blur();
     await page.keyboard.press('Control+z');
     await expect(box).toHaveValue(original);
-    await expect.poll(async () => (await readRecord(SYNTH_RECORD(5))).body.fields.find((f: { field_name: string }) => f.field_name === 'Medium Text field')?.value).toBe(original);
+    await expect
+      .poll(
+        async () =>
+          (await readRecord(SYNTH_RECORD(5))).body.fields.find((f: { field_name: string }) => f.field_name === 'Medium Text field')?.value,
+      )
+      .toBe(original);
   });
 
   test('upload an image (picker) and a file (drag and drop): thumbnail and file list show', async ({ page }) => {
     await openDataset(page, 'Synthetic Samples');
     const editor = await openRecord(page, SYNTH_NAME(8));
     const png = path.join(os.tmpdir(), `odr-e2e-${Date.now()}.png`);
-    writeFileSync(png, await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3b7dd8' } }).png().toBuffer());
+    writeFileSync(
+      png,
+      await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3b7dd8' } })
+        .png()
+        .toBuffer(),
+    );
     await field(editor, 'Image field').getByLabel('Upload to Image field').setInputFiles(png);
     const thumb = field(editor, 'Image field').getByRole('img', { name: path.basename(png) });
     await expect(thumb).toBeVisible();
@@ -185,8 +212,14 @@ test.describe('every field type (synthetic dataset)', () => {
     await page.getByRole('searchbox', { name: 'Search records' }).fill('');
     await page.getByRole('button', { name: 'Sort by Integer field' }).click();
     await expect(page.getByRole('columnheader', { name: /Integer field/ })).toHaveAttribute('aria-sort', 'ascending');
-    const column = await page.getByRole('grid').getByRole('columnheader').evaluateAll((hs) => hs.findIndex((h) => h.textContent?.startsWith('Integer field')));
-    const cells = page.getByRole('grid').getByRole('row').locator(`.cell:nth-child(${column + 1})`);
+    const column = await page
+      .getByRole('grid')
+      .getByRole('columnheader')
+      .evaluateAll((hs) => hs.findIndex((h) => h.textContent?.startsWith('Integer field')));
+    const cells = page
+      .getByRole('grid')
+      .getByRole('row')
+      .locator(`.cell:nth-child(${column + 1})`);
     await expect.poll(async () => (await cells.allInnerTexts()).slice(1, 6).filter(Boolean).length).toBeGreaterThan(2);
     const values = (await cells.allInnerTexts()).slice(1).filter(Boolean).map(Number);
     expect(values).toEqual([...values].sort((a, b) => a - b));

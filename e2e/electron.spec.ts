@@ -14,7 +14,9 @@ const BIN = process.env.ODR_SKIP_ELECTRON_E2E ? null : electronBinary();
 test.describe('desktop app (Electron)', () => {
   // The release workflow runs this spec on its own under xvfb and requires it to run there.
   if (process.env.ODR_REQUIRE_ELECTRON && !BIN) throw new Error('ODR_REQUIRE_ELECTRON is set but the Electron binary is not installed');
-  const why = process.env.ODR_SKIP_ELECTRON_E2E ? 'SKIPPED Electron e2e here: ODR_SKIP_ELECTRON_E2E is set (the release workflow runs it in its own step)' : ELECTRON_SKIP;
+  const why = process.env.ODR_SKIP_ELECTRON_E2E
+    ? 'SKIPPED Electron e2e here: ODR_SKIP_ELECTRON_E2E is set (the release workflow runs it in its own step)'
+    : ELECTRON_SKIP;
   // The reporter shows a skip without its reason: say it once (in the worker), in one line.
   if (!BIN && process.env.TEST_WORKER_INDEX !== undefined) console.log(why);
   test.skip(!BIN, why);
@@ -27,7 +29,8 @@ test.describe('desktop app (Electron)', () => {
     const data = mkdtempSync(path.join(os.tmpdir(), 'odr-electron-'));
     const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', data, '10'], { cwd: ROOT, encoding: 'utf8' });
     expect(seed.status).toBe(0);
-    const launch = () => electron.launch({ executablePath: BIN!, args: [ROOT, '--no-sandbox'], env: { ...process.env, ODR_DATA_DIR: data } });
+    const launch = () =>
+      electron.launch({ executablePath: BIN!, args: [ROOT, '--no-sandbox'], env: { ...process.env, ODR_DATA_DIR: data } });
     try {
       let app = await launch();
       let page = await app.firstWindow();
@@ -44,7 +47,9 @@ test.describe('desktop app (Electron)', () => {
       page = await app.firstWindow();
       await page.getByRole('link', { name: /^Synthetic Samples/ }).click();
       await page.getByRole('row', { name: 'S-000002', exact: true }).dblclick();
-      await expect(page.locator('.field', { has: page.locator('.field-name', { hasText: /^Medium Text field$/ }) }).getByRole('textbox')).toHaveValue('edited in the desktop app');
+      await expect(
+        page.locator('.field', { has: page.locator('.field-name', { hasText: /^Medium Text field$/ }) }).getByRole('textbox'),
+      ).toHaveValue('edited in the desktop app');
       await app.close();
     } finally {
       rmSync(data, { recursive: true, force: true });

@@ -4,15 +4,29 @@ import { cpus, loadavg } from 'node:os';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { NO_FIXTURES, SCREENS, apiToken, baseUrl, field, haveFixtures, openDataset, openRecord, screenshot } from './support/app.js';
-import { AMCSD_BASE, BENCH_ONE, BENCH_TEN, FORMULA, IMA_MINERAL, PLUGIN_DATASET, SAMPLE_SCANS, UNKNOWN_PLUGIN } from './support/pluginSeed.js';
+import {
+  AMCSD_BASE,
+  BENCH_ONE,
+  BENCH_TEN,
+  FORMULA,
+  IMA_MINERAL,
+  PLUGIN_DATASET,
+  SAMPLE_SCANS,
+  UNKNOWN_PLUGIN,
+} from './support/pluginSeed.js';
 
 /** Opens the record of the plugin dataset whose Analysis ID is `name` (its record name is its id). */
 async function openSample(page: Page, name: string): Promise<Locator> {
   const token = await apiToken();
-  const list = await fetch(`${baseUrl()}/local/datasets`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json()) as { datasets: { uuid: string; name: string }[] };
+  const list = (await fetch(`${baseUrl()}/local/datasets`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json())) as {
+    datasets: { uuid: string; name: string }[];
+  };
   const uuid = list.datasets.find((d) => d.name === PLUGIN_DATASET)!.uuid;
-  const page1 = await fetch(`${baseUrl()}/local/datasets/${uuid}/records?offset=0&limit=20`, { headers: { Authorization: `Bearer ${token}` } })
-    .then((r) => r.json()) as { records: { record_uuid: string; record_name: string; fields: { field_name: string; value?: unknown }[] }[] };
+  const page1 = (await fetch(`${baseUrl()}/local/datasets/${uuid}/records?offset=0&limit=20`, {
+    headers: { Authorization: `Bearer ${token}` },
+  }).then((r) => r.json())) as {
+    records: { record_uuid: string; record_name: string; fields: { field_name: string; value?: unknown }[] }[];
+  };
   const rec = page1.records.find((r) => r.fields.some((f) => f.field_name === 'Analysis ID' && f.value === name))!;
   await openDataset(page, PLUGIN_DATASET);
   await page.locator(`[data-record="${rec.record_uuid}"]`).dblclick();
@@ -117,7 +131,9 @@ test.describe('render plugins (CheMin template, generated XRD patterns)', () => 
     await expect(table.getByLabel('abundances.csv raw text')).toContainText('Plagioclase,40.8,2.4');
   });
 
-  test('URL Field links the AMCSD id through its options; References Plugin shows a citation; unknown plugins are named quietly', async ({ page }) => {
+  test('URL Field links the AMCSD id through its options; References Plugin shows a citation; unknown plugins are named quietly', async ({
+    page,
+  }) => {
     const editor = await openSample(page, 'Plugin Sample');
     const cifs = section(editor, 'CheMin Cifs');
     const link = field(cifs, 'AMCSD ID').getByRole('link', { name: '0012345' });
@@ -134,7 +150,9 @@ test.describe('render plugins (CheMin template, generated XRD patterns)', () => 
     await expect(field(cifs, 'Notes').getByRole('textbox')).toBeVisible();
 
     const cite = section(editor, 'CheMin-References').getByTestId('citation');
-    await expect(cite).toContainText('Bish, D.L., Blake, D.F., Vaniman, D.T. (2013) X-ray diffraction results from Mars Science Laboratory');
+    await expect(cite).toContainText(
+      'Bish, D.L., Blake, D.F., Vaniman, D.T. (2013) X-ray diffraction results from Mars Science Laboratory',
+    );
     await expect(cite).toContainText('Science, 341, 1238932.');
     await expect(cite.getByRole('link')).toHaveAttribute('href', 'https://doi.org/10.1126/science.1238932');
   });
@@ -164,7 +182,10 @@ test.describe('render plugins (CheMin template, generated XRD patterns)', () => 
 
   test('draw time: one 10,000-point pattern ≤ 50 ms, ten overlaid ≤ 200 ms (Chromium)', async ({ page }) => {
     const figures: string[] = [];
-    for (const [name, series, limit] of [[BENCH_ONE, '1', 50], [BENCH_TEN, '10', 200]] as const) {
+    for (const [name, series, limit] of [
+      [BENCH_ONE, '1', 50],
+      [BENCH_TEN, '10', 200],
+    ] as const) {
       const runs: number[] = [];
       const parse: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -180,13 +201,20 @@ test.describe('render plugins (CheMin template, generated XRD patterns)', () => 
       // Other work on a shared machine only ever adds time: the best of five is the chart's own
       // cost, the median shows the load.
       const best = runs[0]!;
-      figures.push(`${name}: best ${best.toFixed(1)} ms, median ${runs[2]!.toFixed(1)} ms of [${runs.map((r) => r.toFixed(1)).join(', ')}] (limit ${limit} ms; files parsed in best ${Math.min(...parse).toFixed(1)} ms)`);
+      figures.push(
+        `${name}: best ${best.toFixed(1)} ms, median ${runs[2]!.toFixed(1)} ms of [${runs.map((r) => r.toFixed(1)).join(', ')}] (limit ${limit} ms; files parsed in best ${Math.min(...parse).toFixed(1)} ms)`,
+      );
       expect(best, `${name} draw time`).toBeLessThanOrEqual(limit);
     }
-    process.stdout.write(`Graph Plugin draw (uPlot, Chromium, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores): ${figures.join('; ')}\n`);
+    process.stdout.write(
+      `Graph Plugin draw (uPlot, Chromium, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores): ${figures.join('; ')}\n`,
+    );
   });
 
-  for (const size of [{ width: 1024, height: 700 }, { width: 1920, height: 1080 }]) {
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1920, height: 1080 },
+  ]) {
     for (const scheme of ['light', 'dark'] as const) {
       test(`screenshots ${size.width}x${size.height} ${scheme}`, async ({ page }) => {
         await page.setViewportSize(size);

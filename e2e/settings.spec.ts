@@ -12,7 +12,10 @@ test('desktop settings: data dir, and the loopback listener turned on with a cho
     (window as unknown as { odrCalls: unknown[] }).odrCalls = calls;
     (window as unknown as { odrDesktop: unknown }).odrDesktop = {
       appInfo: async () => ({ version: '0.1.0', dataDir: '/home/ada/.config/odr-desktop/data' }),
-      revealDataDir: async () => { calls.push('reveal'); return ''; },
+      revealDataDir: async () => {
+        calls.push('reveal');
+        return '';
+      },
       openExternal: async () => undefined,
       loopback: async () => state,
       setLoopback: async (s: { enabled: boolean; port: number }) => {
@@ -37,7 +40,10 @@ test('desktop settings: data dir, and the loopback listener turned on with a cho
   await expect(panel.getByRole('status')).toContainText('http://127.0.0.1:8765/api/v4');
   await expect(panel.getByLabel('Token')).not.toHaveValue('');
   await panel.getByRole('button', { name: 'Show in folder' }).click();
-  expect(await page.evaluate(() => (window as unknown as { odrCalls: unknown[] }).odrCalls)).toEqual([{ enabled: true, port: 8765 }, 'reveal']);
+  expect(await page.evaluate(() => (window as unknown as { odrCalls: unknown[] }).odrCalls)).toEqual([
+    { enabled: true, port: 8765 },
+    'reveal',
+  ]);
   await screenshot(page, '9-settings');
 });
 

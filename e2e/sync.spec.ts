@@ -18,13 +18,22 @@ const dirs: string[] = [];
 let remoteDir0 = '';
 
 async function api(origin: string, method: string, p: string, body?: unknown) {
-  const login = await fetch(`${origin}/api/v4/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }) });
+  const login = await fetch(`${origin}/api/v4/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+  });
   const { token } = (await login.json()) as { token: string };
-  const res = await fetch(`${origin}/api/v4${p}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${origin}/api/v4${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { fields: { field_uuid: string; value?: unknown }[] };
 }
-const valueOf = async (origin: string, field = FIELD) => (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
+const valueOf = async (origin: string, field = FIELD) =>
+  (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
 const LONG = 'f000000000000000000000000007'; // Long Text
 const DATASET = 'a0000000000000000000000000d1';
 
@@ -101,7 +110,9 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await shot(page, 'sync-3-after-merge');
 });
 
-test('live mode: edits travel both ways with no click; a stopped server shows offline with the changes waiting, then drains', async ({ page }) => {
+test('live mode: edits travel both ways with no click; a stopped server shows offline with the changes waiting, then drains', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(local.url);
@@ -130,7 +141,11 @@ test('live mode: edits travel both ways with no click; a stopped server shows of
   await expect.poll(() => valueOf(remote.url), { timeout: 10_000 }).toBe('typed on the desktop');
   expect(Date.now() - t0).toBeLessThan(10_000);
   await expect(status).toContainText(/Online · synced/);
-  for (const [w, h] of [[1024, 700], [1400, 900], [1920, 1080]] as const) {
+  for (const [w, h] of [
+    [1024, 700],
+    [1400, 900],
+    [1920, 1080],
+  ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await shot(page, `sync-live-online-${w}`);
   }

@@ -28,13 +28,17 @@ test.describe('every screen at 1024×700, 1400×900 and 1920×1080, light and da
   test('record open beside the list', async ({ page }) => {
     await openDataset(page, 'Synthetic Samples');
     await findAndOpen(page, SYNTH_NAME(2));
-    await everyShot(page, 'c-record-open', async () => { await expect(pane(page)).toBeVisible(); });
+    await everyShot(page, 'c-record-open', async () => {
+      await expect(pane(page)).toBeVisible();
+    });
   });
 
   test('confirmation dialog', async ({ page }) => {
     await openDataset(page, 'Synthetic Samples');
     await rows(page).nth(1).click();
-    await rows(page).nth(3).click({ modifiers: ['Shift'] });
+    await rows(page)
+      .nth(3)
+      .click({ modifiers: ['Shift'] });
     await page.getByRole('button', { name: 'Delete selected (3)' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await everyShot(page, 'd-confirm-dialog');
@@ -45,7 +49,9 @@ test.describe('every screen at 1024×700, 1400×900 and 1920×1080, light and da
   test('batch edit dialog', async ({ page }) => {
     await openDataset(page, 'Synthetic Samples');
     await rows(page).nth(1).click();
-    await rows(page).nth(3).click({ modifiers: ['Shift'] });
+    await rows(page)
+      .nth(3)
+      .click({ modifiers: ['Shift'] });
     await page.getByRole('button', { name: 'Batch edit…' }).click();
     await expect(page.getByRole('dialog', { name: 'Batch edit 3 records' })).toBeVisible();
     await everyShot(page, 'h-batch-edit');
@@ -88,8 +94,15 @@ test('layout at 1024×700: list ≥ 360 px beside the pane, toolbar not overlapp
   const search = await page.getByRole('searchbox', { name: 'Search records' }).boundingBox();
   expect(search!.width).toBeGreaterThanOrEqual(150);
   // No two toolbar controls overlap.
-  const boxes = await page.getByRole('toolbar', { name: 'Record actions' }).locator('input, button').evaluateAll((els) =>
-    els.map((e) => { const r = e.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top, b: r.bottom }; }));
+  const boxes = await page
+    .getByRole('toolbar', { name: 'Record actions' })
+    .locator('input, button')
+    .evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { l: r.left, r: r.right, t: r.top, b: r.bottom };
+      }),
+    );
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, b] = [boxes[i]!, boxes[j]!];
@@ -153,9 +166,13 @@ test('selection drives the pane: click and arrows show the record, Enter edits, 
 test('multi-select: Ctrl-click toggles, Shift-click ranges, Ctrl+A and the header box select all', async ({ page }) => {
   await openDataset(page, 'Synthetic Samples');
   await rows(page).nth(1).click();
-  await rows(page).nth(4).click({ modifiers: ['Shift'] });
+  await rows(page)
+    .nth(4)
+    .click({ modifiers: ['Shift'] });
   await expect(grid(page).locator('[aria-selected=true]')).toHaveCount(4);
-  await rows(page).nth(2).click({ modifiers: ['Control'] });
+  await rows(page)
+    .nth(2)
+    .click({ modifiers: ['Control'] });
   await expect(grid(page).locator('[aria-selected=true]')).toHaveCount(3);
   await expect(rows(page).nth(2)).toHaveAttribute('aria-selected', 'false');
   await expect(page.getByRole('button', { name: 'Delete selected (3)' })).toBeEnabled();
@@ -196,11 +213,18 @@ test('search says how many records match; a new record is scrolled to, shown and
 
 test('batch edit: one value across the selection with progress, undone in one step with Ctrl+Z', async ({ page }) => {
   await openDataset(page, 'Synthetic Samples');
-  const column = await grid(page).getByRole('columnheader').evaluateAll((hs) => hs.findIndex((h) => h.textContent?.startsWith('Medium Text field')));
-  const cell = (i: number) => rows(page).nth(i).locator(`.cell:nth-child(${column + 1})`);
+  const column = await grid(page)
+    .getByRole('columnheader')
+    .evaluateAll((hs) => hs.findIndex((h) => h.textContent?.startsWith('Medium Text field')));
+  const cell = (i: number) =>
+    rows(page)
+      .nth(i)
+      .locator(`.cell:nth-child(${column + 1})`);
   const was = await Promise.all([5, 6, 7].map((i) => cell(i).innerText()));
   await rows(page).nth(5).click();
-  await rows(page).nth(7).click({ modifiers: ['Shift'] });
+  await rows(page)
+    .nth(7)
+    .click({ modifiers: ['Shift'] });
   await expect(page.getByRole('button', { name: 'Delete selected (3)' })).toBeVisible();
   await page.getByRole('button', { name: 'Batch edit…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Batch edit 3 records' });

@@ -19,7 +19,8 @@ function newest(dir) {
 }
 
 if (!existsSync(path.join(root, 'renderer', 'index.html'))) process.exit(0);
-const stale = !existsSync(built) || statSync(built).mtimeMs < Math.max(newest(path.join(root, 'renderer')), newest(path.join(root, 'shared')));
+const stale =
+  !existsSync(built) || statSync(built).mtimeMs < Math.max(newest(path.join(root, 'renderer')), newest(path.join(root, 'shared')));
 if (stale) {
   console.log('building the renderer…');
   const r = spawnSync('npm', ['run', 'build:renderer', '--silent'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });

@@ -30,7 +30,11 @@ if (mode === 'node') {
   const first = nodeBuildLoads();
   if (!first.ok) {
     console.log(`better-sqlite3 does not load in Node ${process.version} (${first.why.trim()}); rebuilding it from source for Node…`);
-    const r = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+    const r = spawnSync('npm', ['rebuild', 'better-sqlite3', '--build-from-source'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     if (r.status !== 0 || !nodeBuildLoads().ok) {
       console.error('error: could not build better-sqlite3 for Node; see the output above');
       process.exit(1);
@@ -45,9 +49,15 @@ if (mode === 'node') {
     // Build in a scratch copy so the Node build in node_modules is never touched.
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'odr-native-'));
     try {
-      writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', version: '0.0.0', dependencies: { 'better-sqlite3': '*' } }));
+      writeFileSync(
+        path.join(scratch, 'package.json'),
+        JSON.stringify({ name: 'scratch', version: '0.0.0', dependencies: { 'better-sqlite3': '*' } }),
+      );
       const src = path.dirname(require.resolve('better-sqlite3/package.json'));
-      cpSync(src, path.join(scratch, 'node_modules', 'better-sqlite3'), { recursive: true, filter: (p) => !p.includes(`${path.sep}build${path.sep}`) });
+      cpSync(src, path.join(scratch, 'node_modules', 'better-sqlite3'), {
+        recursive: true,
+        filter: (p) => !p.includes(`${path.sep}build${path.sep}`),
+      });
       const { rebuild } = require('@electron/rebuild');
       await rebuild({ buildPath: scratch, electronVersion: version, onlyModules: ['better-sqlite3'], force: true });
       mkdirSync(path.dirname(target), { recursive: true });

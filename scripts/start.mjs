@@ -12,9 +12,13 @@ const FALLBACK = '`npm run serve` opens the same app in a browser without Electr
 
 /** The last line of a failed step's output that names an error, without stack frames. */
 function reasonOf(output) {
-  const lines = String(output).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at ') && !/^node:/.test(l));
+  const lines = String(output)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at ') && !/^node:/.test(l));
   const named = lines.filter((l) => /error|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT|cannot|could not|failed/i.test(l));
-  const pick = named.find((l) => /^\w*Error:|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT/.test(l)) ?? named.at(-1) ?? lines.at(-1) ?? 'no output';
+  const pick =
+    named.find((l) => /^\w*Error:|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT/.test(l)) ?? named.at(-1) ?? lines.at(-1) ?? 'no output';
   return pick.replace(/^error:\s*/i, '').slice(0, 200);
 }
 
@@ -24,14 +28,28 @@ function fail(what, output) {
 }
 
 function step(args, what, inherit = false) {
-  const r = spawnSync(args[0], args.slice(1), { cwd: root, encoding: 'utf8', stdio: inherit ? 'inherit' : 'pipe', shell: process.platform === 'win32', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(args[0], args.slice(1), {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: inherit ? 'inherit' : 'pipe',
+    shell: process.platform === 'win32',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0) fail(what, `${r.stdout ?? ''}\n${r.stderr ?? ''}\n${r.error?.message ?? ''}`);
   return r.stdout;
 }
 
 // 1. The binary: requiring the electron package resolves its path, downloading it if missing.
-const version = JSON.parse(step([process.execPath, '-p', "JSON.stringify(require('electron/package.json').version)"], 'the electron package is not installed (run npm install)'));
-const bin = step([process.execPath, '-e', "process.stdout.write(require('electron'))"], `the Electron ${version} binary could not be downloaded`);
+const version = JSON.parse(
+  step(
+    [process.execPath, '-p', "JSON.stringify(require('electron/package.json').version)"],
+    'the electron package is not installed (run npm install)',
+  ),
+);
+const bin = step(
+  [process.execPath, '-e', "process.stdout.write(require('electron'))"],
+  `the Electron ${version} binary could not be downloaded`,
+);
 // 2. better-sqlite3 for Electron's ABI (needs Electron's headers from the network once).
 step([process.execPath, 'scripts/native.mjs', 'electron'], `better-sqlite3 could not be built for Electron ${version}`);
 // 3. Renderer and main-process bundles (compiler output shown: it is the developer's to read).

@@ -2,9 +2,23 @@
 // the renderer's editors all read it, so a new type is one row here plus its editor.
 
 export const FIELD_TYPE_NAMES = [
-  'Boolean', 'File', 'Image', 'Integer', 'Decimal', 'Paragraph Text', 'Long Text', 'Medium Text',
-  'Short Text', 'Single Radio', 'Single Select', 'Multiple Radio', 'Multiple Select', 'DateTime',
-  'Markdown', 'Tags', 'XYZ Data',
+  'Boolean',
+  'File',
+  'Image',
+  'Integer',
+  'Decimal',
+  'Paragraph Text',
+  'Long Text',
+  'Medium Text',
+  'Short Text',
+  'Single Radio',
+  'Single Select',
+  'Multiple Radio',
+  'Multiple Select',
+  'DateTime',
+  'Markdown',
+  'Tags',
+  'XYZ Data',
 ] as const;
 export type FieldTypeName = (typeof FIELD_TYPE_NAMES)[number];
 
@@ -21,8 +35,19 @@ export type StorageKind =
   | 'readonly'; // `value`: "" (XYZ Data: not exported in v4)
 
 export type EditorKind =
-  | 'text' | 'paragraph' | 'markdown' | 'integer' | 'decimal' | 'boolean' | 'datetime'
-  | 'single-option' | 'multi-option' | 'tags' | 'file' | 'image' | 'none';
+  | 'text'
+  | 'paragraph'
+  | 'markdown'
+  | 'integer'
+  | 'decimal'
+  | 'boolean'
+  | 'datetime'
+  | 'single-option'
+  | 'multi-option'
+  | 'tags'
+  | 'file'
+  | 'image'
+  | 'none';
 
 export interface FieldType {
   name: FieldTypeName;
@@ -40,11 +65,22 @@ export interface FieldType {
 }
 
 const text = (name: FieldTypeName, maxBytes: number | undefined, editor: EditorKind): FieldType => ({
-  name, storage: 'text', editor, maxBytes, takesValue: true, takesOptions: false, sortable: true,
+  name,
+  storage: 'text',
+  editor,
+  maxBytes,
+  takesValue: true,
+  takesOptions: false,
+  sortable: true,
 });
 const option = (name: FieldTypeName, single: boolean): FieldType => ({
-  name, storage: 'options', editor: single ? 'single-option' : 'multi-option', single,
-  takesValue: false, takesOptions: true, sortable: single,
+  name,
+  storage: 'options',
+  editor: single ? 'single-option' : 'multi-option',
+  single,
+  takesValue: false,
+  takesOptions: true,
+  sortable: single,
 });
 
 export const FIELD_TYPES: Record<FieldTypeName, FieldType> = {
@@ -92,7 +128,10 @@ export function utf8Bytes(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; } // surrogate pair
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } // surrogate pair
     else n += 3;
   }
   return n;
@@ -163,9 +202,13 @@ export function checkValue(type: FieldType, input: unknown): ValueCheck {
 /** The value key of a scalar field as it appears in record JSON. */
 export function renderValue(type: FieldType, stored: StoredValue): string | number | null {
   switch (type.storage) {
-    case 'integer': return stored === null || stored === '' ? null : Number(stored);
-    case 'decimal': return stored === null || stored === '' ? null : String(stored);
-    case 'readonly': return '';
-    default: return stored === null ? '' : String(stored);
+    case 'integer':
+      return stored === null || stored === '' ? null : Number(stored);
+    case 'decimal':
+      return stored === null || stored === '' ? null : String(stored);
+    case 'readonly':
+      return '';
+    default:
+      return stored === null ? '' : String(stored);
   }
 }

@@ -3,16 +3,13 @@
 import { unescapeHtml, unescapeHtmlTwice } from './html.js';
 import type { FieldTypeName } from './fieldTypes.js';
 import { fieldType } from './fieldTypes.js';
-import type {
-  FieldEntry, FileEntry, OdrRecord, OptionEntry, RecordMetadata, TagEntry,
-} from './schemas/record.js';
+import type { FieldEntry, FileEntry, OdrRecord, OptionEntry, RecordMetadata, TagEntry } from './schemas/record.js';
 import { TemplateIn, type RenderPlugin, type TemplateFieldIn, type TemplateTagIn, type TemplateMetadata } from './schemas/template.js';
 
 type Json = Record<string, unknown>;
 
 const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
-const str = (x: unknown, dflt = ''): string =>
-  typeof x === 'string' ? x : typeof x === 'number' ? String(x) : dflt;
+const str = (x: unknown, dflt = ''): string => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : dflt);
 const int = (x: unknown): number => (typeof x === 'number' ? x : Number.parseInt(str(x, '0'), 10) || 0);
 /** Save responses may serialise `fields` as an object keyed "0", "2", … (docs/odr-server.md §5.9). */
 const list = (x: unknown): unknown[] => (Array.isArray(x) ? x : isObj(x) ? Object.values(x) : []);
@@ -38,13 +35,19 @@ function templateMetadata(x: unknown): TemplateMetadata {
 /** name → value pairs of string-like values; anything else is dropped. */
 function pluginOptions(x: unknown): { render_plugin_options?: Record<string, string> } {
   if (!isObj(x)) return {};
-  const opts = Object.fromEntries(Object.entries(x).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, str(v)]));
+  const opts = Object.fromEntries(
+    Object.entries(x)
+      .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+      .map(([k, v]) => [k, str(v)]),
+  );
   return Object.keys(opts).length ? { render_plugin_options: opts } : {};
 }
 
 function renderPlugins(o: Json): { render_plugins?: RenderPlugin[] } {
   if (Array.isArray(o.render_plugins)) {
-    const plugins = o.render_plugins.filter(isObj).map((p) => ({ render_plugin: str(p.render_plugin), ...pluginOptions(p.render_plugin_options) }));
+    const plugins = o.render_plugins
+      .filter(isObj)
+      .map((p) => ({ render_plugin: str(p.render_plugin), ...pluginOptions(p.render_plugin_options) }));
     return plugins.length ? { render_plugins: plugins } : {};
   }
   // Legacy servers name a single plugin as a string.
@@ -108,7 +111,13 @@ function templateField(x: unknown): TemplateFieldIn {
  */
 export function normalizeTemplate(x: unknown): TemplateIn {
   const out = TemplateIn.safeParse(templateTree(x));
-  if (!out.success) throw new ShapeError(`template does not have the canonical shape: ${out.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).slice(0, 3).join('; ')}`);
+  if (!out.success)
+    throw new ShapeError(
+      `template does not have the canonical shape: ${out.error.issues
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .slice(0, 3)
+        .join('; ')}`,
+    );
   return out.data;
 }
 

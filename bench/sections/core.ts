@@ -34,9 +34,13 @@ function exportBytes(n: number): number {
 }
 
 export async function login(service: Service): Promise<Record<string, string>> {
-  const res = await service.fetch(new Request(`${BASE}/token`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-  }));
+  const res = await service.fetch(
+    new Request(`${BASE}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+    }),
+  );
   return { Authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
 }
 
@@ -59,19 +63,39 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
   console.log(`  ${tag}: generating and importing ${n} records (the first-run sample path, streamed)…`);
   const { dataDir, service, secs, total } = await buildScale(ctx, n);
   const importRate = total / secs;
-  add({ section: 'core', name: `import (+${total - n} children)`, value: +fmt(secs, 1), unit: 's', ...(n === 100_000 ? { target: '≤ 20 s', pass: secs <= 20 } : {}) });
+  add({
+    section: 'core',
+    name: `import (+${total - n} children)`,
+    value: +fmt(secs, 1),
+    unit: 's',
+    ...(n === 100_000 ? { target: '≤ 20 s', pass: secs <= 20 } : {}),
+  });
   add({ section: 'core', name: 'import rate', value: Math.round(importRate), unit: 'records/s' });
 
   const t1 = performance.now();
   service.domain.search.catchUp();
   const indexSecs = (performance.now() - t1) / 1000;
-  add({ section: 'core', name: 'full-text index catch-up', value: +fmt(indexSecs, 1), unit: 's', note: `${Math.round(total / indexSecs)} records/s, in the background in the app` });
+  add({
+    section: 'core',
+    name: 'full-text index catch-up',
+    value: +fmt(indexSecs, 1),
+    unit: 's',
+    note: `${Math.round(total / indexSecs)} records/s, in the background in the app`,
+  });
 
   service.ctx.db.pragma('wal_checkpoint(TRUNCATE)');
   const dbBytes = fileSize(path.join(dataDir, 'odr.sqlite'));
   const jsonBytes = exportBytes(n);
   const dbOverJson = dbBytes / jsonBytes;
-  add({ section: 'core', name: 'database size / JSON export size', value: +fmt(dbOverJson, 2), unit: '×', target: '≤ 0.45', pass: dbOverJson <= 0.45, note: `${fmt(dbBytes / 2 ** 20, 0)} MB vs ${fmt(jsonBytes / 2 ** 20, 0)} MB` });
+  add({
+    section: 'core',
+    name: 'database size / JSON export size',
+    value: +fmt(dbOverJson, 2),
+    unit: '×',
+    target: '≤ 0.45',
+    pass: dbOverJson <= 0.45,
+    note: `${fmt(dbBytes / 2 ** 20, 0)} MB vs ${fmt(jsonBytes / 2 ** 20, 0)} MB`,
+  });
 
   const auth = await login(service);
   const pick = (i: number) => SYNTH.record((i * 7919) % n);
@@ -85,50 +109,116 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
 
   // Cold: every record read once (uniform over the dataset, so the render cache rarely helps).
   const read = await timeIt(3000, (i) => get(`/dataset/record/${pick(i)}`));
-  add({ section: 'core', name: 'record read in-process, distinct records p50', value: +fmt(read.p50, 3), unit: 'ms', target: '≤ 1 ms', pass: read.p50 <= 1, note: `p99 ${fmt(read.p99, 2)} ms` });
+  add({
+    section: 'core',
+    name: 'record read in-process, distinct records p50',
+    value: +fmt(read.p50, 3),
+    unit: 'ms',
+    target: '≤ 1 ms',
+    pass: read.p50 <= 1,
+    note: `p99 ${fmt(read.p99, 2)} ms`,
+  });
   const list = await timeIt(200, (i) => get(`/dataset/${SYNTH.dataset}/100/${(i * 7919) % (n - 100)}`), 20);
-  add({ section: 'core', name: 'list-100 in-process, distinct pages p50', value: +fmt(list.p50, 2), unit: 'ms', target: '≤ 10 ms', pass: list.p50 <= 10 });
+  add({
+    section: 'core',
+    name: 'list-100 in-process, distinct pages p50',
+    value: +fmt(list.p50, 2),
+    unit: 'ms',
+    target: '≤ 10 ms',
+    pass: list.p50 <= 10,
+  });
   const hotPages = Array.from({ length: 20 }, (_, k) => `/dataset/${SYNTH.dataset}/100/${k * 100}`);
   for (const p of hotPages) await get(p);
   const listHot = await timeIt(400, (i) => get(hotPages[i % hotPages.length]!), 0);
-  add({ section: 'core', name: 'list-100 in-process, pages read before (cached) p50', value: +fmt(listHot.p50, 2), unit: 'ms', target: '≤ 3 ms', pass: listHot.p50 <= 3 });
+  add({
+    section: 'core',
+    name: 'list-100 in-process, pages read before (cached) p50',
+    value: +fmt(listHot.p50, 2),
+    unit: 'ms',
+    target: '≤ 3 ms',
+    pass: listHot.p50 <= 3,
+  });
 
   const ds = `/local/datasets/${SYNTH.dataset}/records`;
   // Distinct queries each time: the table keeps id lists per query, and a repeat would hit it.
   const search = await timeIt(60, (i) => get(`${ds}?q=${WORDS[i % 12]}+${WORDS[(i * 5 + 1) % 12]}&limit=100`), 0);
-  add({ section: 'core', name: 'full-text search, first 100 p50', value: +fmt(search.p50, 2), unit: 'ms', ...(n >= 1e6 ? { target: '≤ 50 ms', pass: search.p50 <= 50 } : {}), note: `p99 ${fmt(search.p99, 1)} ms, 60 distinct two-word queries` });
+  add({
+    section: 'core',
+    name: 'full-text search, first 100 p50',
+    value: +fmt(search.p50, 2),
+    unit: 'ms',
+    ...(n >= 1e6 ? { target: '≤ 50 ms', pass: search.p50 <= 50 } : {}),
+    note: `p99 ${fmt(search.p99, 1)} ms, 60 distinct two-word queries`,
+  });
   const sorts = TEXT_FIELDS.flatMap((f) => ['asc', 'desc'].map((dir) => `${ds}?sort=${SYNTH.field(f)}&dir=${dir}&limit=100`));
   const sort = await timeIt(sorts.length, (i) => get(sorts[i]!), 0);
-  add({ section: 'core', name: 'sort by a text field, first page p50', value: +fmt(sort.p50, 2), unit: 'ms', note: `${sorts.length} distinct sorts, each the first of its kind` });
+  add({
+    section: 'core',
+    name: 'sort by a text field, first page p50',
+    value: +fmt(sort.p50, 2),
+    unit: 'ms',
+    note: `${sorts.length} distinct sorts, each the first of its kind`,
+  });
 
   if (detail) {
     const point = service.ctx.db.prepare('SELECT value FROM field_values WHERE record_rid = ? AND datafield_id = ?');
-    const raw = await timeIt(20000, (i) => point.get(1 + (i * 7919) % n, 9001));
+    const raw = await timeIt(20000, (i) => point.get(1 + ((i * 7919) % n), 9001));
     add({ section: 'core', name: 'limit: raw SQLite point query p50', value: +fmt(raw.p50 * 1000, 1), unit: 'µs' });
     const reader = service.domain.reader;
-    const render = await timeIt(3000, (i) => JSON.stringify(reader.renderRecord(service.domain.store.byUuid(pick(i))!, { viewer: user, now: service.domain.now(), apiBase: BASE })));
+    const render = await timeIt(3000, (i) =>
+      JSON.stringify(
+        reader.renderRecord(service.domain.store.byUuid(pick(i))!, { viewer: user, now: service.domain.now(), apiBase: BASE }),
+      ),
+    );
     add({ section: 'core', name: 'record JSON build (domain, uncached) p50', value: +fmt(render.p50 * 1000, 0), unit: 'µs' });
     const textField = SYNTH.field('Long Text');
-    const writes = await timeIt(1000, async (i) => {
-      const res = await service.fetch(new Request(`${BASE}/record/${pick(i)}/${textField}/value`, {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ value: `edit ${i}` }),
-      }));
-      if (res.status !== 200) throw new Error(`value → ${res.status}`);
-      await res.arrayBuffer();
-    }, 50);
-    add({ section: 'core', name: 'durable value writes in-process, one at a time', value: Math.round(writes.perSec), unit: 'writes/s', note: 'each waits for its own fsync' });
-    const save = await timeIt(500, async (i) => {
-      const res = await service.fetch(new Request(`${BASE}/dataset/record`, {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ record_uuid: pick(i), fields: [
-          { field_uuid: SYNTH.field('Medium Text'), value: `saved ${i}` },
-          { field_uuid: SYNTH.field('Integer'), value: String(i) },
-          { field_uuid: SYNTH.field('Single Select'), values: [{ template_radio_option_uuid: SYNTH.option('Single Select', 1 + (i % 4)) }] },
-        ] }),
-      }));
-      if (res.status !== 200) throw new Error(`save → ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    }, 50);
+    const writes = await timeIt(
+      1000,
+      async (i) => {
+        const res = await service.fetch(
+          new Request(`${BASE}/record/${pick(i)}/${textField}/value`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ value: `edit ${i}` }),
+          }),
+        );
+        if (res.status !== 200) throw new Error(`value → ${res.status}`);
+        await res.arrayBuffer();
+      },
+      50,
+    );
+    add({
+      section: 'core',
+      name: 'durable value writes in-process, one at a time',
+      value: Math.round(writes.perSec),
+      unit: 'writes/s',
+      note: 'each waits for its own fsync',
+    });
+    const save = await timeIt(
+      500,
+      async (i) => {
+        const res = await service.fetch(
+          new Request(`${BASE}/dataset/record`, {
+            method: 'POST',
+            headers: { ...auth, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              record_uuid: pick(i),
+              fields: [
+                { field_uuid: SYNTH.field('Medium Text'), value: `saved ${i}` },
+                { field_uuid: SYNTH.field('Integer'), value: String(i) },
+                {
+                  field_uuid: SYNTH.field('Single Select'),
+                  values: [{ template_radio_option_uuid: SYNTH.option('Single Select', 1 + (i % 4)) }],
+                },
+              ],
+            }),
+          }),
+        );
+        if (res.status !== 200) throw new Error(`save → ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      },
+      50,
+    );
     add({ section: 'core', name: 'delta save (3 fields) p50', value: +fmt(save.p50, 2), unit: 'ms' });
   }
   await service.close();
@@ -150,7 +240,8 @@ export async function coreBench(ctx: BenchContext): Promise<void> {
   for (const n of scales) results.push(await scaleBench(ctx, n, n === detailAt));
 
   console.log('\n  cost curve        ' + results.map((r) => String(r.n).padStart(12)).join(''));
-  const line = (name: string, f: (r: Scale) => string) => console.log(`  ${name.padEnd(18)}${results.map((r) => f(r).padStart(12)).join('')}`);
+  const line = (name: string, f: (r: Scale) => string) =>
+    console.log(`  ${name.padEnd(18)}${results.map((r) => f(r).padStart(12)).join('')}`);
   line('import rec/s', (r) => String(Math.round(r.importRate)));
   line('read ms', (r) => fmt(r.read, 3));
   line('list-100 ms', (r) => fmt(r.list, 2));
@@ -162,7 +253,12 @@ export async function coreBench(ctx: BenchContext): Promise<void> {
     const at = `${r.n / 1e6}M vs 100k`;
     const rate = r.importRate / base!.importRate;
     ctx.add({ section: 'core', name: `import rate ${at}`, value: +fmt(rate * 100, 0), unit: '%', target: '≥ 80 %', pass: rate >= 0.8 });
-    for (const [k, label] of [['read', 'record read'], ['list', 'list-100'], ['search', 'full-text search'], ['sort', 'sort by text, first page']] as const) {
+    for (const [k, label] of [
+      ['read', 'record read'],
+      ['list', 'list-100'],
+      ['search', 'full-text search'],
+      ['sort', 'sort by text, first page'],
+    ] as const) {
       const x = r[k] / base![k];
       ctx.add({ section: 'core', name: `${label} ${at}`, value: +fmt(x, 2), unit: '×', target: '≤ 1.5×', pass: x <= 1.5 });
     }

@@ -35,7 +35,13 @@ async function drain(res: Response): Promise<number> {
  * a file-backed Blob in small pieces and tops out near 150 MB/s here, which would measure the
  * client instead of the service.
  */
-function streamUpload(url: string, token: string, fields: Record<string, string>, file: string, name: string): Promise<{ status: number; location: string | undefined }> {
+function streamUpload(
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  file: string,
+  name: string,
+): Promise<{ status: number; location: string | undefined }> {
   const boundary = `----odrbench${Date.now()}`;
   let head = '';
   for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
@@ -43,10 +49,21 @@ function streamUpload(url: string, token: string, fields: Record<string, string>
   const tail = `\r\n--${boundary}--\r\n`;
   const length = Buffer.byteLength(head) + statSync(file).size + Buffer.byteLength(tail);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': length,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+      },
+    );
     req.on('error', reject);
     req.write(head);
     const src = createReadStream(file, { highWaterMark: 1024 * 1024 });
@@ -93,14 +110,28 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
   let uploaded = '';
   const up = await best(2, async () => {
     const t0 = performance.now();
-    const res = await streamUpload(`${client.baseUrl}/file`, client.token!, { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') }, big, 'big.bin');
+    const res = await streamUpload(
+      `${client.baseUrl}/file`,
+      client.token!,
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') },
+      big,
+      'big.bin',
+    );
     const secs = (performance.now() - t0) / 1000;
     if (res.status !== 302) throw new Error(`upload answered ${res.status}`);
     const r = await client.record(SYNTH.record(1));
     uploaded = r.fields.find((f) => f.field_uuid === SYNTH.field('File'))!.files!.at(-1)!.file_uuid;
     return size / MB / secs;
   });
-  ctx.add({ section: 'files', name: 'upload 256 MB over HTTP (POST /file, streamed)', value: +fmt(up, 0), unit: 'MB/s', target: '≥ 50 % of raw copy', pass: up >= copy * 0.5, note: `${fmt((up / copy) * 100, 0)} % of the limit` });
+  ctx.add({
+    section: 'files',
+    name: 'upload 256 MB over HTTP (POST /file, streamed)',
+    value: +fmt(up, 0),
+    unit: 'MB/s',
+    target: '≥ 50 % of raw copy',
+    pass: up >= copy * 0.5,
+    note: `${fmt((up / copy) * 100, 0)} % of the limit`,
+  });
 
   const bare = await forkTs('bare-file.ts', [big]);
   const bareDown = await best(3, async () => {
@@ -116,24 +147,43 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
     if (n !== size) throw new Error(`download returned ${n} bytes`);
     return n / MB / ((performance.now() - t0) / 1000);
   });
-  ctx.add({ section: 'files', name: 'download 256 MB over HTTP (GET /file)', value: +fmt(down, 0), unit: 'MB/s', target: '≥ 50 % of bare', pass: down >= bareDown * 0.5, note: `${fmt((down / bareDown) * 100, 0)} % of the limit` });
+  ctx.add({
+    section: 'files',
+    name: 'download 256 MB over HTTP (GET /file)',
+    value: +fmt(down, 0),
+    unit: 'MB/s',
+    target: '≥ 50 % of bare',
+    pass: down >= bareDown * 0.5,
+    note: `${fmt((down / bareDown) * 100, 0)} % of the limit`,
+  });
 
   // Thumbnails: 24 photos of 3000×2000, then a bulk rebuild as a tracked job.
-  const photo = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer();
+  const photo = await sharp({
+    create: { width: 3000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+  })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   const n = 24;
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
-    await client.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2 + i), field_uuid: SYNTH.field('Image') },
-      { blob: new Blob([photo, Buffer.from([i])]), name: `photo-${i}.jpg` });
+    await client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2 + i), field_uuid: SYNTH.field('Image') },
+      { blob: new Blob([photo, Buffer.from([i])]), name: `photo-${i}.jpg` },
+    );
   }
   const perUpload = (performance.now() - t0) / n;
   ctx.add({ section: 'files', name: 'image upload incl. probe + thumbnail (3000×2000 JPEG)', value: +fmt(perUpload, 0), unit: 'ms each' });
   const base = `http://127.0.0.1:${server.port}`;
   const t1 = performance.now();
-  const started = await fetch(`${base}/local/thumbnails/${SYNTH.dataset}`, { method: 'POST', headers: { Authorization: `Bearer ${client.token}` } });
+  const started = await fetch(`${base}/local/thumbnails/${SYNTH.dataset}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${client.token}` },
+  });
   const job = (await started.json()) as { id: number };
   for (;;) {
-    const { jobs } = (await (await fetch(`${base}/local/jobs`, { headers: { Authorization: `Bearer ${client.token}` } })).json()) as { jobs: { id: number; state: string; current: number }[] };
+    const { jobs } = (await (await fetch(`${base}/local/jobs`, { headers: { Authorization: `Bearer ${client.token}` } })).json()) as {
+      jobs: { id: number; state: string; current: number }[];
+    };
     const j = jobs.find((x) => x.id === job.id)!;
     if (j.state !== 'running') break;
     await new Promise((r) => setTimeout(r, 20));

@@ -26,11 +26,19 @@ const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
 export async function uiBench(ctx: BenchContext): Promise<void> {
   const dataDir = path.join(ctx.work, 'data-core');
   if (!existsSync(path.join(dataDir, 'odr.sqlite'))) throw new Error('run the core section first (it builds the database)');
-  if (!existsSync(path.join(ctx.work, '..', 'dist', 'renderer', 'index.html'))) throw new Error('build the renderer first: npm run build:renderer');
+  if (!existsSync(path.join(ctx.work, '..', 'dist', 'renderer', 'index.html')))
+    throw new Error('build the renderer first: npm run build:renderer');
   const server = await forkTs('server.ts', [dataDir]);
   const browser = await chromium.launch({
     executablePath: process.env.ODR_CHROMIUM ?? SYSTEM_CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -41,103 +49,179 @@ export async function uiBench(ctx: BenchContext): Promise<void> {
 
     const paints: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await page.evaluate(() => { window.location.hash = '#/'; });
+      await page.evaluate(() => {
+        window.location.hash = '#/';
+      });
       await page.getByRole('heading', { name: /Choose a dataset|Welcome/ }).waitFor();
-      paints.push(await page.evaluate((uuid) => new Promise<number>((resolve) => {
-        const t0 = performance.now();
-        const obs = new MutationObserver(() => {
-          if (document.querySelector('[role=grid] [data-record]')) {
-            obs.disconnect();
-            requestAnimationFrame(() => resolve(performance.now() - t0));
-          }
-        });
-        obs.observe(document.body, { subtree: true, childList: true });
-        window.location.hash = `#/d/${uuid}`;
-      }), SYNTH.dataset));
+      paints.push(
+        await page.evaluate(
+          (uuid) =>
+            new Promise<number>((resolve) => {
+              const t0 = performance.now();
+              const obs = new MutationObserver(() => {
+                if (document.querySelector('[role=grid] [data-record]')) {
+                  obs.disconnect();
+                  requestAnimationFrame(() => resolve(performance.now() - t0));
+                }
+              });
+              obs.observe(document.body, { subtree: true, childList: true });
+              window.location.hash = `#/d/${uuid}`;
+            }),
+          SYNTH.dataset,
+        ),
+      );
     }
     paints.sort((a, b) => a - b);
     const paint = paints[2]!;
-    ctx.add({ section: 'ui', name: `first table paint after navigation (${ctx.records} records)`, value: +fmt(paint, 0), unit: 'ms', target: '≤ 300 ms', pass: paint <= 300, note: 'median of 5' });
+    ctx.add({
+      section: 'ui',
+      name: `first table paint after navigation (${ctx.records} records)`,
+      value: +fmt(paint, 0),
+      unit: 'ms',
+      target: '≤ 300 ms',
+      pass: paint <= 300,
+      note: 'median of 5',
+    });
 
     // Two ways down the list: dragging the thumb top to bottom (rows fly by as placeholders),
     // and reading speed (10 rows a frame) through 3,000 rows, where every page is fetched and drawn.
-    const scrollRun = (mode: 'drag' | 'read') => page.evaluate((m) => new Promise<{ longest: number; count: number; steps: number; ms: number }>((resolve) => {
-      const tasks: number[] = [];
-      const po = new PerformanceObserver((l: any) => { for (const e of l.getEntries()) tasks.push(e.duration); });
-      po.observe({ type: 'longtask', buffered: false });
-      const el = document.querySelector('[data-testid=table-scroller]') as HTMLElement;
-      el.scrollTop = 0;
-      const steps = 300;
-      const stride = m === 'drag' ? (el.scrollHeight - el.clientHeight) / steps : 360;
-      let i = 0;
-      const t0 = performance.now();
-      const step = () => {
-        el.scrollTop = Math.round(++i * stride);
-        if (i < steps) requestAnimationFrame(step);
-        else setTimeout(() => { po.disconnect(); resolve({ longest: Math.max(0, ...tasks), count: tasks.length, steps, ms: performance.now() - t0 }); }, 800);
-      };
-      setTimeout(() => requestAnimationFrame(step), 300);
-    }), mode);
+    const scrollRun = (mode: 'drag' | 'read') =>
+      page.evaluate(
+        (m) =>
+          new Promise<{ longest: number; count: number; steps: number; ms: number }>((resolve) => {
+            const tasks: number[] = [];
+            const po = new PerformanceObserver((l: any) => {
+              for (const e of l.getEntries()) tasks.push(e.duration);
+            });
+            po.observe({ type: 'longtask', buffered: false });
+            const el = document.querySelector('[data-testid=table-scroller]') as HTMLElement;
+            el.scrollTop = 0;
+            const steps = 300;
+            const stride = m === 'drag' ? (el.scrollHeight - el.clientHeight) / steps : 360;
+            let i = 0;
+            const t0 = performance.now();
+            const step = () => {
+              el.scrollTop = Math.round(++i * stride);
+              if (i < steps) requestAnimationFrame(step);
+              else
+                setTimeout(() => {
+                  po.disconnect();
+                  resolve({ longest: Math.max(0, ...tasks), count: tasks.length, steps, ms: performance.now() - t0 });
+                }, 800);
+            };
+            setTimeout(() => requestAnimationFrame(step), 300);
+          }),
+        mode,
+      );
     const drag = await scrollRun('drag');
-    ctx.add({ section: 'ui', name: 'scroll top→bottom (thumb drag): longest task', value: +fmt(drag.longest, 0), unit: 'ms', target: 'no task > 50 ms', pass: drag.count === 0, note: `${drag.count} long task(s) in ${drag.steps} frames over ${fmt(drag.ms / 1000, 1)} s` });
+    ctx.add({
+      section: 'ui',
+      name: 'scroll top→bottom (thumb drag): longest task',
+      value: +fmt(drag.longest, 0),
+      unit: 'ms',
+      target: 'no task > 50 ms',
+      pass: drag.count === 0,
+      note: `${drag.count} long task(s) in ${drag.steps} frames over ${fmt(drag.ms / 1000, 1)} s`,
+    });
     const read = await scrollRun('read');
-    ctx.add({ section: 'ui', name: 'scroll 3,000 rows at 10 rows/frame: longest task', value: +fmt(read.longest, 0), unit: 'ms', target: 'no task > 50 ms', pass: read.count === 0, note: `${read.count} long task(s); every page fetched and drawn` });
+    ctx.add({
+      section: 'ui',
+      name: 'scroll 3,000 rows at 10 rows/frame: longest task',
+      value: +fmt(read.longest, 0),
+      unit: 'ms',
+      target: 'no task > 50 ms',
+      pass: read.count === 0,
+      note: `${read.count} long task(s); every page fetched and drawn`,
+    });
 
     // Selection drives the pane: from the keypress in the list to the next record drawn beside it.
-    await page.evaluate((ds) => { window.location.hash = `#/d/${ds}`; }, SYNTH.dataset);
+    await page.evaluate((ds) => {
+      window.location.hash = `#/d/${ds}`;
+    }, SYNTH.dataset);
     await page.locator('[role=grid] [data-record]').first().click();
     await page.locator('aside.editor[aria-label^="Record "]').waitFor();
     const arrows: number[] = [];
     for (let i = 0; i < 21; i++) {
-      arrows.push(await page.evaluate(() => new Promise<number>((resolve) => {
-        const grid = document.querySelector('[role=grid]') as HTMLElement;
-        grid.focus();
-        const before = document.querySelector('aside.editor')?.getAttribute('aria-label');
-        const shown = () => {
-          const pane = document.querySelector('aside.editor');
-          const label = pane?.getAttribute('aria-label') ?? '';
-          return label.startsWith('Record ') && label !== before && pane.querySelector('.fields');
-        };
-        const t0 = performance.now();
-        const obs = new MutationObserver(() => {
-          if (shown()) {
-            obs.disconnect();
-            requestAnimationFrame(() => resolve(performance.now() - t0));
-          }
-        });
-        obs.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
-        grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
-      })));
+      arrows.push(
+        await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              const grid = document.querySelector('[role=grid]') as HTMLElement;
+              grid.focus();
+              const before = document.querySelector('aside.editor')?.getAttribute('aria-label');
+              const shown = () => {
+                const pane = document.querySelector('aside.editor');
+                const label = pane?.getAttribute('aria-label') ?? '';
+                return label.startsWith('Record ') && label !== before && pane.querySelector('.fields');
+              };
+              const t0 = performance.now();
+              const obs = new MutationObserver(() => {
+                if (shown()) {
+                  obs.disconnect();
+                  requestAnimationFrame(() => resolve(performance.now() - t0));
+                }
+              });
+              obs.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] });
+              grid.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+            }),
+        ),
+      );
     }
     arrows.sort((a, b) => a - b);
     const arrow = arrows[10]!;
-    ctx.add({ section: 'ui', name: `arrow key → next record shown in the pane (${ctx.records} records)`, value: +fmt(arrow, 0), unit: 'ms', target: '≤ 50 ms', pass: arrow <= 50, note: `median of 21, worst ${fmt(arrows.at(-1)!, 0)} ms` });
+    ctx.add({
+      section: 'ui',
+      name: `arrow key → next record shown in the pane (${ctx.records} records)`,
+      value: +fmt(arrow, 0),
+      unit: 'ms',
+      target: '≤ 50 ms',
+      pass: arrow <= 50,
+      note: `median of 21, worst ${fmt(arrows.at(-1)!, 0)} ms`,
+    });
 
-    await page.evaluate(([ds, rec]) => { window.location.hash = `#/d/${ds}/r/${rec}`; }, [SYNTH.dataset, SYNTH.record(1)]);
+    await page.evaluate(
+      ([ds, rec]) => {
+        window.location.hash = `#/d/${ds}/r/${rec}`;
+      },
+      [SYNTH.dataset, SYNTH.record(1)],
+    );
     const editor = page.locator('aside.editor');
     await editor.waitFor();
     const box = editor.locator('.field', { has: page.locator('.field-name', { hasText: /^Medium Text field$/ }) }).getByRole('textbox');
     const saves: number[] = [];
     for (let i = 0; i < 7; i++) {
       await box.fill(`bench edit ${Date.now()} ${i}`);
-      saves.push(await box.evaluate((input: HTMLInputElement) => new Promise<number>((resolve) => {
-        const field = input.closest('.field')!;
-        const t0 = performance.now();
-        let sawSaving = false;
-        const obs = new MutationObserver(() => {
-          if (field.querySelector('[data-state=saving]')) sawSaving = true;
-          else if (sawSaving && field.querySelector('[data-state=saved]')) {
-            obs.disconnect();
-            requestAnimationFrame(() => resolve(performance.now() - t0));
-          }
-        });
-        obs.observe(field, { subtree: true, childList: true, attributes: true });
-        input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-      })));
+      saves.push(
+        await box.evaluate(
+          (input: HTMLInputElement) =>
+            new Promise<number>((resolve) => {
+              const field = input.closest('.field')!;
+              const t0 = performance.now();
+              let sawSaving = false;
+              const obs = new MutationObserver(() => {
+                if (field.querySelector('[data-state=saving]')) sawSaving = true;
+                else if (sawSaving && field.querySelector('[data-state=saved]')) {
+                  obs.disconnect();
+                  requestAnimationFrame(() => resolve(performance.now() - t0));
+                }
+              });
+              obs.observe(field, { subtree: true, childList: true, attributes: true });
+              input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+            }),
+        ),
+      );
     }
     saves.sort((a, b) => a - b);
     const save = saves[3]!;
-    ctx.add({ section: 'ui', name: 'edit: Enter → "Saved" on screen (loopback)', value: +fmt(save, 0), unit: 'ms', target: '≤ 100 ms', pass: save <= 100, note: `median of 7, worst ${fmt(saves.at(-1)!, 0)} ms` });
+    ctx.add({
+      section: 'ui',
+      name: 'edit: Enter → "Saved" on screen (loopback)',
+      value: +fmt(save, 0),
+      unit: 'ms',
+      target: '≤ 100 ms',
+      pass: save <= 100,
+      note: `median of 7, worst ${fmt(saves.at(-1)!, 0)} ms`,
+    });
   } finally {
     await browser.close();
     await server.stop();

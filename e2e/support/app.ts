@@ -9,7 +9,8 @@ export const baseUrl = () => process.env.ODR_E2E_URL!;
 
 /** The real ODR exports are outside the repository; tests that need them say so and skip. */
 export const haveFixtures = () => existsSync(path.resolve(ROOT, '../shared/fixtures/odr-real/chemin_data.json'));
-export const NO_FIXTURES = 'skipped: ../shared/fixtures/odr-real (the reference kit beside the repository) is absent, so the CheMin dataset is not loaded';
+export const NO_FIXTURES =
+  'skipped: ../shared/fixtures/odr-real (the reference kit beside the repository) is absent, so the CheMin dataset is not loaded';
 
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENS, { recursive: true });
@@ -18,7 +19,10 @@ export async function screenshot(page: Page, name: string) {
 
 export async function openDataset(page: Page, name: string) {
   await page.goto(baseUrl());
-  await page.getByRole('navigation', { name: 'Datasets' }).getByRole('link', { name: new RegExp(`^${name}`) }).click();
+  await page
+    .getByRole('navigation', { name: 'Datasets' })
+    .getByRole('link', { name: new RegExp(`^${name}`) })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();
 }
@@ -42,5 +46,11 @@ export async function apiToken(): Promise<string> {
 
 export async function readRecord(uuid: string) {
   const res = await fetch(`${baseUrl()}/api/v4/dataset/record/${uuid}`, { headers: { Authorization: `Bearer ${await apiToken()}` } });
-  return { status: res.status, body: (await res.json()) as { fields: { field_name: string; value?: unknown; values?: { name: string }[]; tags?: { name: string }[] }[]; _record_metadata: { _public_date: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      fields: { field_name: string; value?: unknown; values?: { name: string }[]; tags?: { name: string }[] }[];
+      _record_metadata: { _public_date: string };
+    },
+  };
 }

@@ -15,4 +15,5 @@ export function electronBinary(): string | null {
   }
 }
 
-export const ELECTRON_SKIP = 'SKIPPED Electron e2e: the Electron binary is not installed (node_modules/electron has no dist/: its download failed); run it on a machine that can download Electron';
+export const ELECTRON_SKIP =
+  'SKIPPED Electron e2e: the Electron binary is not installed (node_modules/electron has no dist/: its download failed); run it on a machine that can download Electron';

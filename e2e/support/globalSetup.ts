@@ -16,7 +16,10 @@ export default async function globalSetup() {
   if (!electronBinary()) console.log(ELECTRON_SKIP);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-'));
   const bigExport = path.join(dataDir, 'import-4000.json');
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', dataDir, '40', bigExport], { cwd: ROOT, encoding: 'utf8' });
+  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', dataDir, '40', bigExport], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stdout}\n${seed.stderr}`);
 
   const server = await startServe(dataDir);

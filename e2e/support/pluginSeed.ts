@@ -39,9 +39,19 @@ function renamed(x: unknown): unknown {
 
 /** A CheMin-like XRD pattern: 2θ from 4° to 54°, Gaussian peaks on a sloping background. */
 export function xrdPattern(points: number, seed: number, opts: { header?: boolean } = {}): string {
-  const peaks = [[8.7, 300], [13.9, 180], [22, 420], [26.6, 900], [27.9, 650], [30.1, 380], [35.6, 260], [42.5, 200], [50.1, 150]];
+  const peaks = [
+    [8.7, 300],
+    [13.9, 180],
+    [22, 420],
+    [26.6, 900],
+    [27.9, 650],
+    [30.1, 380],
+    [35.6, 260],
+    [42.5, 200],
+    [50.1, 150],
+  ];
   let r = seed * 9301 + 49297;
-  const rand = () => ((r = (r * 9301 + 49297) % 233280) / 233280);
+  const rand = () => (r = (r * 9301 + 49297) % 233280) / 233280;
   const lines = opts.header === false ? [] : ['# generated CheMin-style XRD pattern', '2-theta,counts'];
   for (let i = 0; i < points; i++) {
     const x = 4 + (50 * i) / (points - 1);
@@ -72,7 +82,8 @@ export async function seedPlugins(service: Service, fixtures: string): Promise<v
     await c.login('admin@e2e.local', 'e2e-password');
     const t = await c.template(tpl.template_uuid as string);
     const child = (name: string) => t.related_databases.find((d) => d.name === name)!;
-    const fieldOf = (d: { fields: { name: string; field_uuid: string }[] }, name: string) => d.fields.find((f) => f.name === name)!.field_uuid;
+    const fieldOf = (d: { fields: { name: string; field_uuid: string }[] }, name: string) =>
+      d.fields.find((f) => f.name === name)!.field_uuid;
     const top = (name: string) => ({ field_uuid: fieldOf(t, 'Mars Area Location'), value: name });
     const xrd = child('XRD-RDA');
     const min = child('Mineral Abundances');
@@ -81,44 +92,88 @@ export async function seedPlugins(service: Service, fixtures: string): Promise<v
 
     const make = async (name: string, children: unknown[]) => {
       const r = await c.createRecord(t.template_uuid);
-      return c.save({ record_uuid: r.record_uuid, database_uuid: t.template_uuid, fields: [top(name), { field_uuid: fieldOf(t, 'Analysis ID'), value: name }], records: children as never });
+      return c.save({
+        record_uuid: r.record_uuid,
+        database_uuid: t.template_uuid,
+        fields: [top(name), { field_uuid: fieldOf(t, 'Analysis ID'), value: name }],
+        records: children as never,
+      });
     };
-    const xrdChild = (name: string) => ({ record_uuid: '', database_uuid: xrd.template_uuid, fields: [{ field_uuid: fieldOf(xrd, 'XRD Analysis name'), value: name }] });
+    const xrdChild = (name: string) => ({
+      record_uuid: '',
+      database_uuid: xrd.template_uuid,
+      fields: [{ field_uuid: fieldOf(xrd, 'XRD Analysis name'), value: name }],
+    });
     const upload = async (datatype: string, field: string, record: string, name: string, text: string) =>
-      c.uploadFile({ dataset_uuid: datatype, record_uuid: record, field_uuid: field }, { blob: new Blob([text], { type: 'text/csv' }), name });
+      c.uploadFile(
+        { dataset_uuid: datatype, record_uuid: record, field_uuid: field },
+        { blob: new Blob([text], { type: 'text/csv' }), name },
+      );
 
     const sample = await make('Plugin Sample', [
       ...SAMPLE_SCANS.map(xrdChild),
-      { record_uuid: '', database_uuid: min.template_uuid, fields: [{ field_uuid: fieldOf(min, 'MIN Analysis Name'), value: 'Abundances' }] },
-      { record_uuid: '', database_uuid: cifs.template_uuid, fields: [{ field_uuid: fieldOf(cifs, 'Mineral'), value: 'Forsterite Mg_2_SiO_4_' }, { field_uuid: fieldOf(cifs, 'AMCSD ID'), value: '0012345' }] },
-      { record_uuid: '', database_uuid: refs.template_uuid, fields: [
-        { field_uuid: fieldOf(refs, 'Authors'), value: 'Bish, D.L., Blake, D.F., Vaniman, D.T.' },
-        { field_uuid: fieldOf(refs, 'Year'), value: '2013' },
-        { field_uuid: fieldOf(refs, 'Article Title'), value: 'X-ray diffraction results from Mars Science Laboratory: Mineralogy of Rocknest at Gale crater' },
-        { field_uuid: fieldOf(refs, 'Journal'), value: 'Science' },
-        { field_uuid: fieldOf(refs, 'Volume'), value: '341' },
-        { field_uuid: fieldOf(refs, 'Pages'), value: '1238932' },
-        { field_uuid: fieldOf(refs, 'Ref. DOI'), value: '10.1126/science.1238932' },
-      ] },
+      {
+        record_uuid: '',
+        database_uuid: min.template_uuid,
+        fields: [{ field_uuid: fieldOf(min, 'MIN Analysis Name'), value: 'Abundances' }],
+      },
+      {
+        record_uuid: '',
+        database_uuid: cifs.template_uuid,
+        fields: [
+          { field_uuid: fieldOf(cifs, 'Mineral'), value: 'Forsterite Mg_2_SiO_4_' },
+          { field_uuid: fieldOf(cifs, 'AMCSD ID'), value: '0012345' },
+        ],
+      },
+      {
+        record_uuid: '',
+        database_uuid: refs.template_uuid,
+        fields: [
+          { field_uuid: fieldOf(refs, 'Authors'), value: 'Bish, D.L., Blake, D.F., Vaniman, D.T.' },
+          { field_uuid: fieldOf(refs, 'Year'), value: '2013' },
+          {
+            field_uuid: fieldOf(refs, 'Article Title'),
+            value: 'X-ray diffraction results from Mars Science Laboratory: Mineralogy of Rocknest at Gale crater',
+          },
+          { field_uuid: fieldOf(refs, 'Journal'), value: 'Science' },
+          { field_uuid: fieldOf(refs, 'Volume'), value: '341' },
+          { field_uuid: fieldOf(refs, 'Pages'), value: '1238932' },
+          { field_uuid: fieldOf(refs, 'Ref. DOI'), value: '10.1126/science.1238932' },
+        ],
+      },
     ]);
     const kids = sample.records ?? [];
     const scans = kids.filter((k) => k.database_uuid === xrd.template_uuid);
-    for (const [i, k] of scans.entries()) await upload(xrd.template_uuid, fieldOf(xrd, 'XRD pattern'), k.record_uuid, `scan-${i + 1}.csv`, xrdPattern(2000, i + 1));
+    for (const [i, k] of scans.entries())
+      await upload(xrd.template_uuid, fieldOf(xrd, 'XRD pattern'), k.record_uuid, `scan-${i + 1}.csv`, xrdPattern(2000, i + 1));
     const abund = kids.find((k) => k.database_uuid === min.template_uuid)!;
-    await upload(min.template_uuid, fieldOf(min, 'Mineral abundance table'), abund.record_uuid, 'abundances.csv',
-      'Mineral,Abundance (wt%),Error (wt%)\nPlagioclase,40.8,2.4\nOlivine,16.4,1.4\nAugite,10.7,3.0\nPigeonite,10.1,2.7\nMagnetite,9.3,1.3\nAnhydrite,1.0,0.3\nQuartz,1.1,0.3\nIlmenite,1.4,0.3\n');
+    await upload(
+      min.template_uuid,
+      fieldOf(min, 'Mineral abundance table'),
+      abund.record_uuid,
+      'abundances.csv',
+      'Mineral,Abundance (wt%),Error (wt%)\nPlagioclase,40.8,2.4\nOlivine,16.4,1.4\nAugite,10.7,3.0\nPigeonite,10.1,2.7\nMagnetite,9.3,1.3\nAnhydrite,1.0,0.3\nQuartz,1.1,0.3\nIlmenite,1.4,0.3\n',
+    );
 
     const imaTpl = await c.template(ima.template_uuid);
     const imaField = (name: string) => imaTpl.fields.find((f) => f.name === name)!.field_uuid;
     const mineral = await c.createRecord(imaTpl.template_uuid);
-    await c.save({ record_uuid: mineral.record_uuid, database_uuid: imaTpl.template_uuid, fields: [
-      { field_uuid: imaField('mineral_name'), value: IMA_MINERAL },
-      { field_uuid: imaField('mineral_ideal_chemistry'), value: FORMULA },
-    ] });
+    await c.save({
+      record_uuid: mineral.record_uuid,
+      database_uuid: imaTpl.template_uuid,
+      fields: [
+        { field_uuid: imaField('mineral_name'), value: IMA_MINERAL },
+        { field_uuid: imaField('mineral_ideal_chemistry'), value: FORMULA },
+      ],
+    });
 
     const bench = async (name: string, n: number) => {
-      const r = await make(name, Array.from({ length: n }, (_, i) => xrdChild(`${name} #${i + 1}`)));
-      for (const [i, k] of (r.records ?? []).entries()) await upload(xrd.template_uuid, fieldOf(xrd, 'XRD pattern'), k.record_uuid, `bench-${i + 1}.csv`, xrdPattern(10_000, i + 11));
+      const r = await make(
+        name,
+        Array.from({ length: n }, (_, i) => xrdChild(`${name} #${i + 1}`)),
+      );
+      for (const [i, k] of (r.records ?? []).entries())
+        await upload(xrd.template_uuid, fieldOf(xrd, 'XRD pattern'), k.record_uuid, `bench-${i + 1}.csv`, xrdPattern(10_000, i + 11));
     };
     await bench(BENCH_ONE, 1);
     await bench(BENCH_TEN, 10);

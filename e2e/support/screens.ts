@@ -38,7 +38,8 @@ export async function everyShot(page: Page, name: string, ready: () => Promise<v
       await page.screenshot({ path: path.join(SCREENS, `${name}-${size.width}x${size.height}-${theme}.png`) });
       const t1 = Date.now();
       // All rules in light; in dark only what a theme changes (contrast): axe is slow on a full grid.
-      if (size.width === 1400) expect(await blockingViolations(page, theme === 'dark' ? ['color-contrast'] : undefined), `${name} (${theme})`).toEqual([]);
+      if (size.width === 1400)
+        expect(await blockingViolations(page, theme === 'dark' ? ['color-contrast'] : undefined), `${name} (${theme})`).toEqual([]);
       if (process.env.ODR_E2E_TIMING) console.log(name, theme, size.width, 'shot', t1 - t0, 'axe', Date.now() - t1);
     }
   }

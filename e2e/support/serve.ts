@@ -13,9 +13,15 @@ export interface Served {
 
 /** `serve` in its own process on a free loopback port, as `npm run serve` runs it. */
 export async function startServe(dataDir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'electron/service/cli.ts', 'serve', '--port', '0', '--data', dataDir, ...extra], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ODR_ADMIN_PASSWORD: undefined, ...env },
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'electron/service/cli.ts', 'serve', '--port', '0', '--data', dataDir, ...extra],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ODR_ADMIN_PASSWORD: undefined, ...env },
+    },
+  );
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 30_000);
@@ -32,7 +38,8 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Rec
     proc.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${out}`)));
   });
   return {
-    url, proc,
+    url,
+    proc,
     stop: async () => {
       if (proc.exitCode !== null) return;
       proc.kill('SIGTERM');

@@ -4,7 +4,10 @@ import type { TrackedJob } from '../../shared/schemas/job.js';
  * The dock/taskbar progress bar while jobs run: the mean fraction of the running jobs, or
  * none (-1) when nothing runs.
  */
-export function trackJobProgress(onJob: (l: (e: { job: TrackedJob }) => void) => () => void, setProgress: (fraction: number) => void): () => void {
+export function trackJobProgress(
+  onJob: (l: (e: { job: TrackedJob }) => void) => () => void,
+  setProgress: (fraction: number) => void,
+): () => void {
   const running = new Map<number, number>();
   let last = Number.NaN;
   const off = onJob(({ job }) => {

@@ -10,7 +10,12 @@ import { startShell } from './shell.js';
 const root = path.resolve(__dirname, '..');
 const dev = !electron.app.isPackaged;
 // Dev runs use the Electron build of better-sqlite3 that scripts/native.mjs keeps in .native/.
-const devBinding = path.join(root, '.native', `electron-${process.versions.electron}-${process.platform}-${process.arch}`, 'better_sqlite3.node');
+const devBinding = path.join(
+  root,
+  '.native',
+  `electron-${process.versions.electron}-${process.platform}-${process.arch}`,
+  'better_sqlite3.node',
+);
 
 startShell(electron, {
   rendererDist: path.join(root, 'dist', 'renderer'),
@@ -20,12 +25,17 @@ startShell(electron, {
   updater: dev ? null : autoUpdater,
   // The service (SQLite, API, jobs, sync) runs off the main process: see electron/service/host/child.ts.
   startService: () => {
-    const child = electron.utilityProcess.fork(path.join(__dirname, 'service.cjs'), [], { serviceName: 'odr-desktop service', stdio: 'inherit' });
+    const child = electron.utilityProcess.fork(path.join(__dirname, 'service.cjs'), [], {
+      serviceName: 'odr-desktop service',
+      stdio: 'inherit',
+    });
     return {
       post: (m) => child.postMessage(m),
       onMessage: (fn) => child.on('message', fn),
       onExit: (fn) => child.on('exit', fn),
-      kill: () => { child.kill(); },
+      kill: () => {
+        child.kill();
+      },
     };
   },
 }).catch((e: unknown) => {

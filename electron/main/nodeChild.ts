@@ -11,10 +11,16 @@ const ENTRY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../ser
  * for Electron's utilityProcess where Electron cannot run — tests and benches.
  */
 export function forkServiceChild(): ServiceChild {
-  const child = fork(ENTRY, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(ENTRY, [], {
+    execArgv: ['--import', 'tsx'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   backgroundPriority(child.pid);
   return {
-    post: (m) => { if (child.connected) child.send(m); },
+    post: (m) => {
+      if (child.connected) child.send(m);
+    },
     onMessage: (fn) => child.on('message', (m) => fn(m as Parameters<typeof fn>[0])),
     onExit: (fn) => child.on('exit', (code) => fn(code)),
     kill: () => child.kill(),
@@ -29,5 +35,7 @@ export function backgroundPriority(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     os.setPriority(pid, 10);
-  } catch { /* not permitted here: normal priority */ }
+  } catch {
+    /* not permitted here: normal priority */
+  }
 }

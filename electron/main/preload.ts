@@ -3,7 +3,8 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { IPC_CHANNELS, type BridgeAnswer, type BridgeArgs, type BridgeCall, type DesktopBridge } from '../../shared/desktopBridge.js';
 
-const invoke = <K extends BridgeCall>(call: K, ...args: BridgeArgs<K>) => ipcRenderer.invoke(IPC_CHANNELS[call], ...args) as Promise<BridgeAnswer<K>>;
+const invoke = <K extends BridgeCall>(call: K, ...args: BridgeArgs<K>) =>
+  ipcRenderer.invoke(IPC_CHANNELS[call], ...args) as Promise<BridgeAnswer<K>>;
 
 const bridge: DesktopBridge = {
   appInfo: () => invoke('appInfo'),

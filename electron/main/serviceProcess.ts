@@ -34,27 +34,41 @@ export function connectService(child: ServiceChild, init: ServiceInit): Promise<
   const exitWaiters: (() => void)[] = [];
   let ready!: (c: ServiceConnection) => void;
   let broken!: (e: Error) => void;
-  const started = new Promise<ServiceConnection>((res, rej) => { ready = res; broken = rej; });
-
-  const call = (name: 'setLoopback' | 'close', arg?: { enabled: boolean; port: number }) => new Promise<unknown>((ok, fail) => {
-    if (exitCode !== undefined) return fail(new Error('the service process has ended'));
-    const id = nextId++;
-    replies.set(id, { ok, fail });
-    child.post(name === 'close' ? { t: 'call', id, name } : { t: 'call', id, name, arg: arg! });
+  const started = new Promise<ServiceConnection>((res, rej) => {
+    ready = res;
+    broken = rej;
   });
 
-  const conn: Omit<ServiceConnection, 'firstRun'> = {
-    fetch: (req) => new Promise<Response>((head, fail) => {
+  const call = (name: 'setLoopback' | 'close', arg?: { enabled: boolean; port: number }) =>
+    new Promise<unknown>((ok, fail) => {
       if (exitCode !== undefined) return fail(new Error('the service process has ended'));
       const id = nextId++;
-      pending.set(id, { head, fail });
-      child.post({ t: 'req', id, url: req.url, method: req.method, headers: [...req.headers], body: !!req.body });
-      if (req.body) {
-        void pump(req.body, (chunk) => child.post({ t: 'body', id, chunk }), () => !pending.has(id))
-          .then(() => child.post({ t: 'end', id }), () => child.post({ t: 'cancel', id }));
-      }
-    }),
-    onJob: (l) => { jobListeners.add(l); return () => jobListeners.delete(l); },
+      replies.set(id, { ok, fail });
+      child.post(name === 'close' ? { t: 'call', id, name } : { t: 'call', id, name, arg: arg! });
+    });
+
+  const conn: Omit<ServiceConnection, 'firstRun'> = {
+    fetch: (req) =>
+      new Promise<Response>((head, fail) => {
+        if (exitCode !== undefined) return fail(new Error('the service process has ended'));
+        const id = nextId++;
+        pending.set(id, { head, fail });
+        child.post({ t: 'req', id, url: req.url, method: req.method, headers: [...req.headers], body: !!req.body });
+        if (req.body) {
+          void pump(
+            req.body,
+            (chunk) => child.post({ t: 'body', id, chunk }),
+            () => !pending.has(id),
+          ).then(
+            () => child.post({ t: 'end', id }),
+            () => child.post({ t: 'cancel', id }),
+          );
+        }
+      }),
+    onJob: (l) => {
+      jobListeners.add(l);
+      return () => jobListeners.delete(l);
+    },
     setLoopback: async (s) => (await call('setLoopback', s)) as string | null,
     close: async () => {
       if (exitCode !== undefined) return;
@@ -67,29 +81,45 @@ export function connectService(child: ServiceChild, init: ServiceInit): Promise<
 
   child.onMessage((m) => {
     switch (m.t) {
-      case 'ready': ready({ ...conn, firstRun: m.firstRun }); return;
-      case 'fatal': broken(new Error(`the service could not start: ${m.message}`)); return;
-      case 'job': for (const l of jobListeners) l(m.job); return;
+      case 'ready':
+        ready({ ...conn, firstRun: m.firstRun });
+        return;
+      case 'fatal':
+        broken(new Error(`the service could not start: ${m.message}`));
+        return;
+      case 'job':
+        for (const l of jobListeners) l(m.job);
+        return;
       case 'reply': {
         const r = replies.get(m.id);
         replies.delete(m.id);
-        if (m.error !== undefined) r?.fail(new Error(m.error)); else r?.ok(m.value);
+        if (m.error !== undefined) r?.fail(new Error(m.error));
+        else r?.ok(m.value);
         return;
       }
       case 'res': {
         const p = pending.get(m.id);
         if (!p) return;
-        p.body = chunkStream(() => { pending.delete(m.id); child.post({ t: 'cancel', id: m.id }); });
+        p.body = chunkStream(() => {
+          pending.delete(m.id);
+          child.post({ t: 'cancel', id: m.id });
+        });
         const nullBody = m.status === 204 || m.status === 304 || m.status === 101;
         p.head(new Response(nullBody ? null : p.body.stream, { status: m.status, headers: m.headers }));
         return;
       }
-      case 'chunk': pending.get(m.id)?.body?.push(m.chunk); return;
-      case 'done': pending.get(m.id)?.body?.end(); pending.delete(m.id); return;
+      case 'chunk':
+        pending.get(m.id)?.body?.push(m.chunk);
+        return;
+      case 'done':
+        pending.get(m.id)?.body?.end();
+        pending.delete(m.id);
+        return;
       case 'fail': {
         const p = pending.get(m.id);
         pending.delete(m.id);
-        if (p?.body) p.body.fail(new Error(m.message)); else p?.fail(new Error(m.message));
+        if (p?.body) p.body.fail(new Error(m.message));
+        else p?.fail(new Error(m.message));
         return;
       }
     }
@@ -98,7 +128,10 @@ export function connectService(child: ServiceChild, init: ServiceInit): Promise<
     exitCode = code;
     const err = new Error(`the service process ended (exit code ${code})`);
     broken(err);
-    for (const p of pending.values()) { if (p.body) p.body.fail(err); else p.fail(err); }
+    for (const p of pending.values()) {
+      if (p.body) p.body.fail(err);
+      else p.fail(err);
+    }
     for (const r of replies.values()) r.fail(err);
     pending.clear();
     replies.clear();

@@ -50,7 +50,8 @@ export const WEB_PREFERENCES = (preload: string): Electron.WebPreferences => ({
   spellcheck: true,
 });
 
-export const CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; frame-ancestors 'none'";
+export const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; frame-ancestors 'none'";
 
 /** Registered before `ready`: the app scheme is a secure, standard origin with fetch and streams. */
 export function registerScheme(e: ElectronApi): void {
@@ -136,11 +137,16 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const dataDir = opts.dataDir ?? path.join(userData, 'data');
   mkdirSync(dataDir, { recursive: true });
   const service = await connectService(opts.startService(), {
-    dataDir, rendererDist: opts.rendererDist, nativeBinding: opts.nativeBinding, secretKey: secretKey(e, userData),
+    dataDir,
+    rendererDist: opts.rendererDist,
+    nativeBinding: opts.nativeBinding,
+    secretKey: secretKey(e, userData),
   });
   if (service.firstRun) {
     // Shown once in the log; the app itself logs in without asking.
-    console.log(`first run: super-user ${service.firstRun.email}${service.firstRun.generatedPassword ? ` / ${service.firstRun.generatedPassword}` : ''}`);
+    console.log(
+      `first run: super-user ${service.firstRun.email}${service.firstRun.generatedPassword ? ` / ${service.firstRun.generatedPassword}` : ''}`,
+    );
   }
   e.protocol.handle(APP_SCHEME, appSchemeHandler(service));
 
@@ -151,7 +157,12 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const stateFile = path.join(userData, 'window-state.json');
   const bounds = loadBounds(stateFile, e.screen?.getAllDisplays().map((d) => d.workArea) ?? []);
   const win = new e.BrowserWindow({
-    ...bounds, minWidth: 900, minHeight: 600, show: false, title: 'odr-desktop', backgroundColor: '#14171c',
+    ...bounds,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'odr-desktop',
+    backgroundColor: '#14171c',
     webPreferences: WEB_PREFERENCES(opts.preload),
   });
   if (bounds.maximized) win.maximize();
@@ -160,17 +171,29 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   const remember = () => saveBounds(stateFile, { ...win.getNormalBounds(), maximized: win.isMaximized() });
   win.on('close', remember);
 
-  const checkUpdates = updateMenuAction({ updater: opts.updater ?? null, currentVersion: e.app.getVersion(), isPackaged: e.app.isPackaged }, e.dialog);
+  const checkUpdates = updateMenuAction(
+    { updater: opts.updater ?? null, currentVersion: e.app.getVersion(), isPackaged: e.app.isPackaged },
+    e.dialog,
+  );
   const isMac = (opts.platform ?? process.platform) === 'darwin';
-  e.Menu.setApplicationMenu(e.Menu.buildFromTemplate(menuTemplate({
-    isMac, appName: 'odr-desktop',
-    revealDataDir: () => void e.shell.openPath(dataDir),
-    openHelp: () => void e.shell.openExternal('https://github.com/odr-desktop/odr-desktop#readme'),
-    checkForUpdates: () => void checkUpdates(),
-  })));
+  e.Menu.setApplicationMenu(
+    e.Menu.buildFromTemplate(
+      menuTemplate({
+        isMac,
+        appName: 'odr-desktop',
+        revealDataDir: () => void e.shell.openPath(dataDir),
+        openHelp: () => void e.shell.openExternal('https://github.com/odr-desktop/odr-desktop#readme'),
+        checkForUpdates: () => void checkUpdates(),
+      }),
+    ),
+  );
 
-  const stopProgress = trackJobProgress((l: (ev: { job: TrackedJob }) => void) => service.onJob((job) => l({ job })),
-    (f) => { if (!win.isDestroyed()) win.setProgressBar(f); });
+  const stopProgress = trackJobProgress(
+    (l: (ev: { job: TrackedJob }) => void) => service.onJob((job) => l({ job })),
+    (f) => {
+      if (!win.isDestroyed()) win.setProgressBar(f);
+    },
+  );
 
   // Optional loopback listener for the user's own ODR scripts (off by default).
   const settingsFile = path.join(userData, 'settings.json');
@@ -193,7 +216,8 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   });
   const loopbackInfo = () => ({ settings: loopbackSettings, url: loopbackUrl });
   const setLoopback = async (s: LoopbackSettings) => {
-    if (typeof s?.enabled !== 'boolean' || !Number.isInteger(s.port) || s.port < 1024 || s.port > 65535) throw new Error('enabled must be true/false and port 1024..65535');
+    if (typeof s?.enabled !== 'boolean' || !Number.isInteger(s.port) || s.port < 1024 || s.port > 65535)
+      throw new Error('enabled must be true/false and port 1024..65535');
     loopbackSettings = { enabled: s.enabled, port: s.port };
     writeFileSync(settingsFile, JSON.stringify(loopbackSettings));
     await applyLoopback();
@@ -209,10 +233,11 @@ export async function startShell(e: ElectronApi, opts: ShellOptions): Promise<Sh
   });
 
   let quitting: Promise<void> | null = null;
-  const quit = () => (quitting ??= (async () => {
-    stopProgress();
-    await service.close();
-  })());
+  const quit = () =>
+    (quitting ??= (async () => {
+      stopProgress();
+      await service.close();
+    })());
   // Hold the quit until the database is closed (checkpointed), then let it go.
   e.app.on('before-quit', (ev) => {
     if (quitting) return;

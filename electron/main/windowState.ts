@@ -10,7 +10,12 @@ export interface Bounds {
 
 export const DEFAULT_BOUNDS: Bounds = { width: 1360, height: 860 };
 
-interface Area { x: number; y: number; width: number; height: number }
+interface Area {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** The saved window bounds if they still fit a connected display, else the default size. */
 export function loadBounds(file: string, displays: Area[]): Bounds {
@@ -25,7 +30,9 @@ export function loadBounds(file: string, displays: Area[]): Bounds {
   if (x === undefined || y === undefined) return { width: saved.width, height: saved.height, maximized: !!saved.maximized };
   // At least a corner of the title bar must be on some display, or the window is unreachable.
   const visible = displays.some((d) => x + 100 > d.x && x < d.x + d.width - 50 && y >= d.y && y < d.y + d.height - 50);
-  return visible ? { x, y, width: saved.width, height: saved.height, maximized: !!saved.maximized } : { width: saved.width, height: saved.height };
+  return visible
+    ? { x, y, width: saved.width, height: saved.height, maximized: !!saved.maximized }
+    : { width: saved.width, height: saved.height };
 }
 
 export function saveBounds(file: string, b: Bounds): void {

@@ -34,8 +34,10 @@ async function open(dataDir: string, extra: Partial<Parameters<typeof createServ
   });
   if (service.firstRun) {
     const { email, generatedPassword } = service.firstRun;
-    console.log(`first run: created super-user ${email}` +
-      (generatedPassword ? ` with password ${generatedPassword}  (shown once; change it with: npm run odr -- user password)` : ''));
+    console.log(
+      `first run: created super-user ${email}` +
+        (generatedPassword ? ` with password ${generatedPassword}  (shown once; change it with: npm run odr -- user password)` : ''),
+    );
   }
   return service;
 }
@@ -47,7 +49,10 @@ function actingUser(service: Service, email: string | undefined): User {
 }
 
 async function serve(args: string[]) {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, data: { type: 'string' }, 'no-auto-login': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, data: { type: 'string' }, 'no-auto-login': { type: 'boolean' } },
+  });
   const dataDir = path.resolve(values.data ?? defaultDataDir());
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
@@ -70,7 +75,8 @@ async function serve(args: string[]) {
 
 async function runImport(args: string[]) {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true,
+    args,
+    allowPositionals: true,
     options: { data: { type: 'string' }, replace: { type: 'boolean' }, master: { type: 'boolean' }, user: { type: 'string' } },
   });
   const file = positionals[0];
@@ -80,7 +86,8 @@ async function runImport(args: string[]) {
     const started = Date.now();
     let last = 0;
     const summary = await importFile(service.domain, actingUser(service, values.user), path.resolve(file), {
-      replace: values.replace, master: values.master,
+      replace: values.replace,
+      master: values.master,
       onProgress: (f, detail) => {
         if (Date.now() - last > 1000) {
           last = Date.now();
@@ -94,7 +101,9 @@ async function runImport(args: string[]) {
       for (const ds of summary.datasets) console.log(`  dataset ${ds.uuid}  ${ds.name}`);
     } else {
       const r = summary.records;
-      console.log(`imported ${r.imported} record(s) (+${r.children} child records, ${summary.files} file entries), skipped ${r.skipped} already present, in ${secs} s`);
+      console.log(
+        `imported ${r.imported} record(s) (+${r.children} child records, ${summary.files} file entries), skipped ${r.skipped} already present, in ${secs} s`,
+      );
       for (const ds of summary.datasets) console.log(`  dataset ${ds.uuid}  ${ds.name}: ${ds.records} record(s)`);
     }
   } finally {
@@ -105,7 +114,8 @@ async function runImport(args: string[]) {
 async function user(args: string[]) {
   const [sub, ...rest] = args;
   const { values } = parseArgs({
-    args: rest, options: { email: { type: 'string' }, password: { type: 'string' }, super: { type: 'boolean' }, data: { type: 'string' } },
+    args: rest,
+    options: { email: { type: 'string' }, password: { type: 'string' }, super: { type: 'boolean' }, data: { type: 'string' } },
   });
   if (!values.email || !values.password) throw new Error('--email and --password are required');
   const service = await open(path.resolve(values.data ?? defaultDataDir()));
@@ -138,9 +148,17 @@ async function apiToken(args: string[]) {
 
 async function sync(args: string[]) {
   const { values } = parseArgs({
-    args, options: { data: { type: 'string' }, remote: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' }, dataset: { type: 'string', multiple: true } },
+    args,
+    options: {
+      data: { type: 'string' },
+      remote: { type: 'string' },
+      user: { type: 'string' },
+      password: { type: 'string' },
+      dataset: { type: 'string', multiple: true },
+    },
   });
-  if (!values.remote || !values.user || !values.password) throw new Error('usage: npm run odr -- sync --remote URL --user U --password P [--dataset UUID]');
+  if (!values.remote || !values.user || !values.password)
+    throw new Error('usage: npm run odr -- sync --remote URL --user U --password P [--dataset UUID]');
   const service = await open(path.resolve(values.data ?? defaultDataDir()));
   try {
     const remoteId = await service.sync.addRemote(values.remote, values.user, values.password);
@@ -152,9 +170,11 @@ async function sync(args: string[]) {
     }
     const started = Date.now();
     const s = await service.sync.run(remoteId, me, datasets);
-    console.log(`sync with ${values.remote}: pushed ${s.pushed} (created ${s.created}), pulled ${s.pulled}, ` +
-      `${s.pending} pending, ${s.conflicts} conflict(s), ${s.parked} needing attention, ${s.removedOnServer} removed on the server, ` +
-      `${s.passes} pass(es) in ${((Date.now() - started) / 1000).toFixed(1)} s${s.error ? ` — stopped: ${s.error}` : ''}`);
+    console.log(
+      `sync with ${values.remote}: pushed ${s.pushed} (created ${s.created}), pulled ${s.pulled}, ` +
+        `${s.pending} pending, ${s.conflicts} conflict(s), ${s.parked} needing attention, ${s.removedOnServer} removed on the server, ` +
+        `${s.passes} pass(es) in ${((Date.now() - started) / 1000).toFixed(1)} s${s.error ? ` — stopped: ${s.error}` : ''}`,
+    );
     if (s.error) process.exitCode = 3;
   } finally {
     await service.close();

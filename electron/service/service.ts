@@ -65,7 +65,11 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     await domain.users.create({ email, password, isSuper: true, firstName: 'Local', lastName: 'Admin' });
     firstRun = { email, ...(given ? {} : { generatedPassword: password }) };
   }
-  const { app, sync, fastRead } = createApp(domain, { autoLogin: opts.autoLogin ?? true, static: opts.static, secrets: opts.secrets ?? keyFileBox(opts.dataDir) });
+  const { app, sync, fastRead } = createApp(domain, {
+    autoLogin: opts.autoLogin ?? true,
+    static: opts.static,
+    secrets: opts.secrets ?? keyFileBox(opts.dataDir),
+  });
   if (opts.liveSync ?? true) sync.live.start();
   return {
     ctx,

@@ -15,7 +15,8 @@ import { Welcome } from './screens/Welcome';
 import { Dialogs } from './ui/Dialog';
 import { Toasts } from './ui/toasts';
 
-const isTyping = (el: Element | null) => el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
+const isTyping = (el: Element | null) =>
+  el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement;
 
 export function App() {
   const session = useQuery({ queryKey: ['session'], queryFn: startSession, staleTime: Infinity, retry: 2 });
@@ -43,21 +44,39 @@ export function App() {
   }, [undo]);
 
   const currentName = datasets.data?.find((d) => d.uuid === route.dataset)?.name;
-  useEffect(() => { if (!currentName) document.title = 'odr-desktop'; }, [currentName]);
+  useEffect(() => {
+    if (!currentName) document.title = 'odr-desktop';
+  }, [currentName]);
 
   if (session.isError) {
-    return <div className="fatal" role="alert"><h1>odr-desktop</h1><p>Could not sign in to the local service: {errorText(session.error)}</p></div>;
+    return (
+      <div className="fatal" role="alert">
+        <h1>odr-desktop</h1>
+        <p>Could not sign in to the local service: {errorText(session.error)}</p>
+      </div>
+    );
   }
-  if (!session.data) return <div className="fatal" aria-busy="true"><p>Starting…</p></div>;
+  if (!session.data)
+    return (
+      <div className="fatal" aria-busy="true">
+        <p>Starting…</p>
+      </div>
+    );
   const running = (jobs.data ?? []).filter((j) => j.state === 'running').length;
   const current = datasets.data?.find((d) => d.uuid === route.dataset);
   const conflicts = sync.data?.conflicts.length ?? 0;
-  const syncNote = conflicts ? `${conflicts} conflict${conflicts === 1 ? '' : 's'}` : sync.data?.remotes.length && sync.data.pending ? `${sync.data.pending} to send` : '';
+  const syncNote = conflicts
+    ? `${conflicts} conflict${conflicts === 1 ? '' : 's'}`
+    : sync.data?.remotes.length && sync.data.pending
+      ? `${sync.data.pending} to send`
+      : '';
 
   return (
     <div className={`app${panel ? ' jobs-open' : ''}${panel === 'sync' ? ' sync-open' : ''}`}>
       <header className="topbar">
-        <a className="brand" href="#/">odr-desktop</a>
+        <a className="brand" href="#/">
+          odr-desktop
+        </a>
         <span className={`live live-${live}`} role="img" title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
         <span className="spacer" />
         {session.data.super_user && <SyncStatusLine live={sync.data?.live[0]} onOpen={() => setPanel('sync')} />}
@@ -70,11 +89,19 @@ export function App() {
           Jobs{running ? ` (${running} running)` : ''}
         </button>
         {bridge && (
-          <button type="button" aria-pressed={panel === 'settings'} onClick={() => setPanel((p) => (p === 'settings' ? null : 'settings'))}>Settings</button>
+          <button type="button" aria-pressed={panel === 'settings'} onClick={() => setPanel((p) => (p === 'settings' ? null : 'settings'))}>
+            Settings
+          </button>
         )}
-        <span className="who" aria-label="Signed in as">{session.data.name} · {session.data.email}</span>
+        <span className="who" aria-label="Signed in as">
+          {session.data.name} · {session.data.email}
+        </span>
       </header>
-      <DatasetList datasets={datasets.data ?? []} current={route.dataset} onOpen={(uuid) => go({ dataset: uuid, record: undefined, view: 'records' })} />
+      <DatasetList
+        datasets={datasets.data ?? []}
+        current={route.dataset}
+        onOpen={(uuid) => go({ dataset: uuid, record: undefined, view: 'records' })}
+      />
       {current ? (
         <DatasetScreen key={current.uuid} summary={current} route={route} go={go} session={session.data} />
       ) : (

@@ -28,7 +28,10 @@ const KIND_MEDIA = {
 
 /** `get /api/v4/dataset/{uuid}/search/{limit}/{offset}` → `getDatasetUuidSearchLimitOffset`. */
 export function operationId(r: Pick<RouteDoc, 'method' | 'path'>): string {
-  const words = r.path.replace(/^\/api\/v4/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = r.path
+    .replace(/^\/api\/v4/, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   return r.method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
@@ -63,26 +66,42 @@ export function openApiDocument(opts: { serverUrl?: string; version?: string } =
   for (const r of ROUTES) {
     const id = operationId(r);
     const parameters: Json[] = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
-      name, in: 'path', required: true, schema: r.params?.[name!] ? inline(r.params[name!]!) : { type: 'string' },
+      name,
+      in: 'path',
+      required: true,
+      schema: r.params?.[name!] ? inline(r.params[name!]!) : { type: 'string' },
     }));
     if (r.query) {
       for (const [name, schema] of Object.entries(r.query.shape)) {
-        parameters.push({ name, in: 'query', required: !(schema as z.ZodType).safeParse(undefined).success, schema: inline(schema as z.ZodType) });
+        parameters.push({
+          name,
+          in: 'query',
+          required: !(schema as z.ZodType).safeParse(undefined).success,
+          schema: inline(schema as z.ZodType),
+        });
       }
     }
     const media = r.ok.kind && r.ok.kind !== 'json' ? KIND_MEDIA[r.ok.kind] : null;
     const okContent = r.ok.schema
       ? { 'application/json': { schema: ref(r.ok.schema, `${capital(id)}Response`) } }
-      : media ? { [media[0]]: { schema: media[1] } } : undefined;
+      : media
+        ? { [media[0]]: { schema: media[1] } }
+        : undefined;
     const responses: Json = {
-      [r.ok.status]: r.ok.status === 302
-        ? { description: r.ok.description, headers: { Location: { schema: { type: 'string' } } } }
-        : { description: r.ok.description, content: okContent },
-      '4XX': { description: 'Bad input, missing or wrong credentials, no permission, unknown uuid', content: { 'application/json': { schema: errorRef } } },
+      [r.ok.status]:
+        r.ok.status === 302
+          ? { description: r.ok.description, headers: { Location: { schema: { type: 'string' } } } }
+          : { description: r.ok.description, content: okContent },
+      '4XX': {
+        description: 'Bad input, missing or wrong credentials, no permission, unknown uuid',
+        content: { 'application/json': { schema: errorRef } },
+      },
       '5XX': { description: 'Unexpected failure', content: { 'application/json': { schema: errorRef } } },
     };
     const op: Json = {
-      operationId: id, summary: r.summary, tags: [r.tag],
+      operationId: id,
+      summary: r.summary,
+      tags: [r.tag],
       ...(r.description ? { description: r.description } : {}),
       ...(parameters.length ? { parameters } : {}),
       security: SECURITY[r.auth],
@@ -95,18 +114,23 @@ export function openApiDocument(opts: { serverUrl?: string; version?: string } =
     (paths[r.path] ??= {})[r.method] = op;
   }
 
-  const converted = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, Json> };
-  const components = Object.fromEntries(Object.entries(converted.schemas).map(([k, v]) => {
-    const { $schema: _s, $id: _i, ...rest } = v;
-    return [k, rest];
-  }));
+  const converted = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as {
+    schemas: Record<string, Json>;
+  };
+  const components = Object.fromEntries(
+    Object.entries(converted.schemas).map(([k, v]) => {
+      const { $schema: _s, $id: _i, ...rest } = v;
+      return [k, rest];
+    }),
+  );
 
   return {
     openapi: '3.1.0',
     info: {
       title: 'odr-desktop: ODR API v4 and local routes',
       version: opts.version ?? '0.1.0',
-      description: 'The ODR v4 interface as odr-desktop answers it (a drop-in for a lab\'s ODR server: change only the base URL), plus odr-desktop\'s own /local routes. Every failure answers `{"error": {"code", "message"}}` with its HTTP status. A `.json` suffix on the last path segment is accepted.',
+      description:
+        'The ODR v4 interface as odr-desktop answers it (a drop-in for a lab\'s ODR server: change only the base URL), plus odr-desktop\'s own /local routes. Every failure answers `{"error": {"code", "message"}}` with its HTTP status. A `.json` suffix on the last path segment is accepted.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     tags: [...new Set(ROUTES.map((r) => r.tag))].map((name) => ({ name })),

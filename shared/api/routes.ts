@@ -2,16 +2,41 @@ import { z } from 'zod';
 import { ErrorBody, TokenRequest, TokenResponse } from '../schemas/common.js';
 import { JobCreateBody, JobList, JobResponse, JobUpdateBody, TrackedJob, WorkerJobBody, WorkerUnit } from '../schemas/job.js';
 import {
-  AuthStatus, ConflictResolved, DatasetSummaries, ModifiedFiles, TrashEntry, TrashList, JobCancelled, LocalSession, RecordTableQuery, RemoteAdded, SessionUser, TablePage,
+  AuthStatus,
+  ConflictResolved,
+  DatasetSummaries,
+  ModifiedFiles,
+  TrashEntry,
+  TrashList,
+  JobCancelled,
+  LocalSession,
+  RecordTableQuery,
+  RemoteAdded,
+  SessionUser,
+  TablePage,
 } from '../schemas/local.js';
 import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
 import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, ValueBody } from '../schemas/requests.js';
 import {
-  CountedSearchRecords, DatasetSearchBody, DatasetSearchResult, FieldStats, FieldStatsByDataset, SearchRecords, TemplateSearchPost,
+  CountedSearchRecords,
+  DatasetSearchBody,
+  DatasetSearchResult,
+  FieldStats,
+  FieldStatsByDataset,
+  SearchRecords,
+  TemplateSearchPost,
 } from '../schemas/search.js';
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
-import { AddRemoteRequest, LiveSettingsRequest, LiveStatus, LiveStatusList, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../schemas/sync.js';
+import {
+  AddRemoteRequest,
+  LiveSettingsRequest,
+  LiveStatus,
+  LiveStatusList,
+  ResolveConflictRequest,
+  RunSyncRequest,
+  SyncStatus,
+} from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
@@ -47,94 +72,173 @@ export interface RouteDoc {
 const digits = z.string().regex(/^[0-9]+$/);
 const limitOffset = { limit: digits, offset: digits };
 const json = (schema: z.ZodType, required = true): RouteDoc['body'] => ({ media: ['application/json'], schema, required });
-const form = (schema: z.ZodType, required = true): RouteDoc['body'] => ({ media: ['multipart/form-data', 'application/x-www-form-urlencoded'], schema, required });
+const form = (schema: z.ZodType, required = true): RouteDoc['body'] => ({
+  media: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+  schema,
+  required,
+});
 const ok = (schema: z.ZodType, description: string): RouteDoc['ok'] => ({ status: 200, description, schema });
-const redirect = (description: string): RouteDoc['ok'] => ({ status: 302, description: `${description}; a client that follows it receives the record` });
+const redirect = (description: string): RouteDoc['ok'] => ({
+  status: 302,
+  description: `${description}; a client that follows it receives the record`,
+});
 const accepted = (description: string): RouteDoc['ok'] => ({ status: 202, description, schema: TrackedJob });
 
 const V4 = '/api/v4';
-const odr = (method: Method, path: string, tag: string, summary: string, rest: Partial<RouteDoc> & { ok: RouteDoc['ok'] }): RouteDoc =>
-  ({ method, path: `${V4}${path}`, tag, summary, auth: 'bearer', ...rest });
-const local = (method: Method, path: string, summary: string, rest: Partial<RouteDoc> & { ok: RouteDoc['ok'] }): RouteDoc =>
-  ({ method, path: `/local${path}`, tag: 'Local (odr-desktop)', summary, auth: 'query', ...rest });
+const odr = (method: Method, path: string, tag: string, summary: string, rest: Partial<RouteDoc> & { ok: RouteDoc['ok'] }): RouteDoc => ({
+  method,
+  path: `${V4}${path}`,
+  tag,
+  summary,
+  auth: 'bearer',
+  ...rest,
+});
+const local = (method: Method, path: string, summary: string, rest: Partial<RouteDoc> & { ok: RouteDoc['ok'] }): RouteDoc => ({
+  method,
+  path: `/local${path}`,
+  tag: 'Local (odr-desktop)',
+  summary,
+  auth: 'query',
+  ...rest,
+});
 
-const templateRead = (path: string) => odr('get', path, 'Templates and datasets', 'A dataset or template (export form)', {
-  description: 'Template export of a top-level dataset or template: fields, options, tags, child datatypes. Aliases: /template, /master, /search/template, /search/database.',
-  ok: ok(Template, 'The template'),
-});
+const templateRead = (path: string) =>
+  odr('get', path, 'Templates and datasets', 'A dataset or template (export form)', {
+    description:
+      'Template export of a top-level dataset or template: fields, options, tags, child datatypes. Aliases: /template, /master, /search/template, /search/database.',
+    ok: ok(Template, 'The template'),
+  });
 const recordRead = (path: string) => odr('get', path, 'Records', 'One record with its child records', { ok: ok(OdrRecord, 'The record') });
-const idList = (path: string, summary: string) => odr('get', path, 'Records', summary, {
-  params: path.includes('{recent}') ? { ...limitOffset } : limitOffset,
-  description: 'limit 0 = all; an offset past the end is a 400.',
-  ok: ok(RecordIdList, 'Ids and names of viewable top-level records'),
-});
-const statusRoute = (path: string) => odr('get', path, 'Jobs', 'Status of a tracked job', {
-  auth: 'job', params: { id: digits, full: z.string().regex(/^[0-9]$/) }, ok: ok(JobResponse, 'The job'),
-});
-const statsRoute = (kind: string, summary: string, schema: z.ZodType) => odr('get', `/search/field/${kind}/{template}/{field}`, 'Search', summary, {
-  description: 'Counts only top-level records the caller may read. Radio and Tag fields only.', ok: ok(schema, 'Counts'),
-});
+const idList = (path: string, summary: string) =>
+  odr('get', path, 'Records', summary, {
+    params: path.includes('{recent}') ? { ...limitOffset } : limitOffset,
+    description: 'limit 0 = all; an offset past the end is a 400.',
+    ok: ok(RecordIdList, 'Ids and names of viewable top-level records'),
+  });
+const statusRoute = (path: string) =>
+  odr('get', path, 'Jobs', 'Status of a tracked job', {
+    auth: 'job',
+    params: { id: digits, full: z.string().regex(/^[0-9]$/) },
+    ok: ok(JobResponse, 'The job'),
+  });
+const statsRoute = (kind: string, summary: string, schema: z.ZodType) =>
+  odr('get', `/search/field/${kind}/{template}/{field}`, 'Search', summary, {
+    description: 'Counts only top-level records the caller may read. Radio and Tag fields only.',
+    ok: ok(schema, 'Counts'),
+  });
 
 export const ROUTES: RouteDoc[] = [
-  odr('post', '/token', 'Auth', 'Log in: a JWT for the Authorization header', { auth: 'none', body: json(TokenRequest), ok: ok(TokenResponse, 'The token') }),
+  odr('post', '/token', 'Auth', 'Log in: a JWT for the Authorization header', {
+    auth: 'none',
+    body: json(TokenRequest),
+    ok: ok(TokenResponse, 'The token'),
+  }),
   odr('get', '/auth/status', 'Auth', 'Whether the request carries a valid token', { auth: 'none', ok: ok(AuthStatus, '{logged_in}') }),
-  odr('get', '/openapi.json', 'Documentation', 'This document', { auth: 'none', ok: { status: 200, description: 'OpenAPI 3.1 document', kind: 'openapi' } }),
+  odr('get', '/openapi.json', 'Documentation', 'This document', {
+    auth: 'none',
+    ok: { status: 200, description: 'OpenAPI 3.1 document', kind: 'openapi' },
+  }),
 
   templateRead('/template/{uuid}'),
   templateRead('/master/{uuid}'),
   templateRead('/search/template/{uuid}'),
   templateRead('/search/database/{uuid}'),
   odr('get', '/search/databases', 'Templates and datasets', 'Datasets the caller can see', { ok: ok(DatabaseList, 'Dataset list') }),
-  odr('get', '/search/templates', 'Templates and datasets', 'Master templates the caller can see', { ok: ok(DatabaseList, 'Template list') }),
+  odr('get', '/search/templates', 'Templates and datasets', 'Master templates the caller can see', {
+    ok: ok(DatabaseList, 'Template list'),
+  }),
   odr('post', '/dataset', 'Templates and datasets', 'Create a dataset from a template', {
-    body: form(CreateDatasetForm), ok: redirect('302 to the new dataset\'s first record'),
+    body: form(CreateDatasetForm),
+    ok: redirect("302 to the new dataset's first record"),
   }),
 
   recordRead('/dataset/record/{uuid}'),
   recordRead('/search/record/{uuid}'),
   odr('get', '/dataset/{uuid}/{limit}/{offset}', 'Records', 'A page of full top-level records', {
-    params: limitOffset, description: 'Default limit 100, offset 0.', ok: ok(RecordList, 'Records'),
+    params: limitOffset,
+    description: 'Default limit 100, offset 0.',
+    ok: ok(RecordList, 'Records'),
   }),
   idList('/dataset/{uuid}/modified/records/{recent}/{limit}/{offset}', 'Ids of records changed since `recent` (ms since the epoch)'),
-  idList('/search/database/{uuid}/modified/records/{recent}/{limit}/{offset}', 'Ids of records changed since `recent` (ms since the epoch)'),
+  idList(
+    '/search/database/{uuid}/modified/records/{recent}/{limit}/{offset}',
+    'Ids of records changed since `recent` (ms since the epoch)',
+  ),
   idList('/search/database/{uuid}/records/{limit}/{offset}', 'Ids of every viewable top-level record'),
-  odr('post', '/dataset/{uuid}/record', 'Records', 'Create an empty record', { body: form(CreateRecordForm, false), ok: ok(OdrRecord, 'The new record') }),
-  odr('post', '/dataset/record', 'Records', 'Save a record (delta)', { body: json(SaveRecord), ok: ok(OdrRecord, 'The saved record') }),
-  odr('put', '/dataset', 'Records', 'Save a record (delta), alias of POST /dataset/record', { body: json(SaveRecord), ok: ok(OdrRecord, 'The saved record') }),
-  odr('post', '/dataset/record/public', 'Records', 'Set a record\'s public date', { body: form(PublicForm), ok: ok(OdrRecord, 'The record') }),
-  odr('post', '/record/{record}/{field}/value', 'Records', 'Set one field\'s value', { body: json(ValueBody), ok: ok(OdrRecord, 'The record') }),
-  odr('put', '/record/{record}/{field}/{option}/{state}', 'Records', 'Select or unselect an option or tag', {
-    params: { state: z.enum(['selected', 'unselected']) }, ok: ok(OdrRecord, 'The record'),
+  odr('post', '/dataset/{uuid}/record', 'Records', 'Create an empty record', {
+    body: form(CreateRecordForm, false),
+    ok: ok(OdrRecord, 'The new record'),
   }),
-  odr('delete', '/record/{uuid}', 'Records', 'Delete a record', { body: json(DeleteRecordsBody, false), ok: ok(DeleteResult, 'Deleted uuids') }),
+  odr('post', '/dataset/record', 'Records', 'Save a record (delta)', { body: json(SaveRecord), ok: ok(OdrRecord, 'The saved record') }),
+  odr('put', '/dataset', 'Records', 'Save a record (delta), alias of POST /dataset/record', {
+    body: json(SaveRecord),
+    ok: ok(OdrRecord, 'The saved record'),
+  }),
+  odr('post', '/dataset/record/public', 'Records', "Set a record's public date", {
+    body: form(PublicForm),
+    ok: ok(OdrRecord, 'The record'),
+  }),
+  odr('post', '/record/{record}/{field}/value', 'Records', "Set one field's value", {
+    body: json(ValueBody),
+    ok: ok(OdrRecord, 'The record'),
+  }),
+  odr('put', '/record/{record}/{field}/{option}/{state}', 'Records', 'Select or unselect an option or tag', {
+    params: { state: z.enum(['selected', 'unselected']) },
+    ok: ok(OdrRecord, 'The record'),
+  }),
+  odr('delete', '/record/{uuid}', 'Records', 'Delete a record', {
+    body: json(DeleteRecordsBody, false),
+    ok: ok(DeleteResult, 'Deleted uuids'),
+  }),
   odr('delete', '/record', 'Records', 'Delete records', { body: json(DeleteRecordsBody), ok: ok(DeleteResult, 'Deleted uuids') }),
   odr('delete', '/dataset/{uuid}', 'Templates and datasets', 'Delete a dataset (to the trash for 30 days)', {
     body: json(z.object({ user_email: z.string().optional() }), false),
-    description: 'Records, child datasets and files go with it; `GET /local/trash` lists deleted datasets and `POST /local/trash/{id}/restore` puts one back. A metadata dataset\'s uuid deletes the dataset it describes. Dataset admins only.',
+    description:
+      "Records, child datasets and files go with it; `GET /local/trash` lists deleted datasets and `POST /local/trash/{id}/restore` puts one back. A metadata dataset's uuid deletes the dataset it describes. Dataset admins only.",
     ok: { status: 200, description: 'The text "Deleted", as on the real server', kind: 'text' },
   }),
   odr('get', '/dataset/{uuid}/modified_files/{recent}/{limit}/{offset}', 'Files', 'Names of files on records changed since `recent` (ms)', {
-    params: limitOffset, description: 'Readable top-level records changed since `recent` and their child records; limit 0 = all.', ok: ok(ModifiedFiles, 'File names'),
+    params: limitOffset,
+    description: 'Readable top-level records changed since `recent` and their child records; limit 0 = all.',
+    ok: ok(ModifiedFiles, 'File names'),
   }),
-  odr('get', '/search/file_download/{id}', 'Files', 'Download a file by its numeric id (legacy)', { params: { id: digits }, ok: { status: 302, description: '302 to GET /file/{uuid}' } }),
-  odr('get', '/search/image_download/{id}', 'Files', 'Download an image by its numeric id (legacy)', { params: { id: digits }, ok: { status: 302, description: '302 to GET /file/{uuid}' } }),
-  odr('get', '/dataset/quota/{uuid}', 'Files', 'Bytes used by a dataset\'s files and images', { ok: ok(Quota, 'Quota') }),
+  odr('get', '/search/file_download/{id}', 'Files', 'Download a file by its numeric id (legacy)', {
+    params: { id: digits },
+    ok: { status: 302, description: '302 to GET /file/{uuid}' },
+  }),
+  odr('get', '/search/image_download/{id}', 'Files', 'Download an image by its numeric id (legacy)', {
+    params: { id: digits },
+    ok: { status: 302, description: '302 to GET /file/{uuid}' },
+  }),
+  odr('get', '/dataset/quota/{uuid}', 'Files', "Bytes used by a dataset's files and images", { ok: ok(Quota, 'Quota') }),
 
   odr('post', '/file', 'Files', 'Upload a file or image (multipart)', {
     body: {
-      media: ['multipart/form-data'], required: true,
+      media: ['multipart/form-data'],
+      required: true,
       schema: z.object({
-        dataset_uuid: z.string(), record_uuid: z.string(), field_uuid: z.string().optional(), template_field_uuid: z.string().optional(),
-        public_date: z.string().optional(), created: z.string().optional(), display_order: z.string().optional(), quality: z.string().optional(),
-        user_email: z.string().optional(), file: z.string().meta({ format: 'binary' }),
+        dataset_uuid: z.string(),
+        record_uuid: z.string(),
+        field_uuid: z.string().optional(),
+        template_field_uuid: z.string().optional(),
+        public_date: z.string().optional(),
+        created: z.string().optional(),
+        display_order: z.string().optional(),
+        quality: z.string().optional(),
+        user_email: z.string().optional(),
+        file: z.string().meta({ format: 'binary' }),
       }),
     },
     ok: redirect('302 to the top-level record'),
   }),
   odr('get', '/file/{uuid}', 'Files', 'Download a file or image', {
-    auth: 'query', description: 'Range, ETag/304 and Content-Disposition as a file server.', ok: { status: 200, description: 'The bytes', kind: 'binary' },
+    auth: 'query',
+    description: 'Range, ETag/304 and Content-Disposition as a file server.',
+    ok: { status: 200, description: 'The bytes', kind: 'binary' },
   }),
-  odr('delete', '/file/{uuid}', 'Files', 'Delete a file or image (with its thumbnails)', { ok: ok(OdrRecord, 'The record (the real server answers 302 to it)') }),
+  odr('delete', '/file/{uuid}', 'Files', 'Delete a file or image (with its thumbnails)', {
+    ok: ok(OdrRecord, 'The record (the real server answers 302 to it)'),
+  }),
 
   odr('post', '/job', 'Jobs', 'Start a tracked job', { auth: 'job', body: json(JobCreateBody), ok: ok(JobResponse, 'The job') }),
   odr('put', '/job', 'Jobs', 'Update a tracked job', { auth: 'job', body: json(JobUpdateBody), ok: ok(JobResponse, 'The job') }),
@@ -146,27 +250,46 @@ export const ROUTES: RouteDoc[] = [
   odr('get', '/job/complete/{id}', 'Jobs', 'Complete a job', { auth: 'job', params: { id: digits }, ok: ok(JobResponse, 'The job') }),
   odr('get', '/job/cancel/{id}', 'Jobs', 'Cancel a job', { auth: 'job', params: { id: digits }, ok: ok(JobCancelled, 'Cancelled') }),
   odr('get', '/jobs/{type}', 'Jobs', 'Running jobs of some types (`a|b`)', { auth: 'job', ok: ok(JobList, 'Jobs') }),
-  odr('get', '/jobs/completed/{type}/{count}', 'Jobs', 'Recently completed jobs', { auth: 'job', params: { count: digits }, ok: ok(JobList, 'Jobs') }),
+  odr('get', '/jobs/completed/{type}/{count}', 'Jobs', 'Recently completed jobs', {
+    auth: 'job',
+    params: { count: digits },
+    ok: ok(JobList, 'Jobs'),
+  }),
 
   odr('post', '/dataset/{uuid}/search/{limit}/{offset}', 'Search', 'Search one dataset by field values', {
-    params: limitOffset, body: json(DatasetSearchBody),
-    description: 'An empty `fields` list matches every top-level record. Text: contains; `"x"` exact; `""` empty; `!""` filled. Numbers: `5`, `>4 <5`. Options and tags: uuid or name. limit 0 = all.',
+    params: limitOffset,
+    body: json(DatasetSearchBody),
+    description:
+      'An empty `fields` list matches every top-level record. Text: contains; `"x"` exact; `""` empty; `!""` filled. Numbers: `5`, `>4 <5`. Options and tags: uuid or name. limit 0 = all.',
     ok: ok(SearchRecords, 'Matching records the caller may read, in database order'),
   }),
   odr('get', '/dataset/search/{key}/{limit}/{offset}/{list}', 'Search', 'Search a dataset with a dataset search key', {
     params: { ...limitOffset, list: z.string().regex(/^[0-9]$/) },
-    description: 'The key is url-safe base64 of `{"dt_id", "gen", "<field id>": value, "<field id>_s"/"_e": dates, "merge"}` as the real server writes it. list=1 answers ids instead of records.',
+    description:
+      'The key is url-safe base64 of `{"dt_id", "gen", "<field id>": value, "<field id>_s"/"_e": dates, "merge"}` as the real server writes it. list=1 answers ids instead of records.',
     ok: ok(DatasetSearchResult, 'Matches (count = this page)'),
   }),
   odr('get', '/search/{key}/{limit}/{offset}', 'Search', 'Search every dataset of a template with a template search key', {
-    params: limitOffset, description: 'The key is base64 of `{"template_uuid", "general", "fields": [...]}`.', ok: ok(SearchRecords, 'Matches'),
+    params: limitOffset,
+    description: 'The key is base64 of `{"template_uuid", "general", "fields": [...]}`.',
+    ok: ok(SearchRecords, 'Matches'),
   }),
   odr('post', '/search/{limit}/{offset}', 'Search', 'Template search, key in the body', {
-    params: limitOffset, body: { media: ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'], schema: TemplateSearchPost, required: true },
+    params: limitOffset,
+    body: {
+      media: ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'],
+      schema: TemplateSearchPost,
+      required: true,
+    },
     ok: ok(CountedSearchRecords, 'count = all matches; records = this page'),
   }),
   odr('post', '/legacysearch/{limit}/{offset}', 'Search', 'Older template search', {
-    params: limitOffset, body: { media: ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'], schema: TemplateSearchPost, required: true },
+    params: limitOffset,
+    body: {
+      media: ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'],
+      schema: TemplateSearchPost,
+      required: true,
+    },
     ok: ok(SearchRecords, 'Matches'),
   }),
   odr('get', '/search/field/{field}', 'Search', 'One template field', { ok: ok(TemplateField, 'The field') }),
@@ -174,38 +297,89 @@ export const ROUTES: RouteDoc[] = [
   statsRoute('statsbydataset', 'The template field with a record count on every option or tag', FieldStatsByDataset),
   statsRoute('legacystats', 'Records per option or tag (as stats)', FieldStats),
 
-  { method: 'get', path: '/api-docs', tag: 'Documentation', summary: 'Interactive reference of this document (works offline)', auth: 'none', ok: { status: 200, description: 'HTML page', kind: 'html' } },
-  { method: 'get', path: '/api-docs/standalone.js', tag: 'Documentation', summary: 'The reference page\'s script (Scalar)', auth: 'none', ok: { status: 200, description: 'JavaScript', kind: 'javascript' } },
+  {
+    method: 'get',
+    path: '/api-docs',
+    tag: 'Documentation',
+    summary: 'Interactive reference of this document (works offline)',
+    auth: 'none',
+    ok: { status: 200, description: 'HTML page', kind: 'html' },
+  },
+  {
+    method: 'get',
+    path: '/api-docs/standalone.js',
+    tag: 'Documentation',
+    summary: "The reference page's script (Scalar)",
+    auth: 'none',
+    ok: { status: 200, description: 'JavaScript', kind: 'javascript' },
+  },
 
-  local('post', '/session', 'The local app\'s automatic login (same-origin, loopback only)', { auth: 'none', ok: ok(LocalSession, 'Token and user') }),
+  local('post', '/session', "The local app's automatic login (same-origin, loopback only)", {
+    auth: 'none',
+    ok: ok(LocalSession, 'Token and user'),
+  }),
   local('get', '/whoami', 'The caller', { ok: ok(SessionUser, 'User') }),
   local('get', '/datasets', 'Dataset summaries for the UI', { ok: ok(DatasetSummaries, 'Datasets') }),
-  local('get', '/datasets/{uuid}/records', 'The UI\'s record table: full-text q, sort, paging', { query: RecordTableQuery, ok: ok(TablePage, 'A page') }),
+  local('get', '/datasets/{uuid}/records', "The UI's record table: full-text q, sort, paging", {
+    query: RecordTableQuery,
+    ok: ok(TablePage, 'A page'),
+  }),
   local('get', '/datasets/{uuid}/record-uuids', 'uuids of a stretch of the table view (select-all, Shift ranges)', {
-    description: 'Same q/sort/dir as the record table; limit up to 200,000 (default all).', query: ViewUuidsQuery, ok: ok(ViewUuids, 'uuids in view order'),
+    description: 'Same q/sort/dir as the record table; limit up to 200,000 (default all).',
+    query: ViewUuidsQuery,
+    ok: ok(ViewUuids, 'uuids in view order'),
   }),
   local('post', '/datasets/{uuid}/batch', 'One change (value, option or tag, public/private, or a restore) across many records', {
-    description: 'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
-    body: json(BatchRequest), ok: ok(BatchResult, 'How many changed, and their earlier state'),
+    description:
+      'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
+    body: json(BatchRequest),
+    ok: ok(BatchResult, 'How many changed, and their earlier state'),
   }),
-  local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', { query: ViewQuery, ok: ok(ViewPosition, 'Its index') }),
-  local('get', '/events', 'Server-sent events: job, records and sync (live status)', { ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' } }),
-  local('get', '/jobs', 'Recent jobs of the caller', { query: z.object({ limit: z.string().regex(/^\d+$/).optional() }), ok: ok(JobList, 'Jobs') }),
+  local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', {
+    query: ViewQuery,
+    ok: ok(ViewPosition, 'Its index'),
+  }),
+  local('get', '/events', 'Server-sent events: job, records and sync (live status)', {
+    ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' },
+  }),
+  local('get', '/jobs', 'Recent jobs of the caller', {
+    query: z.object({ limit: z.string().regex(/^\d+$/).optional() }),
+    ok: ok(JobList, 'Jobs'),
+  }),
   local('post', '/import', 'Import an ODR export (multipart file) as a job', {
-    body: { media: ['multipart/form-data'], required: true, schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }) },
+    body: {
+      media: ['multipart/form-data'],
+      required: true,
+      schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }),
+    },
     ok: accepted('The import job'),
   }),
-  local('post', '/thumbnails/{dataset}', 'Rebuild a dataset\'s thumbnails as a job', { ok: accepted('The job') }),
-  local('post', '/sample', 'Generate the synthetic sample dataset as a job', { query: z.object({ records: z.string().regex(/^\d+$/).optional() }), ok: accepted('The job') }),
-  local('get', '/trash', 'Datasets deleted in the last 30 days (the caller\'s; every one for super-users)', { ok: ok(TrashList, 'Deleted datasets') }),
-  local('post', '/trash/{id}/restore', 'Put a deleted dataset back (same uuids, creators, file bytes)', { ok: ok(TrashEntry, 'The restored entry') }),
+  local('post', '/thumbnails/{dataset}', "Rebuild a dataset's thumbnails as a job", { ok: accepted('The job') }),
+  local('post', '/sample', 'Generate the synthetic sample dataset as a job', {
+    query: z.object({ records: z.string().regex(/^\d+$/).optional() }),
+    ok: accepted('The job'),
+  }),
+  local('get', '/trash', "Datasets deleted in the last 30 days (the caller's; every one for super-users)", {
+    ok: ok(TrashList, 'Deleted datasets'),
+  }),
+  local('post', '/trash/{id}/restore', 'Put a deleted dataset back (same uuids, creators, file bytes)', {
+    ok: ok(TrashEntry, 'The restored entry'),
+  }),
   local('get', '/sync', 'Sync state: remotes, datasets, conflicts (super-users)', { ok: ok(SyncStatus, 'Status') }),
   local('post', '/sync/remotes', 'Attach a remote ODR server', { body: json(AddRemoteRequest), ok: ok(RemoteAdded, 'The remote') }),
-  local('get', '/sync/remotes/{id}/datasets', 'The remote\'s dataset list', { params: { id: digits }, ok: ok(DatabaseList, 'Datasets') }),
-  local('put', '/sync/remotes/{id}/live', 'Live mode of a remote: on or off, pull interval', { params: { id: digits }, body: json(LiveSettingsRequest), ok: ok(LiveStatus, 'Its live status') }),
+  local('get', '/sync/remotes/{id}/datasets', "The remote's dataset list", { params: { id: digits }, ok: ok(DatabaseList, 'Datasets') }),
+  local('put', '/sync/remotes/{id}/live', 'Live mode of a remote: on or off, pull interval', {
+    params: { id: digits },
+    body: json(LiveSettingsRequest),
+    ok: ok(LiveStatus, 'Its live status'),
+  }),
   local('post', '/sync/focus', 'The window regained focus: live remotes pull now', { ok: ok(LiveStatusList, 'Live statuses') }),
   local('post', '/sync/run', 'Sync datasets with a remote as a job', { body: json(RunSyncRequest), ok: accepted('The sync job') }),
-  local('post', '/sync/conflicts/{id}', 'Resolve a conflict', { params: { id: digits }, body: json(ResolveConflictRequest), ok: ok(ConflictResolved, 'Resolved') }),
+  local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {
+    params: { id: digits },
+    body: json(ResolveConflictRequest),
+    ok: ok(ConflictResolved, 'Resolved'),
+  }),
 ];
 
 export { ErrorBody };

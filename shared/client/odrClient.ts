@@ -7,7 +7,11 @@ import type { SaveRecord } from '../schemas/requests.js';
 
 /** A non-2xx answer, with the ODR error body's code and message (or the lexik flat shape). */
 export class OdrApiError extends Error {
-  constructor(readonly status: number, message: string, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
     super(`${status} ${message}`);
   }
 }
@@ -57,7 +61,9 @@ export class OdrClient {
   url(path: string, query?: RequestOptions['query']): string {
     let u = `${this.baseUrl}${path}`;
     if (query) {
-      const q = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+      const q = Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
       if (q.length) u += `?${q.join('&')}`;
     }
     return u;
@@ -142,7 +148,9 @@ export class OdrClient {
   }
 
   setOption(recordUuid: string, fieldUuid: string, optionUuid: string, selected: boolean) {
-    return this.request('PUT', `/record/${recordUuid}/${fieldUuid}/${optionUuid}/${selected ? 'selected' : 'unselected'}`, { schema: OdrRecord });
+    return this.request('PUT', `/record/${recordUuid}/${fieldUuid}/${optionUuid}/${selected ? 'selected' : 'unselected'}`, {
+      schema: OdrRecord,
+    });
   }
 
   setPublic(form: { user_email: string; dataset_uuid: string; record_uuid: string; public_date?: string }) {
@@ -158,10 +166,20 @@ export class OdrClient {
   }
 
   /** POST /file: the service answers 302 to the record, which fetch follows. */
-  uploadFile(form: {
-    dataset_uuid: string; record_uuid: string; field_uuid?: string; template_field_uuid?: string;
-    public_date?: string; created?: string; display_order?: string; quality?: string; user_email?: string;
-  }, file: { blob: Blob; name: string }) {
+  uploadFile(
+    form: {
+      dataset_uuid: string;
+      record_uuid: string;
+      field_uuid?: string;
+      template_field_uuid?: string;
+      public_date?: string;
+      created?: string;
+      display_order?: string;
+      quality?: string;
+      user_email?: string;
+    },
+    file: { blob: Blob; name: string },
+  ) {
     return this.request('POST', '/file', { form: { ...form, file }, schema: OdrRecord });
   }
 
@@ -188,7 +206,10 @@ export class OdrClient {
     return this.request('PUT', '/job', { json: body, headers: this.jobHeaders(apiToken), schema: JobResponse });
   }
 
-  workerJob(body: { user_email: string; job: { tracked_job_id: number; random_key: string; job_order: number; line_count: number } }, apiToken?: string) {
+  workerJob(
+    body: { user_email: string; job: { tracked_job_id: number; random_key: string; job_order: number; line_count: number } },
+    apiToken?: string,
+  ) {
     return this.request('POST', '/worker/job', { json: body, headers: this.jobHeaders(apiToken), schema: WorkerUnit });
   }
 

@@ -46,4 +46,7 @@ export function chemistryPieces(value: string, opts: ChemOptions = {}): ChemPiec
 }
 
 /** The formula as plain text without delimiters (for titles and accessible names). */
-export const chemistryText = (value: string, opts?: ChemOptions): string => chemistryPieces(value, opts).map((p) => p.text).join('');
+export const chemistryText = (value: string, opts?: ChemOptions): string =>
+  chemistryPieces(value, opts)
+    .map((p) => p.text)
+    .join('');

@@ -43,10 +43,12 @@ export function detectDialect(lines: string[]): Dialect {
   if (has(',')) {
     // "1,5 2,3" is two numbers with decimal commas; "1, 2" and "1,2" are two cells.
     const spaced = sample.filter((l) => /\S\s+\S/.test(l.trim()));
-    const allNumbers = spaced.length > 0 && spaced.every((l) => {
-      const cells = l.trim().split(/\s+/);
-      return cells.length >= 2 && cells.every((c) => NUMBER_OR_COMMA_NUMBER.test(c)) && commaCells(cells);
-    });
+    const allNumbers =
+      spaced.length > 0 &&
+      spaced.every((l) => {
+        const cells = l.trim().split(/\s+/);
+        return cells.length >= 2 && cells.every((c) => NUMBER_OR_COMMA_NUMBER.test(c)) && commaCells(cells);
+      });
     if (allNumbers) return { delimiter: ' ', decimalComma: true };
     return { delimiter: ',', decimalComma: false };
   }

@@ -18,6 +18,8 @@ export function graphFileFields(fields: TemplateField[]): TemplateField[] {
 /** The first file that looks like data text (a label file is never one). */
 export function graphFileOf(files: FileEntry[] | undefined): FileEntry | undefined {
   const list = files ?? [];
-  return list.find((f) => DATA_FILE.test(f.original_name) && !LABEL_FILE.test(f.original_name))
-    ?? list.find((f) => !LABEL_FILE.test(f.original_name));
+  return (
+    list.find((f) => DATA_FILE.test(f.original_name) && !LABEL_FILE.test(f.original_name)) ??
+    list.find((f) => !LABEL_FILE.test(f.original_name))
+  );
 }

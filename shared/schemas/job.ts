@@ -41,7 +41,10 @@ export const JobResponse = TrackedJob.extend({
   template_uuid: z.string(),
   metadata_for_uuid: z.string(),
   _record_metadata: z.object({
-    _create_date: z.string(), _updated_date: z.string(), _create_auth: z.string(), _public_date: z.string(),
+    _create_date: z.string(),
+    _updated_date: z.string(),
+    _create_auth: z.string(),
+    _public_date: z.string(),
   }),
   fields: z.array(z.unknown()),
   records: z.array(z.unknown()),
@@ -49,7 +52,11 @@ export const JobResponse = TrackedJob.extend({
 export type JobResponse = z.infer<typeof JobResponse>;
 
 const Short = (field: string) => z.string({ error: `${field} must be a string` }).max(64, `${field} is longer than 64 characters`);
-const Count = (field: string) => z.number({ error: `${field} must be an integer` }).int(`${field} must be an integer`).min(0, `${field} must not be negative`);
+const Count = (field: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int(`${field} must be an integer`)
+    .min(0, `${field} must not be negative`);
 
 export const JobCreateBody = z.object({
   user_email: z.string().optional(),

@@ -10,10 +10,12 @@ const SearchValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /** POST /dataset/{uuid}/search/{limit}/{offset}; an empty list matches every top-level record. */
 export const DatasetSearchBody = z.object({
-  fields: z.array(z.looseObject({
-    field_uuid: z.string().min(1),
-    value: z.union([SearchValue, z.array(SearchValue)]),
-  })),
+  fields: z.array(
+    z.looseObject({
+      field_uuid: z.string().min(1),
+      value: z.union([SearchValue, z.array(SearchValue)]),
+    }),
+  ),
 });
 export type DatasetSearchBody = z.infer<typeof DatasetSearchBody>;
 
@@ -21,16 +23,20 @@ export type DatasetSearchBody = z.infer<typeof DatasetSearchBody>;
 export const TemplateSearchKey = z.looseObject({
   template_uuid: z.string(),
   general: z.string().optional(),
-  fields: z.array(z.looseObject({
-    template_field_uuid: z.string(),
-    value: z.string().optional(),
-    selected_options: z.array(z.object({ template_radio_option_uuid: z.string() })).optional(),
-    selected_tags: z.array(z.object({ template_tag_uuid: z.string() })).optional(),
-    before: z.string().optional(),
-    after: z.string().optional(),
-    filename: z.string().optional(),
-    has_file: z.union([z.boolean(), Int, z.string()]).optional(),
-  })).optional(),
+  fields: z
+    .array(
+      z.looseObject({
+        template_field_uuid: z.string(),
+        value: z.string().optional(),
+        selected_options: z.array(z.object({ template_radio_option_uuid: z.string() })).optional(),
+        selected_tags: z.array(z.object({ template_tag_uuid: z.string() })).optional(),
+        before: z.string().optional(),
+        after: z.string().optional(),
+        filename: z.string().optional(),
+        has_file: z.union([z.boolean(), Int, z.string()]).optional(),
+      }),
+    )
+    .optional(),
   sort_by: z.array(z.object({ dir: z.enum(['asc', 'desc']), template_field_uuid: z.string() })).optional(),
 });
 
@@ -46,11 +52,14 @@ export const DatasetSearchResult = z.object({
 });
 
 /** GET /search/field/stats/…: `{"<option name>": {count, template_radio_option_uuid | template_tag_uuid}}`, most used first. */
-export const FieldStats = z.record(z.string(), z.object({
-  count: Int,
-  template_radio_option_uuid: z.string().optional(),
-  template_tag_uuid: z.string().optional(),
-}));
+export const FieldStats = z.record(
+  z.string(),
+  z.object({
+    count: Int,
+    template_radio_option_uuid: z.string().optional(),
+    template_tag_uuid: z.string().optional(),
+  }),
+);
 export type FieldStats = z.infer<typeof FieldStats>;
 
 export const StatsRadioOption = RadioOption.extend({ count: Int });

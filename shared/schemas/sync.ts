@@ -68,7 +68,11 @@ export type RemovedOnServer = z.infer<typeof RemovedOnServer>;
 export const LiveSettings = z.object({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   /** Seconds between pulls; 0 pulls only on focus, reconnect and after a push. */
-  pull_seconds: z.number({ error: 'pull_seconds must be a number' }).int('pull_seconds must be an integer').min(0, 'pull_seconds must be 0 or more').max(86_400, 'pull_seconds must be at most 86400'),
+  pull_seconds: z
+    .number({ error: 'pull_seconds must be a number' })
+    .int('pull_seconds must be an integer')
+    .min(0, 'pull_seconds must be 0 or more')
+    .max(86_400, 'pull_seconds must be at most 86400'),
 });
 export type LiveSettings = z.infer<typeof LiveSettings>;
 export const LiveSettingsRequest = LiveSettings.partial();

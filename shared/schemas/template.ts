@@ -105,11 +105,13 @@ export type DatabaseList = z.infer<typeof DatabaseList>;
 
 /** `GET /search/database/{uuid}/records/...` and the modified-records route (docs/odr-server.md §5.8). */
 export const RecordIdList = z.object({
-  records: z.array(z.object({
-    internal_id: Int,
-    unique_id: z.string(),
-    external_id: z.string(),
-    record_name: z.string(),
-  })),
+  records: z.array(
+    z.object({
+      internal_id: Int,
+      unique_id: z.string(),
+      external_id: z.string(),
+      record_name: z.string(),
+    }),
+  ),
 });
 export type RecordIdList = z.infer<typeof RecordIdList>;

@@ -36,7 +36,8 @@ const ROUTES: [string, string, unknown?][] = [
 
 async function raw(t: TestService, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await fetch(`${t.api}${path}`, {
-    method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions probe arbitrary shapes
@@ -46,7 +47,9 @@ async function raw(t: TestService, method: string, path: string, headers: Record
 
 describe('POST /token', () => {
   let t: TestService;
-  beforeAll(async () => { t = await startService(); });
+  beforeAll(async () => {
+    t = await startService();
+  });
   afterAll(() => t.close());
 
   it('answers {"token": JWT} for a good username and password', async () => {
@@ -81,7 +84,9 @@ describe('POST /token', () => {
 describe('Bearer required on every route', () => {
   let t: TestService;
   let now = new Date('2026-06-01T12:00:00Z');
-  beforeAll(async () => { t = await startSyntheticService(5, { clock: () => now, config: { tokenTtlSeconds: 3600 } }); });
+  beforeAll(async () => {
+    t = await startSyntheticService(5, { clock: () => now, config: { tokenTtlSeconds: 3600 } });
+  });
   afterAll(() => t.close());
 
   it.each(ROUTES)('%s %s without a token → 401 "JWT Token not found"', async (method, path, body) => {
@@ -126,7 +131,10 @@ describe('acting for another user (user_email) and delete permission', () => {
   afterAll(() => t.close());
 
   const expectStatus = async (p: Promise<unknown>, status: number) => {
-    const e = await p.then(() => null, (x: unknown) => x);
+    const e = await p.then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(OdrApiError);
     expect((e as OdrApiError).status).toBe(status);
   };
@@ -136,11 +144,20 @@ describe('acting for another user (user_email) and delete permission', () => {
     expect(mine._record_metadata._create_auth).toBe(USER.email);
     const before = t.digest();
     await expectStatus(user.createRecord(SYNTH.dataset, { user_email: ADMIN.email }), 403);
-    await expectStatus(user.request('POST', `/record/${mine.record_uuid}/${TEXT}/value`, { json: { value: 'x', user_email: ADMIN.email } }), 403);
-    await expectStatus(user.request('PUT', `/record/${mine.record_uuid}/${RADIO}/${OPT}/selected`, { query: { user_email: ADMIN.email } }), 403);
+    await expectStatus(
+      user.request('POST', `/record/${mine.record_uuid}/${TEXT}/value`, { json: { value: 'x', user_email: ADMIN.email } }),
+      403,
+    );
+    await expectStatus(
+      user.request('PUT', `/record/${mine.record_uuid}/${RADIO}/${OPT}/selected`, { query: { user_email: ADMIN.email } }),
+      403,
+    );
     await expectStatus(user.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: mine.record_uuid }), 403);
     await expectStatus(user.request('DELETE', '/record', { json: { record_uuids: [mine.record_uuid], user_email: ADMIN.email } }), 403);
-    await expectStatus(user.request('POST', '/dataset/record', { json: { user_email: ADMIN.email, dataset: { record_uuid: mine.record_uuid } } }), 403);
+    await expectStatus(
+      user.request('POST', '/dataset/record', { json: { user_email: ADMIN.email, dataset: { record_uuid: mine.record_uuid } } }),
+      403,
+    );
     await expectStatus(user.request('GET', `/dataset/quota/${SYNTH.dataset}`, { query: { user_email: ADMIN.email } }), 403);
     expect(t.digest()).toBe(before);
   });

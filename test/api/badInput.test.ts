@@ -7,15 +7,29 @@ const R = SYNTH.record(1);
 const TEXT = SYNTH.field('Long Text');
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(5, { config: { maxBodyBytes: 64 * 1024 } }); });
+beforeAll(async () => {
+  t = await startSyntheticService(5, { config: { maxBodyBytes: 64 * 1024 } });
+});
 afterAll(() => t.close());
 
 async function call(method: string, path: string, body?: string, type = 'application/json') {
   const res = await fetch(`${t.api}${path}`, {
-    method, body, headers: { Authorization: `Bearer ${t.admin.token}`, ...(body !== undefined ? { 'content-type': type } : {}) },
+    method,
+    body,
+    headers: { Authorization: `Bearer ${t.admin.token}`, ...(body !== undefined ? { 'content-type': type } : {}) },
   });
   const text = await res.text();
-  return { status: res.status, text, json: (() => { try { return JSON.parse(text); } catch { return undefined; } })() };
+  return {
+    status: res.status,
+    text,
+    json: (() => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    })(),
+  };
 }
 
 /** Every answer is a 4xx with the ODR error body and the store is unchanged. */
@@ -59,7 +73,11 @@ describe('wrong types', () => {
     ['POST', '/dataset/record', { record_uuid: R, fields: [{ field_uuid: TEXT, value: { x: 1 } }] }],
     ['POST', '/dataset/record', { record_uuid: R, fields: [{ field_uuid: 5, value: 'x' }] }],
     ['POST', '/dataset/record', { record_uuid: R, fields: [{ field_uuid: SYNTH.field('Single Radio'), values: 'x' }] }],
-    ['POST', '/dataset/record', { record_uuid: R, fields: [{ field_uuid: SYNTH.field('Single Radio'), values: [{ template_radio_option_uuid: 3 }] }] }],
+    [
+      'POST',
+      '/dataset/record',
+      { record_uuid: R, fields: [{ field_uuid: SYNTH.field('Single Radio'), values: [{ template_radio_option_uuid: 3 }] }] },
+    ],
     ['POST', '/dataset/record', { record_uuid: R, records: [{ database_uuid: SYNTH.child }] }],
     ['POST', '/dataset/record', { record_uuid: R, public_date: 12 }],
     ['POST', '/dataset/record', { user_email: 3, dataset: { record_uuid: R } }],
@@ -115,7 +133,10 @@ describe('huge bodies', () => {
       },
     });
     const res = await fetch(`${t.api}/dataset/record`, {
-      method: 'POST', body: stream, duplex: 'half', headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
+      headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
     } as RequestInit);
     expect(res.status).toBe(413);
     expect(t.digest()).toBe(before);
@@ -124,7 +145,13 @@ describe('huge bodies', () => {
 
 describe('forms and routing', () => {
   it('a form with a malformed multipart body → 400', async () => {
-    const r = await expectRejected('POST', `/dataset/${SYNTH.dataset}/record`, '--xx\r\nbroken', [400, 499], 'multipart/form-data; boundary=yy');
+    const r = await expectRejected(
+      'POST',
+      `/dataset/${SYNTH.dataset}/record`,
+      '--xx\r\nbroken',
+      [400, 499],
+      'multipart/form-data; boundary=yy',
+    );
     expect(r.status).toBe(400);
   });
 
@@ -135,7 +162,12 @@ describe('forms and routing', () => {
 
   it('OPTIONS preflights get the CORS headers', async () => {
     const res = await fetch(`${t.api}/record/${R}/${TEXT}/value`, {
-      method: 'OPTIONS', headers: { Origin: 'http://example.test', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://example.test',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

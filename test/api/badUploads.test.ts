@@ -9,7 +9,9 @@ import { startSyntheticService, type TestService } from '../support/service.js';
 // no file row, quota unchanged (the digest covers every table and the content store).
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(3); });
+beforeAll(async () => {
+  t = await startSyntheticService(3);
+});
 afterAll(() => t.close());
 
 /** A PNG whose IHDR declares other dimensions (CRC fixed, so the header reads as valid). */
@@ -45,7 +47,12 @@ async function upload(field: string, name: string, bytes: Buffer, extra: Buffer 
   form.set('field_uuid', field);
   if (extra) form.append('file', new Blob([extra]), 'fine.png');
   form.append('file', new Blob([bytes]), name);
-  const res = await fetch(`${t.api}/file`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, body: form, redirect: 'manual' });
+  const res = await fetch(`${t.api}/file`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.admin.token}` },
+    body: form,
+    redirect: 'manual',
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -55,7 +62,9 @@ describe('refused uploads leave nothing behind', () => {
   for (const field of [SYNTH.field('Image'), SYNTH.field('File')]) {
     const kind = field === SYNTH.field('Image') ? 'image field' : 'file field';
     it(`${kind}: every bad file answers 400 naming it, alone and after a good part`, async () => {
-      const good = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
+      const good = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+        .png()
+        .toBuffer();
       for (const [name, bytes] of Object.entries(await samples())) {
         // A file field keeps bytes as they are: it reads headers, never decodes pixel data.
         if (kind === 'file field' && (name === 'broken-data.png' || name === 'half.jpg')) continue;
@@ -72,7 +81,9 @@ describe('refused uploads leave nothing behind', () => {
     });
   }
   it('a good image still uploads with its thumbnail', async () => {
-    const ok = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 9, g: 9, b: 9 } } }).png().toBuffer();
+    const ok = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .png()
+      .toBuffer();
     const r = await upload(SYNTH.field('Image'), 'fine.png', ok);
     expect(r.status).toBe(302);
   });

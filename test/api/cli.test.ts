@@ -12,7 +12,9 @@ const newDir = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('npm run serve', () => {
   it('prints "listening on http://127.0.0.1:P/api/v4", answers, and closes cleanly on SIGTERM', async () => {
@@ -37,7 +39,10 @@ describe('npm run serve', () => {
   });
 
   it('takes the first super-user from ODR_ADMIN_EMAIL / ODR_ADMIN_PASSWORD and prints no password', async () => {
-    const p = runCli(['serve', '--port', '0', '--data', newDir()], { ODR_ADMIN_EMAIL: 'boss@lab.test', ODR_ADMIN_PASSWORD: 'a-long-password' });
+    const p = runCli(['serve', '--port', '0', '--data', newDir()], {
+      ODR_ADMIN_EMAIL: 'boss@lab.test',
+      ODR_ADMIN_PASSWORD: 'a-long-password',
+    });
     const [, url] = await p.waitFor(/listening on (\S+)/);
     expect(p.output()).toContain('created super-user boss@lab.test');
     expect(p.output()).not.toContain('a-long-password');

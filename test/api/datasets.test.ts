@@ -21,18 +21,21 @@ const readAll = async (c: OdrClient) => (await c.request<{ records: OdrRecord[] 
 /** The /local routes sit beside /api/v4. */
 async function local<T>(c: OdrClient, method: string, p: string): Promise<{ status: number; body: T }> {
   const res = await fetch(`${new URL(t.api).origin}/local${p}`, { method, headers: { Authorization: `Bearer ${c.token}` } });
-  return { status: res.status, body: await res.json() as T };
+  return { status: res.status, body: (await res.json()) as T };
 }
 const errorOf = async (r: Promise<Response>) => {
   const res = await r;
-  return { status: res.status, body: await res.json() as { error: { code: number; message: string } } };
+  return { status: res.status, body: (await res.json()) as { error: { code: number; message: string } } };
 };
 
 beforeAll(async () => {
   t = await startSyntheticService(20, { clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } });
   user = await t.loginAs(USER.email, USER.password);
   usersRecord = (await user.createRecord(SYNTH.dataset)).record_uuid;
-  const rec = await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') }, { blob: new Blob([bytes]), name: 'masses.csv' });
+  const rec = await t.admin.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') },
+    { blob: new Blob([bytes]), name: 'masses.csv' },
+  );
   const f = rec.fields.find((x) => x.field_uuid === SYNTH.field('File'))!.files!.find((x) => x.original_name === 'masses.csv')!;
   fileUuid = f.file_uuid;
   fileId = f.id;
@@ -41,10 +44,13 @@ afterAll(() => t.close());
 
 describe('legacy downloads', () => {
   it('GET /search/file_download/{id} redirects to the file by uuid; unknown ids are 404', async () => {
-    const res = await t.admin.send('GET', `/search/file_download/${fileId}`, { });
+    const res = await t.admin.send('GET', `/search/file_download/${fileId}`, {});
     expect(res.status).toBe(200); // fetch followed the 302, keeping the Bearer header (same origin)
     expect(await res.text()).toBe(bytes);
-    const manual = await fetch(`${t.api}/search/file_download/${fileId}`, { headers: { Authorization: `Bearer ${t.admin.token}` }, redirect: 'manual' });
+    const manual = await fetch(`${t.api}/search/file_download/${fileId}`, {
+      headers: { Authorization: `Bearer ${t.admin.token}` },
+      redirect: 'manual',
+    });
     expect(manual.status).toBe(302);
     expect(manual.headers.get('location')).toBe(`${t.api}/file/${fileUuid}`);
     const missing = await errorOf(t.admin.send('GET', '/search/image_download/424242'));
@@ -64,7 +70,8 @@ describe('GET /auth/status and /dataset/{uuid}/modified_files', () => {
 
   it('lists names of files on readable records changed since `recent`', async () => {
     const since = now.getTime() - 1000;
-    const names = async (c: OdrClient, recent: number | string) => (await c.request<{ files: string[] }>('GET', `/dataset/${SYNTH.dataset}/modified_files/${recent}/0/0`)).files;
+    const names = async (c: OdrClient, recent: number | string) =>
+      (await c.request<{ files: string[] }>('GET', `/dataset/${SYNTH.dataset}/modified_files/${recent}/0/0`)).files;
     // Record 1 got masses.csv in this run (and had spectrum-… from the import? only i % 5 === 0).
     expect(await names(t.admin, since)).toEqual(['masses.csv']);
     expect(await names(t.admin, now.getTime() + 60_000)).toEqual([]);
@@ -115,19 +122,38 @@ describe('DELETE /dataset/{uuid} and the trash', () => {
     expect((await t.admin.send('GET', `/dataset/record/${SYNTH.childRecord(0, 0)}`)).status).toBe(404);
     expect((await t.admin.send('GET', `/file/${fileUuid}`)).status).toBe(404);
     expect((await t.admin.databases()).databases.map((x) => x.unique_id)).not.toContain(SYNTH.dataset);
-    const rows = t.service.ctx.db.prepare('SELECT (SELECT count(*) FROM records) r, (SELECT count(*) FROM field_values) v, (SELECT count(*) FROM files) f, (SELECT count(*) FROM datafields) df').get();
+    const rows = t.service.ctx.db
+      .prepare(
+        'SELECT (SELECT count(*) FROM records) r, (SELECT count(*) FROM field_values) v, (SELECT count(*) FROM files) f, (SELECT count(*) FROM datafields) df',
+      )
+      .get();
     expect(rows).toEqual({ r: 0, v: 0, f: 0, df: 0 });
     // The bytes left the content store (nothing else used them); the trash keeps its own link.
     const store = path.join(t.dataDir, 'files');
-    const blobCount = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? (e.name === 'tmp' ? 0 : blobCount(path.join(dir, e.name))) : 1), 0);
+    const blobCount = (dir: string): number =>
+      readdirSync(dir, { withFileTypes: true }).reduce(
+        (n, e) => n + (e.isDirectory() ? (e.name === 'tmp' ? 0 : blobCount(path.join(dir, e.name))) : 1),
+        0,
+      );
     expect(blobCount(store)).toBe(0);
 
     const asUser = (await local<{ datasets: unknown[] }>(user, 'GET', '/trash')).body;
     expect(asUser.datasets).toEqual([]); // not theirs
-    const trash = (await local<{ datasets: { id: string; dataset_uuid: string; name: string; records: number; expires_at: string }[] }>(t.admin, 'GET', '/trash')).body;
+    const trash = (
+      await local<{ datasets: { id: string; dataset_uuid: string; name: string; records: number; expires_at: string }[] }>(
+        t.admin,
+        'GET',
+        '/trash',
+      )
+    ).body;
     expect(trash.datasets).toHaveLength(1);
     const entry = trash.datasets[0]!;
-    expect(entry).toMatchObject({ dataset_uuid: SYNTH.dataset, name: 'Synthetic Samples', records: 21, expires_at: '2026-03-31T10:00:00.000Z' });
+    expect(entry).toMatchObject({
+      dataset_uuid: SYNTH.dataset,
+      name: 'Synthetic Samples',
+      records: 21,
+      expires_at: '2026-03-31T10:00:00.000Z',
+    });
 
     expect((await local(user, 'POST', `/trash/${entry.id}/restore`)).status).toBe(403);
     expect((await local(t.admin, 'POST', '/trash/nope123/restore')).status).toBe(404);
@@ -138,13 +164,16 @@ describe('DELETE /dataset/{uuid} and the trash', () => {
 
     const after = await readAll(t.admin);
     // The restore is an import: only the records' update stamps say so.
-    const strip = (r: OdrRecord) => JSON.parse(JSON.stringify(r), (k, v: unknown) => (k === '_update_date' || k === '_updated_date' ? undefined : v)) as unknown;
+    const strip = (r: OdrRecord) =>
+      JSON.parse(JSON.stringify(r), (k, v: unknown) => (k === '_update_date' || k === '_updated_date' ? undefined : v)) as unknown;
     expect(after.map(strip)).toEqual(before.map(strip));
     expect((await t.admin.template(SYNTH.dataset)).fields).toEqual(beforeTemplate.fields);
     expect(await (await t.admin.send('GET', `/file/${fileUuid}`)).text()).toBe(bytes);
     // The ordinary user's private record is theirs again: they read it, and may edit it.
     expect((await user.send('GET', `/dataset/record/${usersRecord}`)).status).toBe(200);
-    expect((await user.send('POST', `/record/${usersRecord}/${SYNTH.field('Short Text')}/value`, { json: { value: 'mine again' } })).status).toBe(200);
+    expect(
+      (await user.send('POST', `/record/${usersRecord}/${SYNTH.field('Short Text')}/value`, { json: { value: 'mine again' } })).status,
+    ).toBe(200);
   });
 
   it('a dataset that exists again is not overwritten (409); entries older than 30 days are forgotten', async () => {

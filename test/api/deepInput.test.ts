@@ -12,7 +12,9 @@ import { startSyntheticService, type TestService } from '../support/service.js';
 // failed import naming the cause) before it starts, and nothing changes.
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(3); });
+beforeAll(async () => {
+  t = await startSyntheticService(3);
+});
 afterAll(() => t.close());
 
 /** A save whose child records nest `n` deep: about 32 bytes a level, 1,000 levels ≈ 32 KB. */
@@ -24,7 +26,11 @@ function deepSave(n: number): unknown {
 const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 async function send(method: string, route: string, body: string) {
-  const res = await fetch(`${t.api}${route}`, { method, headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' }, body });
+  const res = await fetch(`${t.api}${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
+    body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -33,7 +39,10 @@ describe('deeply nested request bodies', () => {
     const body = JSON.stringify(deepSave(1000));
     expect(body.length).toBeLessThan(100_000);
     const before = digestAll(t.service);
-    for (const [method, route] of [['POST', '/dataset/record'], ['PUT', '/dataset']] as const) {
+    for (const [method, route] of [
+      ['POST', '/dataset/record'],
+      ['PUT', '/dataset'],
+    ] as const) {
       const r = await send(method, route, body);
       expect(r.status, r.text).toBe(400);
       expect(r.text).toContain('nested more than');
@@ -44,8 +53,14 @@ describe('deeply nested request bodies', () => {
   it('every JSON route refuses 10,000 levels of arrays with 400', async () => {
     const before = digestAll(t.service);
     const routes: [string, string][] = [
-      ['POST', '/dataset/record'], ['PUT', '/dataset'], ['POST', `/record/${SYNTH.record(1)}/${SYNTH.field('Long Text')}/value`],
-      ['DELETE', '/record'], ['POST', '/token'], ['POST', '/job'], ['PUT', '/job'], ['POST', '/worker/job'],
+      ['POST', '/dataset/record'],
+      ['PUT', '/dataset'],
+      ['POST', `/record/${SYNTH.record(1)}/${SYNTH.field('Long Text')}/value`],
+      ['DELETE', '/record'],
+      ['POST', '/token'],
+      ['POST', '/job'],
+      ['PUT', '/job'],
+      ['POST', '/worker/job'],
     ];
     for (const [method, route] of routes) {
       for (const body of [nested(10_000), `{"value":${nested(5000)}}`, `{"record_uuid":"${SYNTH.record(1)}","fields":${nested(3000)}}`]) {
@@ -60,11 +75,17 @@ describe('deeply nested request bodies', () => {
   it('a search key nested 5,000 deep answers 400 on every search route', async () => {
     const deepKey = Buffer.from(`{"template_uuid":"${SYNTH.dataset}","x":${nested(5000)}}`).toString('base64url');
     const routes: [string, string, string?][] = [
-      ['GET', `/search/${deepKey}`], ['GET', `/dataset/search/${deepKey}`],
-      ['POST', '/search', JSON.stringify({ search_key: deepKey })], ['POST', '/legacysearch', JSON.stringify({ search_key: deepKey })],
+      ['GET', `/search/${deepKey}`],
+      ['GET', `/dataset/search/${deepKey}`],
+      ['POST', '/search', JSON.stringify({ search_key: deepKey })],
+      ['POST', '/legacysearch', JSON.stringify({ search_key: deepKey })],
     ];
     for (const [method, route, body] of routes) {
-      const res = await fetch(`${t.api}${route}`, { method, body, headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' } });
+      const res = await fetch(`${t.api}${route}`, {
+        method,
+        body,
+        headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
+      });
       const text = await res.text();
       expect(res.status, `${method} ${route}: ${text}`).toBe(400);
     }
@@ -86,7 +107,8 @@ describe('deeply nested imports', () => {
   const deepTemplate = () => {
     const tpl = syntheticTemplate() as Record<string, unknown>;
     let db: Record<string, unknown> = { internal_id: 1, name: 'leaf', template_uuid: 'deep0', fields: [], related_databases: [] };
-    for (let i = 1; i < 400; i++) db = { internal_id: i + 1, name: `level ${i}`, template_uuid: `deep${i}`, fields: [], related_databases: [db] };
+    for (let i = 1; i < 400; i++)
+      db = { internal_id: i + 1, name: `level ${i}`, template_uuid: `deep${i}`, fields: [], related_databases: [db] };
     tpl.template_uuid = 'deeptemplate';
     tpl.related_databases = [db];
     return tpl;
@@ -110,7 +132,10 @@ describe('deeply nested imports', () => {
     ['a template with related databases 400 deep', () => JSON.stringify(deepTemplate())],
     ['a template with a tag tree 2,000 deep', () => JSON.stringify(deepTags())],
     ['a record list with a record 1,000 deep', () => JSON.stringify({ count: 1, records: [deepRecord(1000)] })],
-    ['a large record list with a record 1,000 deep (streamed)', () => JSON.stringify({ count: 1, records: [deepRecord(1000)], pad: 'x'.repeat(70 * 1024 * 1024) })],
+    [
+      'a large record list with a record 1,000 deep (streamed)',
+      () => JSON.stringify({ count: 1, records: [deepRecord(1000)], pad: 'x'.repeat(70 * 1024 * 1024) }),
+    ],
   ] as const) {
     it(`refuses ${name}, naming the nesting, and keeps nothing`, async () => {
       const before = digestAll(t.service);
@@ -123,12 +148,18 @@ describe('deeply nested imports', () => {
   it('POST /local/import of a deep template ends as a failed job naming the nesting', async () => {
     const fd = new FormData();
     fd.append('file', new Blob([JSON.stringify(deepTags())]), 'deep.json');
-    const r = await fetch(`${t.host.url}/local/import`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, body: fd });
+    const r = await fetch(`${t.host.url}/local/import`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.admin.token}` },
+      body: fd,
+    });
     expect(r.status).toBe(202);
     const id = ((await r.json()) as TrackedJob).id;
     let job: TrackedJob | undefined;
     for (let i = 0; i < 100; i++) {
-      const list = (await (await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as { jobs: TrackedJob[] };
+      const list = (await (await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as {
+        jobs: TrackedJob[];
+      };
       job = list.jobs.find((j) => j.id === id);
       if (job && job.state !== 'running') break;
       await new Promise((res) => setTimeout(res, 100));

@@ -12,7 +12,11 @@ import { ADMIN, USER, startSyntheticService, tempDir, type TestService } from '.
 const FILE = SYNTH.field('File');
 const IMAGE = SYNTH.field('Image');
 const files = (r: OdrRecord, field: string) => r.fields.find((f) => f.field_uuid === field)?.files ?? [];
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => (e instanceof OdrApiError ? e.status : -1));
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: unknown) => (e instanceof OdrApiError ? e.status : -1),
+  );
 
 let t: TestService;
 let user: OdrClient;
@@ -21,7 +25,9 @@ const target = (i: number, field = FILE) => ({ dataset_uuid: SYNTH.dataset, reco
 const blob = (bytes: string | Buffer, type = 'application/octet-stream') => new Blob([bytes], { type });
 
 async function png(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .png()
+    .toBuffer();
 }
 
 async function download(client: OdrClient, uuid: string, headers: Record<string, string> = {}) {
@@ -41,7 +47,9 @@ describe('POST /file and GET /file/{uuid}', () => {
     const entry = files(r, FILE).find((f) => f.original_name === 'pattern.csv')!;
     expect(entry).toBeDefined();
     expect(entry.file_size).toBe(String(bytes.length));
-    expect(Object.keys(entry._file_metadata!)).toEqual(expect.arrayContaining(['_external_id', '_create_date', '_create_auth', '_public_date', '_quality']));
+    expect(Object.keys(entry._file_metadata!)).toEqual(
+      expect.arrayContaining(['_external_id', '_create_date', '_create_auth', '_public_date', '_quality']),
+    );
     expect(entry._file_metadata!._public_date).toBe('2200-01-01 00:00:00');
 
     const res = await download(t.admin, entry.file_uuid);
@@ -97,7 +105,9 @@ describe('POST /file and GET /file/{uuid}', () => {
     expect(cd).not.toMatch(/[\r\n]/);
     // Nothing outside the content store was written, and the store holds only hashes.
     const root = path.join(t.dataDir, 'files');
-    const names2 = readdirSync(root, { recursive: true }).map(String).filter((p) => !p.startsWith('tmp'));
+    const names2 = readdirSync(root, { recursive: true })
+      .map(String)
+      .filter((p) => !p.startsWith('tmp'));
     expect(names2.every((p) => /^[0-9a-f]{2}(\/[0-9a-f]{2}(\/[0-9a-f]{64})?)?$/.test(p))).toBe(true);
     expect(readdirSync(path.join(root, 'tmp'))).toEqual([]);
   });
@@ -124,7 +134,9 @@ describe('POST /file and GET /file/{uuid}', () => {
     const small = await startSyntheticService(2, { config: { maxUploadBytes: 1000 } });
     try {
       const before = small.digest();
-      const res = await small.admin.send('POST', '/file', { form: { ...target(0), file: { blob: blob(Buffer.alloc(5000, 1)), name: 'big.bin' } } });
+      const res = await small.admin.send('POST', '/file', {
+        form: { ...target(0), file: { blob: blob(Buffer.alloc(5000, 1)), name: 'big.bin' } },
+      });
       expect(res.status).toBe(413);
       expect(((await res.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: 413 });
       expect(small.digest()).toBe(before);
@@ -141,7 +153,11 @@ describe('POST /file and GET /file/{uuid}', () => {
     const missing = await download(user, 'ffffffffffffffffffffffffffff');
     expect(missing.status).toBe(404);
     // Make record and file public through the save endpoint; now others may read it.
-    await t.admin.save({ record_uuid: rec(5), public_date: '2020-01-01 00:00:00', fields: [{ field_uuid: FILE, files: [{ file_uuid: uuid, public_date: '2020-01-01 00:00:00' }] }] });
+    await t.admin.save({
+      record_uuid: rec(5),
+      public_date: '2020-01-01 00:00:00',
+      fields: [{ field_uuid: FILE, files: [{ file_uuid: uuid, public_date: '2020-01-01 00:00:00' }] }],
+    });
     const res = await download(user, uuid);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('private bytes');
@@ -206,8 +222,12 @@ describe('images', () => {
 
   it('bytes shared by two files stay until the last reference goes', async () => {
     const same = Buffer.from('identical bytes');
-    const a = files(await t.admin.uploadFile(target(10), { blob: blob(same), name: 'a.txt' }), FILE).find((f) => f.original_name === 'a.txt')!;
-    const b = files(await t.admin.uploadFile(target(11), { blob: blob(same), name: 'b.txt' }), FILE).find((f) => f.original_name === 'b.txt')!;
+    const a = files(await t.admin.uploadFile(target(10), { blob: blob(same), name: 'a.txt' }), FILE).find(
+      (f) => f.original_name === 'a.txt',
+    )!;
+    const b = files(await t.admin.uploadFile(target(11), { blob: blob(same), name: 'b.txt' }), FILE).find(
+      (f) => f.original_name === 'b.txt',
+    )!;
     await t.admin.deleteFile(a.file_uuid);
     expect(await (await download(t.admin, b.file_uuid)).text()).toBe('identical bytes');
   });
@@ -222,7 +242,7 @@ describe('images', () => {
 describe('large files', () => {
   const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-  it('streams a 200 MB upload and download byte-identical while the service\'s memory stays flat', async () => {
+  it("streams a 200 MB upload and download byte-identical while the service's memory stays flat", async () => {
     const dir = tempDir('odr-big-');
     const file = path.join(dir, 'big.bin');
     const size = 200 * 1024 * 1024;
@@ -249,7 +269,9 @@ describe('large files', () => {
       const pid = proc.child.pid!;
       const rss0 = rssMb(pid);
       let peak = rss0;
-      const sampler = setInterval(() => { peak = Math.max(peak, rssMb(pid)); }, 10);
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMb(pid));
+      }, 10);
       try {
         const r = await client.uploadFile(target(12), { blob: await openAsBlob(file), name: 'big.bin' });
         const entry = files(r, FILE).find((f) => f.original_name === 'big.bin')!;

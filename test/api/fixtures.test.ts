@@ -23,7 +23,11 @@ describeFixtures('real ODR exports import and read back with the same shapes and
   });
   afterAll(() => t.close());
 
-  for (const [file, uuid] of [['chemin_template.json', '110a55b'], ['rruff_imalist_template.json', 'f6a700e9d45f0884c1514ec6c538'], ['ahed_metadata_template.json', '2ea627b']] as const) {
+  for (const [file, uuid] of [
+    ['chemin_template.json', '110a55b'],
+    ['rruff_imalist_template.json', 'f6a700e9d45f0884c1514ec6c538'],
+    ['ahed_metadata_template.json', '2ea627b'],
+  ] as const) {
     it(`${file}: GET /template/${uuid} matches the export`, async () => {
       const got = await t.admin.template(uuid);
       Template.parse(got);
@@ -51,8 +55,9 @@ describeFixtures('real ODR exports import and read back with the same shapes and
     const page3 = await t.admin.list('110a55b', 10, 20);
     expect(page1.count).toBe(10);
     expect(page3.count).toBe(4);
-    expect([...page1.records, ...page3.records].map((r) => r.record_uuid))
-      .toEqual([...data.records.slice(0, 10), ...data.records.slice(20)].map((r) => r.record_uuid));
+    expect([...page1.records, ...page3.records].map((r) => r.record_uuid)).toEqual(
+      [...data.records.slice(0, 10), ...data.records.slice(20)].map((r) => r.record_uuid),
+    );
   });
 
   it('imported files keep their metadata and href and are marked as not local', async () => {

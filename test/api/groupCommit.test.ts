@@ -4,7 +4,9 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(40); });
+beforeAll(async () => {
+  t = await startSyntheticService(40);
+});
 afterAll(() => t.close());
 
 describe('group commit of concurrent mutations', () => {
@@ -13,9 +15,8 @@ describe('group commit of concurrent mutations', () => {
     const text = SYNTH.field('Medium Text');
     const int = SYNTH.field('Integer');
     const writes = Array.from({ length: 40 }, (_, i) =>
-      i === 17
-        ? t.admin.setValue(SYNTH.record(i), int, 'not a number')
-        : t.admin.setValue(SYNTH.record(i), text, `concurrent ${i}`));
+      i === 17 ? t.admin.setValue(SYNTH.record(i), int, 'not a number') : t.admin.setValue(SYNTH.record(i), text, `concurrent ${i}`),
+    );
     const settled = await Promise.allSettled(writes);
     const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [i] : []));
     expect(failed).toEqual([17]);
@@ -40,9 +41,11 @@ describe('group commit of concurrent mutations', () => {
     const text = SYNTH.field('Long Text');
     const before = { batches: t.service.domain.writes.batches, ops: t.service.domain.writes.operations };
     // 8 clients, each writing as soon as its previous write is acknowledged (like the bench).
-    await Promise.all(Array.from({ length: 8 }, async (_, c) => {
-      for (let k = 0; k < 12; k++) await t.admin.setValue(SYNTH.record(c), text, `client ${c} write ${k}`);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, c) => {
+        for (let k = 0; k < 12; k++) await t.admin.setValue(SYNTH.record(c), text, `client ${c} write ${k}`);
+      }),
+    );
     const ops = t.service.domain.writes.operations - before.ops;
     const batches = t.service.domain.writes.batches - before.batches;
     expect(ops).toBe(96);

@@ -11,8 +11,18 @@ let t: TestService;
 let apiToken: string;
 let userToken: string;
 let user: OdrClient;
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => (e instanceof OdrApiError ? e.status : -1));
-const errorOf = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: OdrApiError) => e);
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: unknown) => (e instanceof OdrApiError ? e.status : -1),
+  );
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: OdrApiError) => e,
+  );
 const started = { date: '2026-01-01 00:00:00.000000', timezone_type: 3, timezone: 'UTC' };
 const upd = (job: Partial<Record<string, unknown>>) => ({
   user_email: ADMIN.email,
@@ -30,15 +40,28 @@ afterAll(() => t.close());
 
 describe('job routes with the x-auth API token', () => {
   it('create → worker units → status recount → complete; the job states move as documented', async () => {
-    const job = await t.admin.createJob({ job_type: 'ima_update', target_entity: 'ima_page', total: 3, additional_data: { since: 1743580800000 } }, apiToken);
-    expect(job).toMatchObject({ job_type: 'ima_update', total: 3, current: 0, completed: null, state: 'running', additional_data: { since: 1743580800000 } });
+    const job = await t.admin.createJob(
+      { job_type: 'ima_update', target_entity: 'ima_page', total: 3, additional_data: { since: 1743580800000 } },
+      apiToken,
+    );
+    expect(job).toMatchObject({
+      job_type: 'ima_update',
+      total: 3,
+      current: 0,
+      completed: null,
+      state: 'running',
+      additional_data: { since: 1743580800000 },
+    });
     expect(job.started.date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
     // The seed's record-shaped keys are there too.
     expect(job._record_metadata._updated_date).toBeDefined();
     expect(job.fields).toEqual([]);
 
     for (let i = 0; i < 2; i++) {
-      const unit = await t.admin.workerJob({ user_email: ADMIN.email, job: { tracked_job_id: job.id, random_key: `k${i}`, job_order: i, line_count: 10 } }, apiToken);
+      const unit = await t.admin.workerJob(
+        { user_email: ADMIN.email, job: { tracked_job_id: job.id, random_key: `k${i}`, job_order: i, line_count: 10 } },
+        apiToken,
+      );
       expect(unit).toMatchObject({ job_order: i, random_key: `k${i}`, line_count: 10 });
     }
     expect((await t.admin.jobStatus(job.id, 0, apiToken)).current).toBe(0);
@@ -56,7 +79,10 @@ describe('job routes with the x-auth API token', () => {
 
   it('PUT /job overwrites progress; a non-null completed completes it now', async () => {
     const job = await t.admin.createJob({ job_type: 'csv_import', target_entity: 'x', total: 10, additional_data: null }, apiToken);
-    const mid = await t.admin.updateJob(upd({ id: job.id, job_type: 'csv_import', total: 10, current: 4, additional_data: '"half"' }), apiToken);
+    const mid = await t.admin.updateJob(
+      upd({ id: job.id, job_type: 'csv_import', total: 10, current: 4, additional_data: '"half"' }),
+      apiToken,
+    );
     expect(mid).toMatchObject({ current: 4, state: 'running', additional_data: '"half"' });
     const fin = await t.admin.updateJob(upd({ id: job.id, job_type: 'csv_import', total: 10, current: 10, completed: started }), apiToken);
     expect(fin.state).toBe('complete');
@@ -78,7 +104,7 @@ describe('job routes with the x-auth API token', () => {
     expect(list.jobs.map((j) => j.id)).toEqual([a.id, b.id]);
   });
 
-  it('status, complete and cancel see only the caller\'s own jobs', async () => {
+  it("status, complete and cancel see only the caller's own jobs", async () => {
     const job = await t.admin.createJob({ job_type: 'own', target_entity: 'z', total: 1, additional_data: null }, apiToken);
     expect(await status(user.jobStatus(job.id, 1, userToken))).toBe(404);
     expect(await status(user.completeJob(job.id, userToken))).toBe(404);
@@ -91,7 +117,9 @@ describe('job auth and bad bodies', () => {
   it('takes x-auth or a Bearer JWT; a wrong or missing token is 401', async () => {
     const viaBearer = await t.admin.createJob({ job_type: 'bearer', target_entity: 't', total: 1, additional_data: null });
     expect(viaBearer.state).toBe('running');
-    expect(await status(t.admin.createJob({ job_type: 'x', target_entity: 't', total: 1, additional_data: null }, 'not-a-token'))).toBe(401);
+    expect(await status(t.admin.createJob({ job_type: 'x', target_entity: 't', total: 1, additional_data: null }, 'not-a-token'))).toBe(
+      401,
+    );
     const anon = t.client();
     for (const p of ['/job/status/1/1', '/job/complete/1', '/job/cancel/1', '/jobs/x']) {
       expect((await anon.send('GET', p)).status).toBe(401);
@@ -108,7 +136,12 @@ describe('job auth and bad bodies', () => {
     ['PUT', '/job', { user_email: ADMIN.email, job: { ...upd({ id: 1 }).job, target_entity: 'x'.repeat(65) } }, 'job.target_entity'],
     ['PUT', '/job', { user_email: ADMIN.email, job: { ...upd({ id: 1 }).job, additional_data: undefined } }, 'job.additional_data'],
     ['POST', '/worker/job', { user_email: ADMIN.email, job: { tracked_job_id: 1, job_order: 1, line_count: 1 } }, 'job.random_key'],
-    ['POST', '/worker/job', { user_email: ADMIN.email, job: { tracked_job_id: 'one', random_key: 'k', job_order: 1, line_count: 1 } }, 'job.tracked_job_id'],
+    [
+      'POST',
+      '/worker/job',
+      { user_email: ADMIN.email, job: { tracked_job_id: 'one', random_key: 'k', job_order: 1, line_count: 1 } },
+      'job.tracked_job_id',
+    ],
     ['POST', '/worker/job', { job: { tracked_job_id: 1, random_key: 'k', job_order: 1, line_count: 1 } }, 'user_email'],
     ['POST', '/job', { job: { target_entity: 't', total: 1, additional_data: null } }, 'job.job_type'],
     ['POST', '/job', { job: { job_type: 't', target_entity: 't', total: -1, additional_data: null } }, 'job.total'],
@@ -123,11 +156,22 @@ describe('job auth and bad bodies', () => {
   });
 
   it('malformed JSON, unknown ids and bad path segments', async () => {
-    const raw = await fetch(`${t.api}/job`, { method: 'PUT', headers: { 'x-auth': apiToken, 'content-type': 'application/json' }, body: '{"job": ' });
+    const raw = await fetch(`${t.api}/job`, {
+      method: 'PUT',
+      headers: { 'x-auth': apiToken, 'content-type': 'application/json' },
+      body: '{"job": ',
+    });
     expect(raw.status).toBe(400);
     expect(await status(t.admin.updateJob(upd({ id: 424242 }), apiToken))).toBe(404);
     expect((await errorOf(t.admin.updateJob(upd({ id: 424242 }), apiToken))).message).toContain("This Tracked job can't be found.");
-    expect(await status(t.admin.workerJob({ user_email: ADMIN.email, job: { tracked_job_id: 424242, random_key: 'k', job_order: 1, line_count: 1 } }, apiToken))).toBe(404);
+    expect(
+      await status(
+        t.admin.workerJob(
+          { user_email: ADMIN.email, job: { tracked_job_id: 424242, random_key: 'k', job_order: 1, line_count: 1 } },
+          apiToken,
+        ),
+      ),
+    ).toBe(404);
     expect((await t.admin.send('GET', '/job/status/abc/1', { headers: { 'x-auth': apiToken } })).status).toBe(400);
     expect((await t.admin.send('GET', '/job/status/1/xx', { headers: { 'x-auth': apiToken } })).status).toBe(400);
     expect((await t.admin.send('GET', '/job/complete', { headers: { 'x-auth': apiToken } })).status).toBe(404);
@@ -171,17 +215,25 @@ async function collectEvents(until: (jobs: TrackedJob[]) => boolean, start: () =
   return jobs;
 }
 
-describe('the service\'s own long operations as tracked jobs, streamed as events', () => {
+describe("the service's own long operations as tracked jobs, streamed as events", () => {
   it('thumbnail rebuild: progress events arrive in order and end complete at 100 %', async () => {
-    const img = await sharp({ create: { width: 900, height: 700, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+    const img = await sharp({ create: { width: 900, height: 700, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer();
     for (let i = 0; i < 4; i++) {
-      await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(i), field_uuid: SYNTH.field('Image') }, { blob: new Blob([img]), name: `i${i}.jpg` });
+      await t.admin.uploadFile(
+        { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(i), field_uuid: SYNTH.field('Image') },
+        { blob: new Blob([img]), name: `i${i}.jpg` },
+      );
     }
     let jobId = -1;
     const events = await collectEvents(
       (jobs) => jobs.some((j) => j.id === jobId && j.state !== 'running'),
       async () => {
-        const r = await fetch(`${t.host.url}/local/thumbnails/${SYNTH.dataset}`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` } });
+        const r = await fetch(`${t.host.url}/local/thumbnails/${SYNTH.dataset}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.admin.token}` },
+        });
         expect(r.status).toBe(202);
         jobId = ((await r.json()) as TrackedJob).id;
       },
@@ -205,7 +257,11 @@ describeFixtures('import from the UI as a tracked job', () => {
       async () => {
         const fd = new FormData();
         fd.append('file', await openAsBlob(fixture('chemin_template.json')), path.basename(fixture('chemin_template.json')));
-        const r = await fetch(`${t.host.url}/local/import`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, body: fd });
+        const r = await fetch(`${t.host.url}/local/import`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.admin.token}` },
+          body: fd,
+        });
         expect(r.status).toBe(202);
         jobId = ((await r.json()) as TrackedJob).id;
       },
@@ -214,7 +270,9 @@ describeFixtures('import from the UI as a tracked job', () => {
     expect(last.state).toBe('complete');
     expect(last.current).toBe(last.total);
     expect((last.additional_data as { kind: string }).kind).toBe('template');
-    const recent = await (await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })).json() as { jobs: TrackedJob[] };
+    const recent = (await (await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as {
+      jobs: TrackedJob[];
+    };
     expect(recent.jobs.some((j) => j.id === jobId && j.job_type === 'import')).toBe(true);
   });
 });

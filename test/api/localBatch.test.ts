@@ -5,12 +5,16 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { USER, startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(40); });
+beforeAll(async () => {
+  t = await startSyntheticService(40);
+});
 afterAll(() => t.close());
 
 async function batch(body: unknown, token = t.admin.token!) {
   const res = await fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/batch`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as BatchResult & { error?: { code: number; message: string } } };
 }
@@ -34,7 +38,8 @@ describe('POST /local/datasets/{uuid}/batch', () => {
   it('selects a tag and an option, and undoes both exactly', async () => {
     const tags = SYNTH.field('Tags');
     const tag = SYNTH.tag(5);
-    const selectedTags = async (i: number) => ((await rec(i)).fields.find((x) => x.field_uuid === tags)?.tags ?? []).map((x) => x.template_tag_uuid).sort();
+    const selectedTags = async (i: number) =>
+      ((await rec(i)).fields.find((x) => x.field_uuid === tags)?.tags ?? []).map((x) => x.template_tag_uuid).sort();
     const was = await Promise.all([1, 2, 3].map(selectedTags));
     const r = await batch({ records: ids.slice(0, 3), change: { kind: 'option', field: tags, option: tag, on: true } });
     expect(r.status).toBe(200);
@@ -45,7 +50,10 @@ describe('POST /local/datasets/{uuid}/batch', () => {
     const radio = SYNTH.field('Single Radio');
     const r2 = await batch({ records: ids, change: { kind: 'option', field: radio, option: SYNTH.option('Single Radio', 2), on: true } });
     expect(r2.status).toBe(200);
-    for (const i of [1, 2, 3, 4, 5]) expect((await rec(i)).fields.find((x) => x.field_uuid === radio)?.values?.map((v) => v.template_radio_option_uuid)).toEqual([SYNTH.option('Single Radio', 2)]);
+    for (const i of [1, 2, 3, 4, 5])
+      expect((await rec(i)).fields.find((x) => x.field_uuid === radio)?.values?.map((v) => v.template_radio_option_uuid)).toEqual([
+        SYNTH.option('Single Radio', 2),
+      ]);
   });
 
   it('public keeps the first public date of records already public; private and back by restore', async () => {
@@ -92,7 +100,10 @@ describe('POST /local/datasets/{uuid}/batch', () => {
     const was = await valueOf(7, f);
     const digest = t.digest();
     // Record 9 is private and not theirs; 7 alone they may not edit either (not the owner).
-    const r = await batch({ records: [SYNTH.record(7), SYNTH.record(9)], change: { kind: 'value', field: f, value: 'intruder' } }, other.token!);
+    const r = await batch(
+      { records: [SYNTH.record(7), SYNTH.record(9)], change: { kind: 'value', field: f, value: 'intruder' } },
+      other.token!,
+    );
     expect([403, 404]).toContain(r.status);
     expect(await valueOf(7, f)).toEqual(was);
     expect(t.digest()).toBe(digest);

@@ -4,13 +4,18 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { USER, startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(60); });
+beforeAll(async () => {
+  t = await startSyntheticService(60);
+});
 afterAll(() => t.close());
 
 async function table(query: Record<string, string | number>, token = t.admin.token) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/records?${qs}`, { headers: { Authorization: `Bearer ${token}` } });
-  return { status: res.status, body: (await res.json()) as { total: number; records: OdrRecord[]; error?: { code: number; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { total: number; records: OdrRecord[]; error?: { code: number; message: string } },
+  };
 }
 const uuids = (r: { records: OdrRecord[] }) => r.records.map((x) => x.record_uuid);
 

@@ -8,11 +8,16 @@ import { startSyntheticService, type TestService } from '../support/service.js';
 // The /local answers over real HTTP match the zod schemas in shared/ that the renderer reads
 // them with — strictly: a key the service adds or drops without the schema fails here.
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(12); });
+beforeAll(async () => {
+  t = await startSyntheticService(12);
+});
 afterAll(() => t.close());
 
 async function get(path: string, init: RequestInit = {}) {
-  const res = await fetch(`${t.host.url}/local${path}`, { ...init, headers: { Authorization: `Bearer ${t.admin.token}`, ...init.headers } });
+  const res = await fetch(`${t.host.url}/local${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${t.admin.token}`, ...init.headers },
+  });
   expect(res.status, path).toBeLessThan(300);
   return res.json() as Promise<unknown>;
 }

@@ -3,7 +3,9 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(30); });
+beforeAll(async () => {
+  t = await startSyntheticService(30);
+});
 afterAll(() => t.close());
 
 async function get(path: string, token: string | null = t.admin.token ?? null) {
@@ -25,7 +27,12 @@ describe('GET /local/datasets/{uuid}/record-uuids (ranges and select-all)', () =
   });
 
   it('refuses bad input with a clear error and unknown datasets with 404', async () => {
-    for (const [q, word] of [['offset=-1', 'offset'], ['limit=abc', 'limit'], ['dir=up', 'dir'], ['sort=nope', 'sort']] as const) {
+    for (const [q, word] of [
+      ['offset=-1', 'offset'],
+      ['limit=abc', 'limit'],
+      ['dir=up', 'dir'],
+      ['sort=nope', 'sort'],
+    ] as const) {
       const r = await get(`${SYNTH.dataset}/record-uuids?${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.error?.message, q).toContain(word);

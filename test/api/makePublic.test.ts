@@ -7,28 +7,44 @@ import { ADMIN, startSyntheticService, type TestService } from '../support/servi
 // private or scheduled record it publishes now. Every way a client can say "now" is covered.
 
 let t: TestService;
-beforeAll(async () => { t = await startSyntheticService(2); });
+beforeAll(async () => {
+  t = await startSyntheticService(2);
+});
 afterAll(() => t.close());
 
 const SINCE = '2021-06-01 10:00:00';
 
 async function newRecord(publicDate: string): Promise<string> {
   const body = new URLSearchParams({ public_date: publicDate });
-  const r = await fetch(`${t.api}/dataset/${SYNTH.dataset}/record`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, body });
+  const r = await fetch(`${t.api}/dataset/${SYNTH.dataset}/record`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.admin.token}` },
+    body,
+  });
   return ((await r.json()) as { record_uuid: string }).record_uuid;
 }
 
 const publicDateOf = async (uuid: string) => (await t.admin.record(uuid))._record_metadata._public_date;
 
 async function publish(uuid: string, date?: string) {
-  const form = new URLSearchParams({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: uuid, ...(date === undefined ? {} : { public_date: date }) });
-  const r = await fetch(`${t.api}/dataset/record/public`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, body: form });
+  const form = new URLSearchParams({
+    user_email: ADMIN.email,
+    dataset_uuid: SYNTH.dataset,
+    record_uuid: uuid,
+    ...(date === undefined ? {} : { public_date: date }),
+  });
+  const r = await fetch(`${t.api}/dataset/record/public`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.admin.token}` },
+    body: form,
+  });
   expect(r.status).toBe(200);
 }
 
 async function save(uuid: string, date: string) {
   const r = await fetch(`${t.api}/dataset/record`, {
-    method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ record_uuid: uuid, public_date: date }),
   });
   expect(r.status).toBe(200);

@@ -27,7 +27,9 @@ let png: Buffer;
 const fullForm = (p: string) => p.replace(/:([A-Za-z_]+)(\{[^}]*\})?\??/g, '{$1}');
 
 function operations(d: Json): Op[] {
-  return Object.entries(d.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ method, path, op: op as Json })));
+  return Object.entries(d.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, op]) => ({ method, path, op: op as Json })),
+  );
 }
 
 /** Validates `body` against the schema the document gives `status` (exact code, else 4XX/5XX). */
@@ -58,24 +60,45 @@ let trashId = '';
 
 beforeAll(async () => {
   t = await startSyntheticService(12);
-  png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#3a7' } }).png().toBuffer();
+  png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#3a7' } })
+    .png()
+    .toBuffer();
   origin = new URL(t.api).origin;
-  doc = await (await fetch(`${t.api}/openapi.json`)).json() as Json;
+  doc = (await (await fetch(`${t.api}/openapi.json`)).json()) as Json;
   const defs = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ $id: 'odr', $defs: defs });
 
   recordToDelete = (await t.admin.createRecord(SYNTH.dataset)).record_uuid;
   recordsToDelete = [(await t.admin.createRecord(SYNTH.dataset)).record_uuid];
-  const withFile = await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') }, { blob: new Blob(['a,b\n1,2\n']), name: 'data.csv' });
-  fileUuid = withFile.fields.find((f) => f.field_uuid === SYNTH.field('File'))!.files!.find((f) => f.original_name === 'data.csv')!.file_uuid;
-  const withFileField = withFile.fields.find((f) => f.field_uuid === SYNTH.field('File'))!.files!.find((f) => f.original_name === 'data.csv')!;
+  const withFile = await t.admin.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') },
+    { blob: new Blob(['a,b\n1,2\n']), name: 'data.csv' },
+  );
+  fileUuid = withFile.fields
+    .find((f) => f.field_uuid === SYNTH.field('File'))!
+    .files!.find((f) => f.original_name === 'data.csv')!.file_uuid;
+  const withFileField = withFile.fields
+    .find((f) => f.field_uuid === SYNTH.field('File'))!
+    .files!.find((f) => f.original_name === 'data.csv')!;
   fileId = withFileField.id;
-  const withImage = await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2), field_uuid: SYNTH.field('Image') }, { blob: new Blob([new Uint8Array(png)], { type: 'image/png' }), name: 'a.png' });
+  const withImage = await t.admin.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2), field_uuid: SYNTH.field('Image') },
+    { blob: new Blob([new Uint8Array(png)], { type: 'image/png' }), name: 'a.png' },
+  );
   imageId = withImage.fields.find((f) => f.field_uuid === SYNTH.field('Image'))!.files![0]!.id;
   // A second dataset for DELETE /dataset to remove.
-  const created = await fetch(`${t.api}/dataset`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, redirect: 'manual', body: new URLSearchParams({ template_uuid: SYNTH.dataset, dataset_name: 'Spare' }) });
-  spareDataset = ((await (await fetch(new URL(created.headers.get('location')!, t.api), { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as OdrRecord).database_uuid;
+  const created = await fetch(`${t.api}/dataset`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.admin.token}` },
+    redirect: 'manual',
+    body: new URLSearchParams({ template_uuid: SYNTH.dataset, dataset_name: 'Spare' }),
+  });
+  spareDataset = (
+    (await (
+      await fetch(new URL(created.headers.get('location')!, t.api), { headers: { Authorization: `Bearer ${t.admin.token}` } })
+    ).json()) as OdrRecord
+  ).database_uuid;
   const job = { job_type: 'csv_export', target_entity: SYNTH.dataset, total: 2, additional_data: {} };
   jobId = (await t.admin.createJob(job)).id;
   jobToCancel = (await t.admin.createJob(job)).id;
@@ -96,8 +119,14 @@ describe('the OpenAPI document', () => {
     const real = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method.toLowerCase()} ${fullForm(r.path)}`));
     // A `.json` suffix is stripped before routing, so a documented …/x.json is served by …/x.
     const documented = new Set(operations(doc).map((o) => `${o.method} ${o.path.replace(/\.json$/, '')}`));
-    expect([...real].filter((r) => !documented.has(r)), 'routes the document does not describe').toEqual([]);
-    expect([...documented].filter((r) => !real.has(r)), 'documented routes the app does not have').toEqual([]);
+    expect(
+      [...real].filter((r) => !documented.has(r)),
+      'routes the document does not describe',
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !real.has(r)),
+      'documented routes the app does not have',
+    ).toEqual([]);
   });
 });
 
@@ -123,15 +152,24 @@ describe('every route, called from the document alone, answers as the document s
     getSearchDatabaseUuidModifiedRecordsRecentLimitOffset: { params: { uuid: SYNTH.dataset, recent: '0', limit: '3', offset: '0' } },
     getSearchDatabaseUuidRecordsLimitOffset: { params: { uuid: SYNTH.dataset, limit: '0', offset: '0' } },
     postDatasetUuidRecord: { params: { uuid: SYNTH.dataset }, body: { public_date: '2024-01-01' } },
-    postDatasetRecord: { body: { record_uuid: SYNTH.record(4), fields: [{ field_uuid: SYNTH.field('Medium Text'), value: 'from the document' }] } },
+    postDatasetRecord: {
+      body: { record_uuid: SYNTH.record(4), fields: [{ field_uuid: SYNTH.field('Medium Text'), value: 'from the document' }] },
+    },
     putDataset: { body: { record_uuid: SYNTH.record(4), fields: [{ field_uuid: SYNTH.field('Integer'), value: 7 }] } },
-    postDatasetRecordPublic: { body: { user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(5), public_date: '2024-02-02' } },
+    postDatasetRecordPublic: {
+      body: { user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(5), public_date: '2024-02-02' },
+    },
     postRecordRecordFieldValue: { params: { record: SYNTH.record(4), field: SYNTH.field('Short Text') }, body: { value: 'S-DOC' } },
-    putRecordRecordFieldOptionState: { params: { record: SYNTH.record(4), field: SYNTH.field('Single Radio'), option: SYNTH.option('Single Radio', 2), state: 'selected' } },
+    putRecordRecordFieldOptionState: {
+      params: { record: SYNTH.record(4), field: SYNTH.field('Single Radio'), option: SYNTH.option('Single Radio', 2), state: 'selected' },
+    },
     deleteRecordUuid: { params: { uuid: '' } },
     deleteRecord: { body: { record_uuids: [] } },
     getDatasetQuotaUuid: { params: { uuid: SYNTH.dataset } },
-    postFile: { body: { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(7), field_uuid: SYNTH.field('Image'), file: 'png' }, status: 302 },
+    postFile: {
+      body: { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(7), field_uuid: SYNTH.field('Image'), file: 'png' },
+      status: 302,
+    },
     getFileUuid: { params: { uuid: '' } },
     deleteFileUuid: { params: { uuid: '' } },
     postJob: { body: { job: { job_type: 'csv_export', target_entity: SYNTH.dataset, total: 3, additional_data: {} } } },
@@ -145,11 +183,29 @@ describe('every route, called from the document alone, answers as the document s
     getJobCancelId: { params: { id: '' } },
     getJobsType: { params: { type: 'csv_export' } },
     getJobsCompletedTypeCount: { params: { type: 'csv_export', count: '5' } },
-    postDatasetUuidSearchLimitOffset: { params: { uuid: SYNTH.dataset, limit: '3', offset: '0' }, body: { fields: [{ field_uuid: SYNTH.field('Short Text'), value: 'S-0000' }] } },
-    getDatasetSearchKeyLimitOffsetList: { params: { key: Buffer.from(JSON.stringify({ dt_id: '901', gen: 'sample' })).toString('base64url'), limit: '2', offset: '0', list: '1' } },
-    getSearchKeyLimitOffset: { params: { key: Buffer.from(JSON.stringify({ template_uuid: SYNTH.dataset })).toString('base64url'), limit: '2', offset: '1' } },
-    postSearchLimitOffset: { params: { limit: '2', offset: '0' }, body: { search_key: Buffer.from(JSON.stringify({ template_uuid: SYNTH.dataset, general: 'sample' })).toString('base64url') } },
-    postLegacysearchLimitOffset: { params: { limit: '2', offset: '0' }, body: { search_key: Buffer.from(JSON.stringify({ template_uuid: SYNTH.dataset })).toString('base64url') } },
+    postDatasetUuidSearchLimitOffset: {
+      params: { uuid: SYNTH.dataset, limit: '3', offset: '0' },
+      body: { fields: [{ field_uuid: SYNTH.field('Short Text'), value: 'S-0000' }] },
+    },
+    getDatasetSearchKeyLimitOffsetList: {
+      params: {
+        key: Buffer.from(JSON.stringify({ dt_id: '901', gen: 'sample' })).toString('base64url'),
+        limit: '2',
+        offset: '0',
+        list: '1',
+      },
+    },
+    getSearchKeyLimitOffset: {
+      params: { key: Buffer.from(JSON.stringify({ template_uuid: SYNTH.dataset })).toString('base64url'), limit: '2', offset: '1' },
+    },
+    postSearchLimitOffset: {
+      params: { limit: '2', offset: '0' },
+      body: { search_key: Buffer.from(JSON.stringify({ template_uuid: SYNTH.dataset, general: 'sample' })).toString('base64url') },
+    },
+    postLegacysearchLimitOffset: {
+      params: { limit: '2', offset: '0' },
+      body: { search_key: Buffer.from(JSON.stringify({ template_uuid: SYNTH.dataset })).toString('base64url') },
+    },
     getSearchFieldField: { params: { field: SYNTH.field('Tags') } },
     getSearchFieldStatsTemplateField: { params: { template: SYNTH.dataset, field: SYNTH.field('Single Select') } },
     getSearchFieldStatsbydatasetTemplateField: { params: { template: SYNTH.dataset, field: SYNTH.field('Tags') } },
@@ -164,10 +220,16 @@ describe('every route, called from the document alone, answers as the document s
     postLocalSession: {},
     getLocalWhoami: {},
     getLocalDatasets: {},
-    getLocalDatasetsUuidRecords: { params: { uuid: SYNTH.dataset }, query: { q: 'sample', sort: SYNTH.field('Integer'), dir: 'desc', limit: '5' } },
+    getLocalDatasetsUuidRecords: {
+      params: { uuid: SYNTH.dataset },
+      query: { q: 'sample', sort: SYNTH.field('Integer'), dir: 'desc', limit: '5' },
+    },
     getLocalDatasetsUuidRecordUuids: { params: { uuid: SYNTH.dataset }, query: { sort: '_id', dir: 'desc', offset: '1', limit: '3' } },
     getLocalDatasetsUuidPositionRecord: { params: { uuid: SYNTH.dataset, record: SYNTH.record(2) }, query: { sort: '_id' } },
-    postLocalDatasetsUuidBatch: { params: { uuid: SYNTH.dataset }, body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } } },
+    postLocalDatasetsUuidBatch: {
+      params: { uuid: SYNTH.dataset },
+      body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } },
+    },
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },
@@ -184,7 +246,7 @@ describe('every route, called from the document alone, answers as the document s
   });
 
   /** Request body in the first media type the document offers, from plain values. */
-  function encode(op: Json, body: Json | undefined): { headers: Record<string, string>; body?: RequestInit["body"] } {
+  function encode(op: Json, body: Json | undefined): { headers: Record<string, string>; body?: RequestInit['body'] } {
     if (!op.requestBody || body === undefined) return { headers: {} };
     const media = Object.keys(op.requestBody.content)[0]!;
     if (media === 'application/json') return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
@@ -192,7 +254,8 @@ describe('every route, called from the document alone, answers as the document s
       const f = new FormData();
       for (const [k, v] of Object.entries(body)) {
         if (k === 'file' && v === 'png') f.append(k, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pixel.png');
-        else if (k === 'file' && v === 'template') f.append(k, new Blob([JSON.stringify({ ...syntheticTemplate(), name: 'Reimported' })]), 'template.json');
+        else if (k === 'file' && v === 'template')
+          f.append(k, new Blob([JSON.stringify({ ...syntheticTemplate(), name: 'Reimported' })]), 'template.json');
         else f.append(k, String(v));
       }
       return { headers: {}, body: f };
@@ -215,7 +278,10 @@ describe('every route, called from the document alone, answers as the document s
     data.getFileUuid!.params!.uuid = fileUuid;
     data.deleteFileUuid!.params!.uuid = fileUuid;
     const started = { date: '2026-01-01 00:00:00.000000', timezone_type: 3, timezone: 'UTC' };
-    data.putJob!.body = { user_email: ADMIN.email, job: { id: jobId, job_type: 'csv_export', total: 2, current: 1, started, additional_data: '', target_entity: SYNTH.dataset } };
+    data.putJob!.body = {
+      user_email: ADMIN.email,
+      job: { id: jobId, job_type: 'csv_export', total: 2, current: 1, started, additional_data: '', target_entity: SYNTH.dataset },
+    };
     data.postWorkerJob!.body = { user_email: ADMIN.email, job: { tracked_job_id: jobId, random_key: 'k1', job_order: 1, line_count: 5 } };
     for (const k of ['getJobStatusId', 'getJobStatusIdFull', 'getJobCompleteId'] as const) data[k]!.params!.id = String(jobId);
     data.getJobCancelId!.params!.id = String(jobToCancel);
@@ -224,7 +290,13 @@ describe('every route, called from the document alone, answers as the document s
     data.getSearchImageDownloadId!.params!.id = String(imageId);
 
     // Mutations that remove what later calls read go last.
-    const late: Record<string, number> = { getLocalSyncRemotesIdDatasets: 1, postLocalSyncRun: 1, putLocalSyncRemotesIdLive: 1, getLocalTrash: 3, postLocalTrashIdRestore: 4 };
+    const late: Record<string, number> = {
+      getLocalSyncRemotesIdDatasets: 1,
+      postLocalSyncRun: 1,
+      putLocalSyncRemotesIdLive: 1,
+      getLocalTrash: 3,
+      postLocalTrashIdRestore: 4,
+    };
     const order = (o: Op) => late[o.op.operationId as string] ?? (o.method === 'delete' ? 2 : 0);
     const ops = operations(doc).sort((a, b) => order(a) - order(b));
     for (const o of ops) {
@@ -243,7 +315,13 @@ describe('every route, called from the document alone, answers as the document s
       const req = encode(o.op, a.body);
       const headers = { ...req.headers, ...(secured ? { Authorization: `Bearer ${t.admin.token}` } : {}) };
       const ctl = new AbortController();
-      const res = await fetch(`${origin}${url}`, { method: o.method.toUpperCase(), headers, body: req.body, redirect: 'manual', signal: ctl.signal });
+      const res = await fetch(`${origin}${url}`, {
+        method: o.method.toUpperCase(),
+        headers,
+        body: req.body,
+        redirect: 'manual',
+        signal: ctl.signal,
+      });
       const want = a.status ?? Number(Object.keys(o.op.responses)[0]);
       const type = res.headers.get('content-type');
       let body: unknown;
@@ -259,16 +337,24 @@ describe('every route, called from the document alone, answers as the document s
       expect(res.status, `${o.method} ${o.path}: ${JSON.stringify(body)?.slice(0, 300)}`).toBe(want);
       check(o, res.status, type, body);
       if (res.status === 302) {
-        const followed = await fetch(new URL(res.headers.get('location')!, origin), { headers: { Authorization: `Bearer ${t.admin.token}` } });
+        const followed = await fetch(new URL(res.headers.get('location')!, origin), {
+          headers: { Authorization: `Bearer ${t.admin.token}` },
+        });
         expect(followed.status).toBe(200);
-        if (followed.headers.get('content-type')?.includes('json')) expect(((await followed.json()) as OdrRecord).record_uuid).toMatch(/^[a-z0-9]+$/);
+        if (followed.headers.get('content-type')?.includes('json'))
+          expect(((await followed.json()) as OdrRecord).record_uuid).toMatch(/^[a-z0-9]+$/);
         else expect((await followed.arrayBuffer()).byteLength).toBeGreaterThan(0);
       }
       if (id === 'postLocalSyncRemotes') remoteId = (body as { id: number }).id;
       if (id === 'getLocalTrash') trashId = (body as { datasets: { id: string }[] }).datasets[0]!.id;
 
       if (secured) {
-        const anon = await fetch(`${origin}${url}`, { method: o.method.toUpperCase(), headers: req.headers, body: encode(o.op, a.body).body, redirect: 'manual' });
+        const anon = await fetch(`${origin}${url}`, {
+          method: o.method.toUpperCase(),
+          headers: req.headers,
+          body: encode(o.op, a.body).body,
+          redirect: 'manual',
+        });
         const anonBody = await anon.json();
         expect(anon.status, `${o.method} ${o.path} without credentials`).toBe(401);
         check(o, 401, anon.headers.get('content-type'), anonBody);

@@ -58,28 +58,137 @@ const ROUTES: Route[] = [
   { name: 'GET /search/database/DS/records', kind: 'list', req: () => ({ method: 'GET', path: `/search/database/${DS}/records` }) },
   { name: 'GET /dataset/DS/modified/records/0', kind: 'list', req: () => ({ method: 'GET', path: `/dataset/${DS}/modified/records/0` }) },
   { name: 'GET /local/datasets/DS/records', kind: 'list', req: () => ({ method: 'GET', path: `/local/datasets/${DS}/records?limit=500` }) },
-  { name: 'POST /dataset/record {record_uuid} (no change)', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec } }) },
-  { name: 'PUT /dataset {record_uuid} (no change)', kind: 'edit', noop: true, req: (t) => ({ method: 'PUT', path: '/dataset', json: { record_uuid: t.rec } }) },
-  { name: 'POST /dataset/record repeating the stored value', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, fields: [{ field_uuid: TEXT, value: t.secret }] } }) },
-  { name: 'POST /dataset/record with a new value', kind: 'edit', req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, fields: [{ field_uuid: TEXT, value: 'new value' }] } }) },
-  { name: 'POST /dataset/record repeating the public date', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, public_date: t.publicDate } }) },
-  { name: 'POST /dataset/record naming the child (no change)', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, records: [{ record_uuid: t.child }] } }) },
-  { name: 'POST /dataset/record on the child (no change)', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.child } }) },
-  { name: 'POST /record/R/F/value with the stored value', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: t.secret } }) },
-  { name: 'POST /record/R/F/value with another value', kind: 'edit', req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: 'guess' } }) },
-  { name: 'POST /record/R/F/value null', kind: 'edit', noop: true, req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: null } }) },
-  { name: 'PUT …/selected on the selected option', kind: 'edit', noop: true, req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(1)}/selected` }) },
-  { name: 'PUT …/unselected on an unselected option', kind: 'edit', noop: true, req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(2)}/unselected` }) },
-  { name: 'PUT …/selected on another option', kind: 'edit', req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(2)}/selected` }) },
-  { name: 'PUT …/selected on the selected tag', kind: 'edit', noop: true, req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${TAGS}/${SYNTH.tag(1)}/selected` }) },
-  { name: 'PUT …/unselected on an unselected tag', kind: 'edit', noop: true, req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${TAGS}/${SYNTH.tag(9)}/unselected` }) },
-  { name: 'POST /dataset/record/public (now)', kind: 'edit', req: (t, email) => ({ method: 'POST', path: '/dataset/record/public', form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec }) }) },
-  { name: 'POST /dataset/record/public (its own date)', kind: 'edit', noop: true, req: (t, email) => ({ method: 'POST', path: '/dataset/record/public', form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec, public_date: t.publicDate }) }) },
-  { name: 'POST /dataset/record/public (private)', kind: 'edit', req: (t, email) => ({ method: 'POST', path: '/dataset/record/public', form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec, public_date: PRIVATE_DATE }) }) },
+  {
+    name: 'POST /dataset/record {record_uuid} (no change)',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec } }),
+  },
+  {
+    name: 'PUT /dataset {record_uuid} (no change)',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'PUT', path: '/dataset', json: { record_uuid: t.rec } }),
+  },
+  {
+    name: 'POST /dataset/record repeating the stored value',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({
+      method: 'POST',
+      path: '/dataset/record',
+      json: { record_uuid: t.rec, fields: [{ field_uuid: TEXT, value: t.secret }] },
+    }),
+  },
+  {
+    name: 'POST /dataset/record with a new value',
+    kind: 'edit',
+    req: (t) => ({
+      method: 'POST',
+      path: '/dataset/record',
+      json: { record_uuid: t.rec, fields: [{ field_uuid: TEXT, value: 'new value' }] },
+    }),
+  },
+  {
+    name: 'POST /dataset/record repeating the public date',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, public_date: t.publicDate } }),
+  },
+  {
+    name: 'POST /dataset/record naming the child (no change)',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.rec, records: [{ record_uuid: t.child }] } }),
+  },
+  {
+    name: 'POST /dataset/record on the child (no change)',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'POST', path: '/dataset/record', json: { record_uuid: t.child } }),
+  },
+  {
+    name: 'POST /record/R/F/value with the stored value',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: t.secret } }),
+  },
+  {
+    name: 'POST /record/R/F/value with another value',
+    kind: 'edit',
+    req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: 'guess' } }),
+  },
+  {
+    name: 'POST /record/R/F/value null',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'POST', path: `/record/${t.rec}/${TEXT}/value`, json: { value: null } }),
+  },
+  {
+    name: 'PUT …/selected on the selected option',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(1)}/selected` }),
+  },
+  {
+    name: 'PUT …/unselected on an unselected option',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(2)}/unselected` }),
+  },
+  {
+    name: 'PUT …/selected on another option',
+    kind: 'edit',
+    req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${RADIO}/${OPT(2)}/selected` }),
+  },
+  {
+    name: 'PUT …/selected on the selected tag',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${TAGS}/${SYNTH.tag(1)}/selected` }),
+  },
+  {
+    name: 'PUT …/unselected on an unselected tag',
+    kind: 'edit',
+    noop: true,
+    req: (t) => ({ method: 'PUT', path: `/record/${t.rec}/${TAGS}/${SYNTH.tag(9)}/unselected` }),
+  },
+  {
+    name: 'POST /dataset/record/public (now)',
+    kind: 'edit',
+    req: (t, email) => ({
+      method: 'POST',
+      path: '/dataset/record/public',
+      form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec }),
+    }),
+  },
+  {
+    name: 'POST /dataset/record/public (its own date)',
+    kind: 'edit',
+    noop: true,
+    req: (t, email) => ({
+      method: 'POST',
+      path: '/dataset/record/public',
+      form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec, public_date: t.publicDate }),
+    }),
+  },
+  {
+    name: 'POST /dataset/record/public (private)',
+    kind: 'edit',
+    req: (t, email) => ({
+      method: 'POST',
+      path: '/dataset/record/public',
+      form: new URLSearchParams({ user_email: email, dataset_uuid: DS, record_uuid: t.rec, public_date: PRIVATE_DATE }),
+    }),
+  },
   { name: 'POST /file', kind: 'edit', req: (t) => ({ method: 'POST', path: '/file', form: uploadForm(t.rec, 'matrix.txt') }) },
   { name: 'DELETE /file/F', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/file/${t.file}` }) },
   { name: 'DELETE /record/R', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/record/${t.rec}` }) },
-  { name: 'DELETE /record {record_uuids}', kind: 'edit', req: (t) => ({ method: 'DELETE', path: '/record', json: { record_uuids: [t.rec] } }) },
+  {
+    name: 'DELETE /record {record_uuids}',
+    kind: 'edit',
+    req: (t) => ({ method: 'DELETE', path: '/record', json: { record_uuids: [t.rec] } }),
+  },
   { name: 'DELETE /record/CHILD', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/record/${t.child}` }) },
 ];
 
@@ -120,15 +229,32 @@ async function ok(who: Who, r: Parameters<typeof call>[1]) {
 async function makeRecord(state: State): Promise<Target> {
   const n = ++seq;
   const secret = `s${n}${state.slice(0, 3)}q${(n * 7919).toString(36)}`;
-  const publicDate = state === 'public' ? '2021-06-01 10:00:00'
-    : state === 'scheduled' ? formatTimestamp(new Date(Date.now() + 86_400_000)) : PRIVATE_DATE;
-  const created = await ok('owner', { method: 'POST', path: `/dataset/${DS}/record`, form: new URLSearchParams({ public_date: publicDate }) });
+  const publicDate =
+    state === 'public' ? '2021-06-01 10:00:00' : state === 'scheduled' ? formatTimestamp(new Date(Date.now() + 86_400_000)) : PRIVATE_DATE;
+  const created = await ok('owner', {
+    method: 'POST',
+    path: `/dataset/${DS}/record`,
+    form: new URLSearchParams({ public_date: publicDate }),
+  });
   const rec = created.record_uuid as string;
   await ok('owner', {
-    method: 'POST', path: '/dataset/record', json: {
-      record_uuid: rec, fields: [{ field_uuid: TEXT, value: secret }, { field_uuid: RADIO, values: [{ template_radio_option_uuid: OPT(1) }] },
-        { field_uuid: TAGS, tags: [{ template_tag_uuid: SYNTH.tag(1) }] }],
-      records: [{ record_uuid: '', database_uuid: SYNTH.child, public_date: '2020-01-01 00:00:00', fields: [{ field_uuid: SYNTH.childField(1), value: `${secret}-child` }] }],
+    method: 'POST',
+    path: '/dataset/record',
+    json: {
+      record_uuid: rec,
+      fields: [
+        { field_uuid: TEXT, value: secret },
+        { field_uuid: RADIO, values: [{ template_radio_option_uuid: OPT(1) }] },
+        { field_uuid: TAGS, tags: [{ template_tag_uuid: SYNTH.tag(1) }] },
+      ],
+      records: [
+        {
+          record_uuid: '',
+          database_uuid: SYNTH.child,
+          public_date: '2020-01-01 00:00:00',
+          fields: [{ field_uuid: SYNTH.childField(1), value: `${secret}-child` }],
+        },
+      ],
     },
   });
   const res = await call('owner', { method: 'POST', path: '/file', form: uploadForm(rec, `${secret}.txt`) });
@@ -149,7 +275,11 @@ beforeAll(async () => {
   t.service.ctx.schema.changed();
   expect(owner.isSuper).toBe(false);
   const login = async (email: string, password: string) => {
-    const r = await fetch(`${t.api}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password }) });
+    const r = await fetch(`${t.api}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: email, password }),
+    });
     return ((await r.json()) as { token: string }).token;
   };
   tokens.owner = await login('owner@test.local', 'owner-password-1');
@@ -170,11 +300,13 @@ beforeAll(async () => {
   pool = { public: pub!, private: priv!, scheduled: sched! };
   const jobs = ROUTES.flatMap((route) => CASES.map((c, i) => ({ route, i, c })));
   for (let k = 0; k < jobs.length; k += 16) {
-    await Promise.all(jobs.slice(k, k + 16).map(async ({ route, i, c }) => {
-      const list = targets.get(route) ?? [];
-      targets.set(route, list);
-      list[i] = fresh(route, c.who) ? await makeRecord(c.state) : pool[c.state];
-    }));
+    await Promise.all(
+      jobs.slice(k, k + 16).map(async ({ route, i, c }) => {
+        const list = targets.get(route) ?? [];
+        targets.set(route, list);
+        list[i] = fresh(route, c.who) ? await makeRecord(c.state) : pool[c.state];
+      }),
+    );
   }
 }, 120_000);
 
@@ -196,7 +328,8 @@ describe('permission matrix: every record route × user × record state', () => 
         if (allowed) {
           if (res.status >= 400) failures.push(`${where} (allowed by the README)`);
           if (route.noop && writeMark(t.service) !== before) failures.push(`${where} (a write that changes nothing changed data)`);
-          if (route.kind === 'read' && res.status === 200 && !route.refused && !res.text.includes(target.secret.slice(0, 6))) failures.push(`${where} (the record's values are missing)`);
+          if (route.kind === 'read' && res.status === 200 && !route.refused && !res.text.includes(target.secret.slice(0, 6)))
+            failures.push(`${where} (the record's values are missing)`);
           continue;
         }
         const expected = route.refused ?? 403;

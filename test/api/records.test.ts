@@ -13,13 +13,18 @@ const field = (r: OdrRecord, t: FieldTypeName) => r.fields.find((f) => f.field_u
 const selected = (r: OdrRecord, t: FieldTypeName) => (field(r, t)?.values ?? []).map((v) => v.template_radio_option_uuid);
 
 async function status(p: Promise<unknown>): Promise<number> {
-  return p.then(() => 200, (e: unknown) => (e instanceof OdrApiError ? e.status : -1));
+  return p.then(
+    () => 200,
+    (e: unknown) => (e instanceof OdrApiError ? e.status : -1),
+  );
 }
 
 let t: TestService;
 let now = new Date('2026-06-01T12:00:00Z');
 // Time moves by weeks here; tokens must outlive that.
-beforeAll(async () => { t = await startSyntheticService(30, { clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } }); });
+beforeAll(async () => {
+  t = await startSyntheticService(30, { clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } });
+});
 afterAll(() => t.close());
 
 describe('POST /dataset/{uuid}/record (create)', () => {
@@ -29,7 +34,10 @@ describe('POST /dataset/{uuid}/record (create)', () => {
     expect(r.records).toEqual([]);
     expect(r.record_name).toBe(r.internal_id);
     expect(r._record_metadata).toEqual({
-      _create_date: '2026-06-01 12:00:00', _updated_date: '2026-06-01 12:00:00', _create_auth: 'Local Admin', _public_date: PRIVATE_DATE,
+      _create_date: '2026-06-01 12:00:00',
+      _updated_date: '2026-06-01 12:00:00',
+      _create_auth: 'Local Admin',
+      _public_date: PRIVATE_DATE,
     });
     const read = await t.admin.record(r.record_uuid);
     expect(read._record_metadata._update_date).toBe('2026-06-01 12:00:00');
@@ -60,7 +68,10 @@ describe('GET /dataset/record and /dataset/{uuid}/{limit}/{offset}', () => {
     expect(field(r, 'Boolean')!.selected).toBeTypeOf('number');
     expect(field(r, 'Boolean')!.value).toBeUndefined();
     expect(r.record_name).toBe('S-000003');
-    expect(field(r, 'Short Text')!._field_metadata).toMatchObject({ _public_date: expect.any(String), _create_auth: 'Synthetic Generator' });
+    expect(field(r, 'Short Text')!._field_metadata).toMatchObject({
+      _public_date: expect.any(String),
+      _create_auth: 'Synthetic Generator',
+    });
   });
 
   it('lists with limit default 100 and a zero-based offset; count is the number returned', async () => {
@@ -92,7 +103,9 @@ describe('GET /dataset/record and /dataset/{uuid}/{limit}/{offset}', () => {
     const seen = await user.list(SYNTH.dataset, 1000);
     const privateOthers = all.records.filter((r) => r._record_metadata._public_date === PRIVATE_DATE);
     expect(privateOthers.length).toBeGreaterThan(0);
-    expect(seen.records.map((r) => r.record_uuid)).toEqual(all.records.filter((r) => r._record_metadata._public_date !== PRIVATE_DATE).map((r) => r.record_uuid));
+    expect(seen.records.map((r) => r.record_uuid)).toEqual(
+      all.records.filter((r) => r._record_metadata._public_date !== PRIVATE_DATE).map((r) => r.record_uuid),
+    );
     expect(await status(user.record(privateOthers[0]!.record_uuid))).toBe(403);
   });
 
@@ -130,17 +143,34 @@ describe('POST /record/{r}/{f}/value', () => {
     expect((await t.admin.record(SYNTH.record(4))).fields.find((f) => f.field_uuid === F(type))!.value).toEqual(stored);
   });
 
-  it.each([['Boolean', '1', 1], ['Boolean', false, 0], ['Boolean', 'true', null]] as const)('%s takes %j', async (type, input, sel) => {
+  it.each([
+    ['Boolean', '1', 1],
+    ['Boolean', false, 0],
+    ['Boolean', 'true', null],
+  ] as const)('%s takes %j', async (type, input, sel) => {
     const p = t.admin.setValue(SYNTH.record(4), F(type), input);
     if (sel === null) expect(await status(p)).toBe(400);
     else expect(field(await p, type)!.selected).toBe(sel);
   });
 
   const invalid: [FieldTypeName, unknown][] = [
-    ['Integer', 'abc'], ['Integer', '12x'], ['Integer', '1.9'], ['Integer', '007'], ['Integer', '2147483648'], ['Integer', '-0'], ['Integer', true],
-    ['Decimal', 'abc'], ['Decimal', '1.2.3'], ['Decimal', '--1'],
-    ['Short Text', 'x'.repeat(33)], ['Short Text', 'é'.repeat(17)], ['Medium Text', 'm'.repeat(65)], ['Long Text', 'l'.repeat(256)],
-    ['DateTime', '2024-02-30'], ['DateTime', '2024-1-5'], ['DateTime', '2024-01-05 10:00:00'],
+    ['Integer', 'abc'],
+    ['Integer', '12x'],
+    ['Integer', '1.9'],
+    ['Integer', '007'],
+    ['Integer', '2147483648'],
+    ['Integer', '-0'],
+    ['Integer', true],
+    ['Decimal', 'abc'],
+    ['Decimal', '1.2.3'],
+    ['Decimal', '--1'],
+    ['Short Text', 'x'.repeat(33)],
+    ['Short Text', 'é'.repeat(17)],
+    ['Medium Text', 'm'.repeat(65)],
+    ['Long Text', 'l'.repeat(256)],
+    ['DateTime', '2024-02-30'],
+    ['DateTime', '2024-1-5'],
+    ['DateTime', '2024-01-05 10:00:00'],
   ];
   it.each(invalid)('%s refuses %j with 400 and changes nothing', async (type, input) => {
     const before = t.digest();
@@ -152,7 +182,11 @@ describe('POST /record/{r}/{f}/value', () => {
   });
 
   it('the empty string clears: text to "", Integer and Decimal to null', async () => {
-    for (const [type, cleared] of [['Long Text', ''], ['Integer', null], ['Decimal', null]] as const) {
+    for (const [type, cleared] of [
+      ['Long Text', ''],
+      ['Integer', null],
+      ['Decimal', null],
+    ] as const) {
       const r = await t.admin.setValue(SYNTH.record(6), F(type), '');
       expect(field(r, type)!.value).toBe(cleared);
     }
@@ -171,9 +205,12 @@ describe('POST /record/{r}/{f}/value', () => {
   it('record or field missing → 404; body missing or not JSON → 400', async () => {
     expect(await status(t.admin.setValue('0000000', F('Long Text'), 'x'))).toBe(404);
     expect(await status(t.admin.setValue(SYNTH.record(6), 'ffff0000', 'x'))).toBe(404);
-    const post = (body: string) => fetch(`${t.api}/record/${SYNTH.record(6)}/${F('Long Text')}/value`, {
-      method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' }, body,
-    });
+    const post = (body: string) =>
+      fetch(`${t.api}/record/${SYNTH.record(6)}/${F('Long Text')}/value`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
+        body,
+      });
     for (const body of ['', '{"value":', '{"val":"x"}', '[1]', '{"value":{"a":1}}']) {
       const res = await post(body);
       expect(res.status).toBe(400);
@@ -189,10 +226,17 @@ describe('POST /record/{r}/{f}/value', () => {
     const after = await t.admin.record(SYNTH.record(20));
     expect(after._record_metadata._update_date).toBe('2026-06-02 08:00:00');
     expect(after.records[0]!.fields.find((f) => f.field_uuid === SYNTH.childField(1))!.value).toBe('renamed split');
-    const log = t.service.ctx.db.prepare("SELECT * FROM change_log WHERE op = 'value.set' ORDER BY seq DESC LIMIT 1").get() as Record<string, unknown>;
+    const log = t.service.ctx.db.prepare("SELECT * FROM change_log WHERE op = 'value.set' ORDER BY seq DESC LIMIT 1").get() as Record<
+      string,
+      unknown
+    >;
     expect(log).toMatchObject({
-      record_uuid: child.record_uuid, top_record_uuid: SYNTH.record(20), field_uuid: SYNTH.childField(1),
-      old: JSON.stringify('split 1'), new: JSON.stringify('renamed split'), dataset_uuid: SYNTH.dataset,
+      record_uuid: child.record_uuid,
+      top_record_uuid: SYNTH.record(20),
+      field_uuid: SYNTH.childField(1),
+      old: JSON.stringify('split 1'),
+      new: JSON.stringify('renamed split'),
+      dataset_uuid: SYNTH.dataset,
     });
   });
 });
@@ -248,7 +292,8 @@ describe('PUT /record/{r}/{f}/{option}/{selected|unselected}', () => {
     expect(await status(put(SYNTH.record(7), 'Single Radio', O('Single Select', 1), true))).toBe(404);
     expect(await status(put(SYNTH.record(7), 'Long Text', O('Single Radio', 1), true))).toBe(400);
     const res = await fetch(`${t.api}/record/${SYNTH.record(7)}/${F('Single Radio')}/${O('Single Radio', 1)}/maybe`, {
-      method: 'PUT', headers: { Authorization: `Bearer ${t.admin.token}` },
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${t.admin.token}` },
     });
     expect(res.status).toBe(400);
   });
@@ -256,7 +301,12 @@ describe('PUT /record/{r}/{f}/{option}/{selected|unselected}', () => {
 
 describe('POST /dataset/record/public', () => {
   const publish = (c: OdrClient, email: string, uuid: string, date?: string) =>
-    c.setPublic({ user_email: email, dataset_uuid: SYNTH.dataset, record_uuid: uuid, ...(date === undefined ? {} : { public_date: date }) });
+    c.setPublic({
+      user_email: email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: uuid,
+      ...(date === undefined ? {} : { public_date: date }),
+    });
 
   it('without a date: public now; the response uses _updated_date', async () => {
     now = new Date('2026-06-03T09:30:00Z');
@@ -283,8 +333,14 @@ describe('POST /dataset/record/public', () => {
   it('errors: missing field 400, unknown dataset or record 404, bad date 400, not the creator 403', async () => {
     const user = await t.loginAs(USER.email, USER.password);
     const before = t.digest();
-    expect(await status(t.admin.request('POST', '/dataset/record/public', { form: { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(3) } }))).toBe(400);
-    expect(await status(t.admin.setPublic({ user_email: 'admin@test.local', dataset_uuid: 'abc', record_uuid: SYNTH.record(3) }))).toBe(404);
+    expect(
+      await status(
+        t.admin.request('POST', '/dataset/record/public', { form: { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(3) } }),
+      ),
+    ).toBe(400);
+    expect(await status(t.admin.setPublic({ user_email: 'admin@test.local', dataset_uuid: 'abc', record_uuid: SYNTH.record(3) }))).toBe(
+      404,
+    );
     expect(await status(publish(t.admin, 'admin@test.local', 'abc'))).toBe(404);
     expect(await status(publish(t.admin, 'admin@test.local', SYNTH.record(3), 'soonish'))).toBe(400);
     expect(await status(publish(user, USER.email, SYNTH.record(3)))).toBe(403);
@@ -293,14 +349,20 @@ describe('POST /dataset/record/public', () => {
 });
 
 describe('DELETE /record (bulk) and /record/{uuid}', () => {
-  const del = (body: string | undefined, path = '/record', token = t.admin.token) => fetch(`${t.api}${path}`, {
-    method: 'DELETE', headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body,
-  });
+  const del = (body: string | undefined, path = '/record', token = t.admin.token) =>
+    fetch(`${t.api}${path}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
 
   it('200 with {deleted, count}; the records and their children are gone', async () => {
     const a = await t.admin.createRecord(SYNTH.dataset);
     const parent = await t.admin.record(SYNTH.record(30 - 10));
-    expect(await t.admin.deleteRecords([a.record_uuid, parent.record_uuid])).toEqual({ deleted: [a.record_uuid, parent.record_uuid], count: 2 });
+    expect(await t.admin.deleteRecords([a.record_uuid, parent.record_uuid])).toEqual({
+      deleted: [a.record_uuid, parent.record_uuid],
+      count: 2,
+    });
     expect(await status(t.admin.record(a.record_uuid))).toBe(404);
     expect(await status(t.admin.record(parent.records[0]!.record_uuid))).toBe(404);
   });
@@ -314,7 +376,14 @@ describe('DELETE /record (bulk) and /record/{uuid}', () => {
   it('400 for a malformed body, a missing or empty record_uuids, over 100 uuids; 404 if any is unknown; nothing deleted', async () => {
     const keep = await t.admin.createRecord(SYNTH.dataset);
     const before = t.digest();
-    for (const body of ['{"record_uuids":', '{}', '{"record_uuids":[]}', '{"record_uuids":"x"}', '[1]', JSON.stringify({ record_uuids: Array.from({ length: 101 }, (_, i) => `r${i}`) })]) {
+    for (const body of [
+      '{"record_uuids":',
+      '{}',
+      '{"record_uuids":[]}',
+      '{"record_uuids":"x"}',
+      '[1]',
+      JSON.stringify({ record_uuids: Array.from({ length: 101 }, (_, i) => `r${i}`) }),
+    ]) {
       const res = await del(body);
       expect(res.status, body).toBe(400);
     }
@@ -331,7 +400,8 @@ describe('POST /dataset/record (delta save)', () => {
     const before = await t.admin.record(SYNTH.record(11));
     const r = await t.admin.save({ record_uuid: SYNTH.record(11), fields: [{ field_uuid: F('Long Text'), value: 'changed by save' }] });
     expect(field(r, 'Long Text')!.value).toBe('changed by save');
-    const others = (x: OdrRecord) => x.fields.filter((f) => f.field_uuid !== F('Long Text')).map((f) => [f.field_uuid, f.value, f.values, f.selected]);
+    const others = (x: OdrRecord) =>
+      x.fields.filter((f) => f.field_uuid !== F('Long Text')).map((f) => [f.field_uuid, f.value, f.values, f.selected]);
     expect(others(r)).toEqual(others(before));
     expect(r.records).toEqual(before.records);
   });
@@ -339,10 +409,17 @@ describe('POST /dataset/record (delta save)', () => {
   it('a field not yet on the record is created with id and metadata; created dates it', async () => {
     const rec = await t.admin.createRecord(SYNTH.dataset);
     now = new Date('2026-06-04T10:00:00Z');
-    const r = await t.admin.save({ record_uuid: rec.record_uuid, fields: [{ field_uuid: F('Medium Text'), value: 'first', created: '2019-01-01 00:00:00' }] });
+    const r = await t.admin.save({
+      record_uuid: rec.record_uuid,
+      fields: [{ field_uuid: F('Medium Text'), value: 'first', created: '2019-01-01 00:00:00' }],
+    });
     const f = field(r, 'Medium Text')!;
     expect(f.id).toBe(9001 + 7);
-    expect(f._field_metadata).toMatchObject({ _create_date: '2019-01-01 00:00:00', _update_date: '2019-01-01 00:00:00', _create_auth: 'Local Admin' });
+    expect(f._field_metadata).toMatchObject({
+      _create_date: '2019-01-01 00:00:00',
+      _update_date: '2019-01-01 00:00:00',
+      _create_auth: 'Local Admin',
+    });
     expect(r._record_metadata._update_date).toBe('2026-06-04 10:00:00');
   });
 
@@ -355,20 +432,43 @@ describe('POST /dataset/record (delta save)', () => {
 
   it('radio values are the set of selected options; selected: 0 entries are not selected', async () => {
     const r = await t.admin.save({
-      record_uuid: SYNTH.record(13), fields: [{
-        field_uuid: F('Multiple Radio'),
-        values: [{ template_radio_option_uuid: O('Multiple Radio', 2) }, { template_radio_option_uuid: O('Multiple Radio', 3), selected: 0 }],
-      }],
+      record_uuid: SYNTH.record(13),
+      fields: [
+        {
+          field_uuid: F('Multiple Radio'),
+          values: [
+            { template_radio_option_uuid: O('Multiple Radio', 2) },
+            { template_radio_option_uuid: O('Multiple Radio', 3), selected: 0 },
+          ],
+        },
+      ],
     });
     expect(selected(r, 'Multiple Radio')).toEqual([O('Multiple Radio', 2)]);
-    expect(await status(t.admin.save({
-      record_uuid: SYNTH.record(13), fields: [{ field_uuid: F('Single Radio'), values: [{ template_radio_option_uuid: O('Single Radio', 1) }, { template_radio_option_uuid: O('Single Radio', 2) }] }],
-    }))).toBe(400);
+    expect(
+      await status(
+        t.admin.save({
+          record_uuid: SYNTH.record(13),
+          fields: [
+            {
+              field_uuid: F('Single Radio'),
+              values: [{ template_radio_option_uuid: O('Single Radio', 1) }, { template_radio_option_uuid: O('Single Radio', 2) }],
+            },
+          ],
+        }),
+      ),
+    ).toBe(400);
   });
 
   it('tags: the set, with ancestors selected', async () => {
-    const r = await t.admin.save({ record_uuid: SYNTH.record(14), fields: [{ field_uuid: F('Tags'), tags: [{ template_tag_uuid: SYNTH.tag(12) }] }] });
-    expect(field(r, 'Tags')!.tags!.map((x) => x.template_tag_uuid).sort()).toEqual([SYNTH.tag(12), SYNTH.tag(3)].sort());
+    const r = await t.admin.save({
+      record_uuid: SYNTH.record(14),
+      fields: [{ field_uuid: F('Tags'), tags: [{ template_tag_uuid: SYNTH.tag(12) }] }],
+    });
+    expect(
+      field(r, 'Tags')!
+        .tags!.map((x) => x.template_tag_uuid)
+        .sort(),
+    ).toEqual([SYNTH.tag(12), SYNTH.tag(3)].sort());
   });
 
   it('nested children: new ones created (record_uuid ""), existing ones updated, omitted ones untouched', async () => {
@@ -378,8 +478,18 @@ describe('POST /dataset/record (delta save)', () => {
     const r = await t.admin.save({
       record_uuid: SYNTH.record(10),
       records: [
-        { record_uuid: existing[0]!.record_uuid, database_uuid: SYNTH.child, fields: [{ field_uuid: SYNTH.childField(1), value: 'edited child' }] },
-        { record_uuid: '', database_uuid: SYNTH.child, created: '2026-01-01 00:00:00', public_date: '2026-01-02 00:00:00', fields: [{ field_uuid: SYNTH.childField(1), value: 'new child' }] },
+        {
+          record_uuid: existing[0]!.record_uuid,
+          database_uuid: SYNTH.child,
+          fields: [{ field_uuid: SYNTH.childField(1), value: 'edited child' }],
+        },
+        {
+          record_uuid: '',
+          database_uuid: SYNTH.child,
+          created: '2026-01-01 00:00:00',
+          public_date: '2026-01-02 00:00:00',
+          fields: [{ field_uuid: SYNTH.childField(1), value: 'new child' }],
+        },
       ],
     });
     expect(r.records.length).toBe(existing.length + 1);
@@ -387,7 +497,11 @@ describe('POST /dataset/record (delta save)', () => {
     expect(r.records[0]!.fields.find((f) => f.field_uuid === SYNTH.childField(1))!.value).toBe('edited child');
     const added = r.records.at(-1)!;
     expect(added.fields.find((f) => f.field_uuid === SYNTH.childField(1))!.value).toBe('new child');
-    expect(added._record_metadata).toMatchObject({ _create_date: '2026-01-01 00:00:00', _update_date: '2026-01-01 00:00:00', _public_date: '2026-01-02 00:00:00' });
+    expect(added._record_metadata).toMatchObject({
+      _create_date: '2026-01-01 00:00:00',
+      _update_date: '2026-01-01 00:00:00',
+      _public_date: '2026-01-02 00:00:00',
+    });
     expect(r._record_metadata._update_date).toBe('2026-06-05 10:00:00');
   });
 
@@ -399,18 +513,50 @@ describe('POST /dataset/record (delta save)', () => {
   it('file blocks: public_date is consumed and updates the file metadata', async () => {
     const rec = await t.admin.record(SYNTH.record(5));
     const file = field(rec, 'File')!.files![0]!;
-    const r = await t.admin.save({ record_uuid: SYNTH.record(5), fields: [{ field_uuid: F('File'), files: [{ file_uuid: file.file_uuid, public_date: '2030-01-01' }] }] });
+    const r = await t.admin.save({
+      record_uuid: SYNTH.record(5),
+      fields: [{ field_uuid: F('File'), files: [{ file_uuid: file.file_uuid, public_date: '2030-01-01' }] }],
+    });
     expect(field(r, 'File')!.files![0]!._file_metadata!._public_date).toBe('2030-01-01 00:00:00');
-    expect(await status(t.admin.save({ record_uuid: SYNTH.record(5), fields: [{ field_uuid: F('File'), files: [{ file_uuid: file.file_uuid, display_order: 2 }] }] }))).toBe(400);
+    expect(
+      await status(
+        t.admin.save({
+          record_uuid: SYNTH.record(5),
+          fields: [{ field_uuid: F('File'), files: [{ file_uuid: file.file_uuid, display_order: 2 }] }],
+        }),
+      ),
+    ).toBe(400);
   });
 
   it('any error rejects the whole save: nothing changes', async () => {
     const before = t.digest();
     const bad = [
-      { record_uuid: SYNTH.record(16), fields: [{ field_uuid: F('Long Text'), value: 'ok' }, { field_uuid: 'ffffffffffffffffffff00000000', value: 'x' }] },
-      { record_uuid: SYNTH.record(16), fields: [{ field_uuid: F('Long Text'), value: 'ok' }, { field_uuid: F('Integer'), value: 'NaN' }] },
-      { record_uuid: SYNTH.record(16), fields: [{ field_uuid: F('Long Text'), value: 'ok' }, { field_uuid: F('Single Radio'), value: 'x' }] },
-      { record_uuid: SYNTH.record(16), fields: [{ field_uuid: F('Long Text'), value: 'ok' }], records: [{ record_uuid: '', database_uuid: SYNTH.dataset }] },
+      {
+        record_uuid: SYNTH.record(16),
+        fields: [
+          { field_uuid: F('Long Text'), value: 'ok' },
+          { field_uuid: 'ffffffffffffffffffff00000000', value: 'x' },
+        ],
+      },
+      {
+        record_uuid: SYNTH.record(16),
+        fields: [
+          { field_uuid: F('Long Text'), value: 'ok' },
+          { field_uuid: F('Integer'), value: 'NaN' },
+        ],
+      },
+      {
+        record_uuid: SYNTH.record(16),
+        fields: [
+          { field_uuid: F('Long Text'), value: 'ok' },
+          { field_uuid: F('Single Radio'), value: 'x' },
+        ],
+      },
+      {
+        record_uuid: SYNTH.record(16),
+        fields: [{ field_uuid: F('Long Text'), value: 'ok' }],
+        records: [{ record_uuid: '', database_uuid: SYNTH.dataset }],
+      },
       { record_uuid: SYNTH.record(16), records: [{ record_uuid: SYNTH.record(17), database_uuid: SYNTH.dataset }] },
       { record_uuid: SYNTH.record(16), database_uuid: SYNTH.child },
       { record_uuid: 'nosuchrecord' },
@@ -428,11 +574,20 @@ describe('datasets, quota and the modified-records route', () => {
     const list = await t.admin.databases();
     expect(list.databases.map((d) => d.unique_id)).toContain(SYNTH.dataset);
     const res = await fetch(`${t.api}/dataset`, {
-      method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, redirect: 'manual',
-      body: (() => { const f = new FormData(); f.append('template_uuid', SYNTH.dataset); f.append('dataset_name', 'Copy'); return f; })(),
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.admin.token}` },
+      redirect: 'manual',
+      body: (() => {
+        const f = new FormData();
+        f.append('template_uuid', SYNTH.dataset);
+        f.append('dataset_name', 'Copy');
+        return f;
+      })(),
     });
     expect(res.status).toBe(302);
-    const rec = await (await fetch(new URL(res.headers.get('location')!, t.api), { headers: { Authorization: `Bearer ${t.admin.token}` } })).json() as OdrRecord;
+    const rec = (await (
+      await fetch(new URL(res.headers.get('location')!, t.api), { headers: { Authorization: `Bearer ${t.admin.token}` } })
+    ).json()) as OdrRecord;
     expect(rec.template_uuid).toBe(SYNTH.dataset);
     const tpl = await t.admin.template(rec.database_uuid);
     expect(tpl.name).toBe('Copy');

@@ -70,25 +70,44 @@ const F = SYNTH.field;
 describe('every write that touches a record drops its cached renders', () => {
   it('values, options, tags', async () => {
     await changes(t.admin, SYNTH.record(1), () => t.admin.setValue(SYNTH.record(1), F('Medium Text'), 'changed'));
-    await changes(t.admin, SYNTH.record(2), () => t.admin.setOption(SYNTH.record(2), F('Multiple Select'), SYNTH.option('Multiple Select', 4), true));
+    await changes(t.admin, SYNTH.record(2), () =>
+      t.admin.setOption(SYNTH.record(2), F('Multiple Select'), SYNTH.option('Multiple Select', 4), true),
+    );
     await changes(t.admin, SYNTH.record(4), () => t.admin.setOption(SYNTH.record(4), F('Tags'), SYNTH.tag(12), true));
-    await changes(t.admin, SYNTH.record(5), () => t.admin.save({ record_uuid: SYNTH.record(5), fields: [{ field_uuid: F('Integer'), value: '42' }] }));
+    await changes(t.admin, SYNTH.record(5), () =>
+      t.admin.save({ record_uuid: SYNTH.record(5), fields: [{ field_uuid: F('Integer'), value: '42' }] }),
+    );
   });
 
   it('files: upload, delete, public date, thumbnail rebuild', async () => {
-    const img = await sharp({ create: { width: 700, height: 500, channels: 3, background: '#884422' } }).jpeg().toBuffer();
+    const img = await sharp({ create: { width: 700, height: 500, channels: 3, background: '#884422' } })
+      .jpeg()
+      .toBuffer();
     let fileUuid = '';
     await changes(t.admin, SYNTH.record(7), async () => {
-      const r = await t.admin.uploadFile({ dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(7), field_uuid: F('Image') }, { blob: new Blob([img]), name: 'x.jpg' });
+      const r = await t.admin.uploadFile(
+        { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(7), field_uuid: F('Image') },
+        { blob: new Blob([img]), name: 'x.jpg' },
+      );
       fileUuid = r.fields.find((f) => f.field_uuid === F('Image'))!.files![0]!.file_uuid;
     });
-    await changes(t.admin, SYNTH.record(7), () => t.admin.save({ record_uuid: SYNTH.record(7), fields: [{ field_uuid: F('Image'), files: [{ file_uuid: fileUuid, public_date: '2030-01-01' }] }] }));
+    await changes(t.admin, SYNTH.record(7), () =>
+      t.admin.save({
+        record_uuid: SYNTH.record(7),
+        fields: [{ field_uuid: F('Image'), files: [{ file_uuid: fileUuid, public_date: '2030-01-01' }] }],
+      }),
+    );
     // The thumbnail job swaps derivatives without a change-log entry (nothing to sync).
     await changes(t.admin, SYNTH.record(7), async () => {
-      const r = await fetch(`${t.host.url}/local/thumbnails/${SYNTH.dataset}`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` } });
+      const r = await fetch(`${t.host.url}/local/thumbnails/${SYNTH.dataset}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.admin.token}` },
+      });
       const job = (await r.json()) as TrackedJob;
       for (let i = 0; i < 200; i++) {
-        const { jobs } = (await (await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as { jobs: TrackedJob[] };
+        const { jobs } = (await (
+          await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })
+        ).json()) as { jobs: TrackedJob[] };
         if (jobs.find((j) => j.id === job.id)?.state !== 'running') break;
         await new Promise((res) => setTimeout(res, 25));
       }
@@ -97,13 +116,25 @@ describe('every write that touches a record drops its cached renders', () => {
   });
 
   it('record public date, children added and deleted, record deleted', async () => {
-    await changes(t.admin, SYNTH.record(8), () => t.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(8), public_date: '2026-01-01 00:00:00' }));
-    await changes(t.admin, SYNTH.record(10), () => t.admin.save({ record_uuid: SYNTH.record(10), records: [
-      { record_uuid: '', database_uuid: SYNTH.child, fields: [{ field_uuid: SYNTH.childField(1), value: 'added child' }] },
-    ] }));
+    await changes(t.admin, SYNTH.record(8), () =>
+      t.admin.setPublic({
+        user_email: ADMIN.email,
+        dataset_uuid: SYNTH.dataset,
+        record_uuid: SYNTH.record(8),
+        public_date: '2026-01-01 00:00:00',
+      }),
+    );
+    await changes(t.admin, SYNTH.record(10), () =>
+      t.admin.save({
+        record_uuid: SYNTH.record(10),
+        records: [{ record_uuid: '', database_uuid: SYNTH.child, fields: [{ field_uuid: SYNTH.childField(1), value: 'added child' }] }],
+      }),
+    );
     await changes(t.admin, SYNTH.record(10), () => t.admin.deleteRecords([SYNTH.childRecord(10, 0)]));
     // A child read by its own uuid is dropped with its tree too.
-    await changes(t.admin, SYNTH.childRecord(20, 0), () => t.admin.setValue(SYNTH.childRecord(20, 0), SYNTH.childField(1), 'renamed split'));
+    await changes(t.admin, SYNTH.childRecord(20, 0), () =>
+      t.admin.setValue(SYNTH.childRecord(20, 0), SYNTH.childField(1), 'renamed split'),
+    );
     await changes(t.admin, SYNTH.record(11), () => t.admin.deleteRecords([SYNTH.record(11)]));
   });
 
@@ -120,7 +151,8 @@ describe('every write that touches a record drops its cached renders', () => {
     await changes(t.admin, SYNTH.record(16), async () => {
       const db = new Database(path.join(t.dataDir, 'odr.sqlite'));
       db.pragma('busy_timeout = 2000');
-      const done = db.prepare('UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?')
+      const done = db
+        .prepare('UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?')
         .run('written by another process', SYNTH.record(16), d().schema().fieldsByUuid.get(F('Long Text'))!.id);
       expect(done.changes).toBe(1);
       db.close();
@@ -132,9 +164,17 @@ describe('viewers', () => {
   it('a non-owner across a scheduled public date: hidden until then, shown after', async () => {
     now = new Date('2026-06-01T00:00:00Z');
     const top = SYNTH.record(22);
-    const saved = await t.admin.save({ record_uuid: top, records: [
-      { record_uuid: '', database_uuid: SYNTH.child, public_date: '2026-06-05 00:00:00', fields: [{ field_uuid: SYNTH.childField(1), value: 'scheduled child' }] },
-    ] });
+    const saved = await t.admin.save({
+      record_uuid: top,
+      records: [
+        {
+          record_uuid: '',
+          database_uuid: SYNTH.child,
+          public_date: '2026-06-05 00:00:00',
+          fields: [{ field_uuid: SYNTH.childField(1), value: 'scheduled child' }],
+        },
+      ],
+    });
     expect(saved.records.some((r) => r._record_metadata._public_date === '2026-06-05 00:00:00')).toBe(true);
     const before = await read(user, top);
     expect(before).not.toContain('scheduled child');
@@ -148,17 +188,26 @@ describe('viewers', () => {
   it('two viewers of different rights, and a viewer who created part of the tree', async () => {
     now = new Date('2026-06-06T00:00:00Z');
     const top = SYNTH.record(30);
-    await t.admin.save({ record_uuid: top, records: [{ record_uuid: SYNTH.childRecord(30, 0), database_uuid: SYNTH.child, public_date: '2200-01-01 00:00:00' }] });
+    await t.admin.save({
+      record_uuid: top,
+      records: [{ record_uuid: SYNTH.childRecord(30, 0), database_uuid: SYNTH.child, public_date: '2200-01-01 00:00:00' }],
+    });
     const asAdmin = await read(t.admin, top);
     const asUser = await read(user, top);
     expect(asUser).not.toBe(asAdmin);
     expect(await read(other, top)).toBe(asUser); // same class: the same cached bytes
     // The user's own record with a private child: they see it, the other user does not.
     const mine = await user.createRecord(SYNTH.dataset);
-    await user.setPublic({ user_email: USER.email, dataset_uuid: SYNTH.dataset, record_uuid: mine.record_uuid, public_date: '2026-01-01 00:00:00' });
-    await user.save({ record_uuid: mine.record_uuid, records: [
-      { record_uuid: '', database_uuid: SYNTH.child, fields: [{ field_uuid: SYNTH.childField(1), value: 'private child' }] },
-    ] });
+    await user.setPublic({
+      user_email: USER.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: mine.record_uuid,
+      public_date: '2026-01-01 00:00:00',
+    });
+    await user.save({
+      record_uuid: mine.record_uuid,
+      records: [{ record_uuid: '', database_uuid: SYNTH.child, fields: [{ field_uuid: SYNTH.childField(1), value: 'private child' }] }],
+    });
     const seenByOther = await read(other, mine.record_uuid);
     expect(seenByOther).not.toContain('private child');
     expect(await read(user, mine.record_uuid)).toContain('private child');
@@ -176,7 +225,7 @@ describe('randomized writes and reads', () => {
       x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
       return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
     };
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     const tops = [0, 3, 6, 9, 12, 15, 17, 18, 19, 21, 24, 25, 26, 27, 28, 29, 31].map((i) => SYNTH.record(i));
     const readers = [t.admin, user, other];
     const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -186,30 +235,52 @@ describe('randomized writes and reads', () => {
       const top = pick(tops);
       if (r < 0.45) await read(pick(readers), top);
       else if (r < 0.52) await readList(pick(readers), pick([0, 10]));
-      else if (r < 0.62) await t.admin.setValue(top, pick([F('Medium Text'), F('Long Text'), F('Integer')]), `${Math.floor(rand() * 1000)}`);
-      else if (r < 0.68) await t.admin.setOption(top, F('Multiple Radio'), SYNTH.option('Multiple Radio', 1 + Math.floor(rand() * 3)), rand() < 0.5);
+      else if (r < 0.62)
+        await t.admin.setValue(top, pick([F('Medium Text'), F('Long Text'), F('Integer')]), `${Math.floor(rand() * 1000)}`);
+      else if (r < 0.68)
+        await t.admin.setOption(top, F('Multiple Radio'), SYNTH.option('Multiple Radio', 1 + Math.floor(rand() * 3)), rand() < 0.5);
       else if (r < 0.76) {
-        await t.admin.save({ record_uuid: top, records: [{ record_uuid: '', database_uuid: SYNTH.child,
-          public_date: stamp(now.getTime() + Math.floor(rand() * 4) * 3_600_000), fields: [{ field_uuid: SYNTH.childField(1), value: `child ${step}` }] }] });
+        await t.admin.save({
+          record_uuid: top,
+          records: [
+            {
+              record_uuid: '',
+              database_uuid: SYNTH.child,
+              public_date: stamp(now.getTime() + Math.floor(rand() * 4) * 3_600_000),
+              fields: [{ field_uuid: SYNTH.childField(1), value: `child ${step}` }],
+            },
+          ],
+        });
       } else if (r < 0.8) {
-        const children = d().ctx.db.prepare('SELECT c.uuid FROM records c JOIN records p ON p.rid = c.top_rid WHERE p.uuid = ? AND c.parent_rid IS NOT NULL').pluck().all(top) as string[];
+        const children = d()
+          .ctx.db.prepare('SELECT c.uuid FROM records c JOIN records p ON p.rid = c.top_rid WHERE p.uuid = ? AND c.parent_rid IS NOT NULL')
+          .pluck()
+          .all(top) as string[];
         if (children.length) await t.admin.deleteRecords([pick(children)]);
       } else if (r < 0.86) {
-        await t.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: top,
-          public_date: rand() < 0.3 ? '2200-01-01 00:00:00' : stamp(now.getTime() + (Math.floor(rand() * 5) - 2) * 3_600_000) });
+        await t.admin.setPublic({
+          user_email: ADMIN.email,
+          dataset_uuid: SYNTH.dataset,
+          record_uuid: top,
+          public_date: rand() < 0.3 ? '2200-01-01 00:00:00' : stamp(now.getTime() + (Math.floor(rand() * 5) - 2) * 3_600_000),
+        });
       } else now = new Date(now.getTime() + Math.floor(rand() * 90) * 60_000);
     }
     expect(d().ctx.renders.hits).toBeGreaterThan(20); // the cache was really in play
   }, 60_000);
 });
 
-describe('the host\'s fast path for record reads', () => {
-  it('answers the plain case itself, with the app\'s bytes and headers; everything else goes to the app', async () => {
+describe("the host's fast path for record reads", () => {
+  it("answers the plain case itself, with the app's bytes and headers; everything else goes to the app", async () => {
     const host = new URL(t.host.url).host;
     const cases: [OdrClient, string][] = [
-      [t.admin, `/dataset/record/${SYNTH.record(3)}`], [user, `/dataset/record/${SYNTH.record(5)}`],
-      [other, `/search/record/${SYNTH.childRecord(20, 0)}`], [user, `/dataset/record/${SYNTH.record(3)}`],
-      [user, '/dataset/record/nosuchrecord'], [user, `/dataset/record/${SYNTH.record(5)}.json`], [t.admin, `/dataset/record/${SYNTH.record(6)}?x=1`],
+      [t.admin, `/dataset/record/${SYNTH.record(3)}`],
+      [user, `/dataset/record/${SYNTH.record(5)}`],
+      [other, `/search/record/${SYNTH.childRecord(20, 0)}`],
+      [user, `/dataset/record/${SYNTH.record(3)}`],
+      [user, '/dataset/record/nosuchrecord'],
+      [user, `/dataset/record/${SYNTH.record(5)}.json`],
+      [t.admin, `/dataset/record/${SYNTH.record(6)}?x=1`],
     ];
     for (const [c, p] of cases) {
       const url = `${t.api}${p}`;

@@ -4,7 +4,14 @@ import type { Template } from '../../shared/schemas/template.js';
 import { describeFixtures, fixture } from '../support/fixtures.js';
 import { startService, type TestService } from '../support/service.js';
 
-type Raw = { name: string; render_plugin?: string; render_plugins?: unknown; fields: Raw[]; related_databases: Raw[]; template_uuid: string };
+type Raw = {
+  name: string;
+  render_plugin?: string;
+  render_plugins?: unknown;
+  fields: Raw[];
+  related_databases: Raw[];
+  template_uuid: string;
+};
 const read = (name: string) => JSON.parse(readFileSync(fixture(name), 'utf8')) as Raw;
 
 /** "Datatype" or "Datatype/Field" → plugin names, as GET /template answers them. */
@@ -57,7 +64,9 @@ describeFixtures('render plugins survive template import (legacy render_plugin s
     refs.render_plugins = [{ render_plugin: 'References Plugin', render_plugin_options: { style: 'short', n: 2 } }];
     await t.importJson(raw);
     const got = pluginsOf(await t.admin.template('110a55b'));
-    expect(got['CheMin Cifs/AMCSD ID']).toEqual([{ render_plugin: 'URL Field', render_plugin_options: { base_url: 'https://example.org/amcsd?id=', display_full_url: 'no' } }]);
+    expect(got['CheMin Cifs/AMCSD ID']).toEqual([
+      { render_plugin: 'URL Field', render_plugin_options: { base_url: 'https://example.org/amcsd?id=', display_full_url: 'no' } },
+    ]);
     expect(got['CheMin-References']).toEqual([{ render_plugin: 'References Plugin', render_plugin_options: { style: 'short', n: '2' } }]);
 
     delete amcsd.render_plugin_options;

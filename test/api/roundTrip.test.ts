@@ -20,7 +20,8 @@ let topDatasets: string[] = [];
 
 async function api(method: string, path: string, json?: unknown) {
   const res = await fetch(`${t.api}${path}`, {
-    method, headers: { Authorization: `Bearer ${t.admin.token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { Authorization: `Bearer ${t.admin.token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   const text = await res.text();
@@ -32,7 +33,8 @@ function filled(dt: DatatypeInfo, depth: number, i: number): Record<string, unkn
   const fields: Record<string, unknown>[] = [];
   for (const f of dt.fields) {
     const s = f.type.storage;
-    if (s === 'options' && f.options.length) fields.push({ field_uuid: f.uuid, values: [{ template_radio_option_uuid: f.options[i % f.options.length]!.uuid }] });
+    if (s === 'options' && f.options.length)
+      fields.push({ field_uuid: f.uuid, values: [{ template_radio_option_uuid: f.options[i % f.options.length]!.uuid }] });
     else if (s === 'tags' && f.tags.length) {
       // A leaf: the save selects its ancestors too.
       let tag = f.tags[i % f.tags.length]!;
@@ -86,7 +88,9 @@ async function roundTripAll(): Promise<{ checked: number; failures: string[] }> 
 }
 
 async function png(w: number, h: number, seed: number) {
-  return sharp({ create: { width: w, height: h, channels: 3, background: { r: seed % 255, g: 60, b: 90 } } }).png().toBuffer();
+  return sharp({ create: { width: w, height: h, channels: 3, background: { r: seed % 255, g: 60, b: 90 } } })
+    .png()
+    .toBuffer();
 }
 
 beforeAll(async () => {
@@ -127,12 +131,16 @@ describe('GET → POST /dataset/record round trip', () => {
     for (const dt of d.schema().datatypesByUuid.values()) {
       const fileFields = dt.fields.filter((f) => f.type.storage === 'files');
       if (!fileFields.length) continue;
-      const rec = t.service.ctx.db.prepare('SELECT uuid FROM records WHERE datatype_id = ? ORDER BY rid LIMIT 1').pluck().get(dt.id) as string | undefined;
+      const rec = t.service.ctx.db.prepare('SELECT uuid FROM records WHERE datatype_id = ? ORDER BY rid LIMIT 1').pluck().get(dt.id) as
+        string | undefined;
       if (!rec) continue;
       for (const f of fileFields) {
         const isImage = f.type.name === 'Image';
         const blob = isImage ? new Blob([await png(900 + n, 600, n)]) : new Blob([`file ${n}`]);
-        await t.admin.uploadFile({ dataset_uuid: dt.uuid, record_uuid: rec, field_uuid: f.uuid }, { blob, name: isImage ? `img${n}.png` : `data${n}.csv` });
+        await t.admin.uploadFile(
+          { dataset_uuid: dt.uuid, record_uuid: rec, field_uuid: f.uuid },
+          { blob, name: isImage ? `img${n}.png` : `data${n}.csv` },
+        );
         n++;
       }
     }

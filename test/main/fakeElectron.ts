@@ -8,7 +8,9 @@ type Handler = (...args: any[]) => any; // eslint-disable-line @typescript-eslin
 
 export class FakeContents extends EventEmitter {
   openHandler: Handler | null = null;
-  setWindowOpenHandler(h: Handler) { this.openHandler = h; }
+  setWindowOpenHandler(h: Handler) {
+    this.openHandler = h;
+  }
 }
 
 export class FakeWindow extends EventEmitter {
@@ -23,21 +25,43 @@ export class FakeWindow extends EventEmitter {
     super();
     FakeWindow.all.push(this);
   }
-  async loadURL(url: string) { this.url = url; }
+  async loadURL(url: string) {
+    this.url = url;
+  }
   maximize() {}
   show() {}
-  isDestroyed() { return this.destroyed; }
-  isMinimized() { return false; }
+  isDestroyed() {
+    return this.destroyed;
+  }
+  isMinimized() {
+    return false;
+  }
   restore() {}
-  focus() { this.focused++; }
-  setProgressBar(f: number) { this.progress.push(f); }
-  getNormalBounds() { return this.bounds; }
-  isMaximized() { return false; }
+  focus() {
+    this.focused++;
+  }
+  setProgressBar(f: number) {
+    this.progress.push(f);
+  }
+  getNormalBounds() {
+    return this.bounds;
+  }
+  isMaximized() {
+    return false;
+  }
 }
 
 export function fakeElectron(userData: string, opts: { lock?: boolean; packaged?: boolean } = {}) {
   const app = new EventEmitter() as EventEmitter & Record<string, unknown>;
-  const calls = { quit: 0, exit: [] as number[], external: [] as string[], opened: [] as string[], schemes: [] as unknown[], menu: null as unknown, dialogs: [] as Record<string, unknown>[] };
+  const calls = {
+    quit: 0,
+    exit: [] as number[],
+    external: [] as string[],
+    opened: [] as string[],
+    schemes: [] as unknown[],
+    menu: null as unknown,
+    dialogs: [] as Record<string, unknown>[],
+  };
   const handlers = new Map<string, Handler>();
   const ipc = new Map<string, Handler>();
   let permission: Handler | null = null;
@@ -45,32 +69,72 @@ export function fakeElectron(userData: string, opts: { lock?: boolean; packaged?
   const api = {
     app: Object.assign(app, {
       whenReady: () => Promise.resolve(),
-      quit: () => { calls.quit++; },
-      exit: (code: number) => { calls.exit.push(code); },
+      quit: () => {
+        calls.quit++;
+      },
+      exit: (code: number) => {
+        calls.exit.push(code);
+      },
       getPath: () => userData,
       getVersion: () => '0.1.0-test',
       requestSingleInstanceLock: () => opts.lock ?? true,
       isPackaged: opts.packaged ?? false,
     }),
     protocol: {
-      registerSchemesAsPrivileged: (s: unknown[]) => { calls.schemes.push(...s); },
-      handle: (scheme: string, h: Handler) => { handlers.set(scheme, h); },
+      registerSchemesAsPrivileged: (s: unknown[]) => {
+        calls.schemes.push(...s);
+      },
+      handle: (scheme: string, h: Handler) => {
+        handlers.set(scheme, h);
+      },
     },
     BrowserWindow: FakeWindow,
     shell: {
-      openExternal: async (u: string) => { calls.external.push(u); },
+      openExternal: async (u: string) => {
+        calls.external.push(u);
+      },
       showItemInFolder: () => {},
-      openPath: async (p: string) => { calls.opened.push(p); return ''; },
+      openPath: async (p: string) => {
+        calls.opened.push(p);
+        return '';
+      },
     },
-    session: { defaultSession: { setPermissionRequestHandler: (h: Handler) => { permission = h; }, setPermissionCheckHandler: (h: Handler) => { permissionCheck = h; } } },
-    Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => { calls.menu = m; } },
-    ipcMain: { handle: (c: string, h: Handler) => { ipc.set(c, h); } },
-    dialog: { showMessageBox: async (o: Record<string, unknown>) => { calls.dialogs.push(o); return { response: 0, checkboxChecked: false }; } },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: Handler) => {
+          permission = h;
+        },
+        setPermissionCheckHandler: (h: Handler) => {
+          permissionCheck = h;
+        },
+      },
+    },
+    Menu: {
+      buildFromTemplate: (t: unknown) => t,
+      setApplicationMenu: (m: unknown) => {
+        calls.menu = m;
+      },
+    },
+    ipcMain: {
+      handle: (c: string, h: Handler) => {
+        ipc.set(c, h);
+      },
+    },
+    dialog: {
+      showMessageBox: async (o: Record<string, unknown>) => {
+        calls.dialogs.push(o);
+        return { response: 0, checkboxChecked: false };
+      },
+    },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
   } as unknown as ElectronApi;
   return {
-    api, calls, handlers, ipc,
-    permission: () => permission!, permissionCheck: () => permissionCheck!,
+    api,
+    calls,
+    handlers,
+    ipc,
+    permission: () => permission!,
+    permissionCheck: () => permissionCheck!,
     emitApp: (event: string, ...args: unknown[]) => app.emit(event, ...args),
   };
 }

@@ -47,10 +47,18 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
 
   it('registers the app scheme as privileged and opens one locked-down window on it', async () => {
     const { fake, shell } = await start();
-    expect(fake.calls.schemes).toEqual([{ scheme: 'odr', privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true, stream: true }) }]);
+    expect(fake.calls.schemes).toEqual([
+      { scheme: 'odr', privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true, stream: true }) },
+    ]);
     const win = FakeWindow.all[0]!;
     expect(FakeWindow.all).toHaveLength(1);
-    expect(win.opts.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, preload: '/app/preload.cjs' });
+    expect(win.opts.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      preload: '/app/preload.cjs',
+    });
     expect(win.url).toBe('odr://app/');
     expect(shell!.dataDir).toBe(path.join(fake.api.app.getPath('userData'), 'data'));
     expect(existsSync(path.join(shell!.dataDir, 'odr.sqlite'))).toBe(true);
@@ -83,7 +91,15 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     const contents = FakeWindow.all[0]!.webContents;
     const nav = (url: string) => {
       let prevented = false;
-      contents.emit('will-navigate', { preventDefault: () => { prevented = true; } }, url);
+      contents.emit(
+        'will-navigate',
+        {
+          preventDefault: () => {
+            prevented = true;
+          },
+        },
+        url,
+      );
       return prevented;
     };
     expect(nav('odr://app/#/d/abc')).toBe(false);
@@ -96,7 +112,9 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     expect(fake.calls.external).toContain('https://docs.example.org');
     expect(fake.calls.external).not.toContain('javascript:alert(1)');
     let granted: boolean | undefined;
-    fake.permission()({}, 'media', (ok: boolean) => { granted = ok; });
+    fake.permission()({}, 'media', (ok: boolean) => {
+      granted = ok;
+    });
     expect(granted).toBe(false);
     expect(fake.permissionCheck()()).toBe(false);
     expect(await fake.ipc.get(IPC_CHANNELS.openExternal)!({}, 'file:///etc/passwd')).toBeUndefined();
@@ -118,7 +136,8 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     const first = await start();
     const { token } = (await (await first.call('odr://app/local/session', { method: 'POST' })).json()) as { token: string };
     const job = await first.call('odr://app/api/v4/job', {
-      method: 'POST', headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ job: { job_type: 'survives', target_entity: 'restart', total: 4, additional_data: null } }),
     });
     const { id } = (await job.json()) as { id: number };
@@ -126,7 +145,11 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     win.bounds = { x: 100, y: 120, width: 1000, height: 700 };
     win.emit('close');
     let prevented = false;
-    first.fake.emitApp('before-quit', { preventDefault: () => { prevented = true; } });
+    first.fake.emitApp('before-quit', {
+      preventDefault: () => {
+        prevented = true;
+      },
+    });
     expect(prevented).toBe(true);
     await shells.shift()!.quit();
     expect(first.fake.calls.exit).toEqual([0]);
@@ -138,8 +161,12 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     const again = await startShell(fake.api, opts);
     shells.push(again!);
     expect(FakeWindow.all[0]!.opts).toMatchObject({ x: 100, y: 120, width: 1000, height: 700 });
-    const t2 = ((await (await fake.handlers.get('odr')!(new Request('odr://app/local/session', { method: 'POST' }))).json()) as { token: string }).token;
-    const status = await fake.handlers.get('odr')!(new Request(`odr://app/api/v4/job/status/${id}/0`, { headers: { Authorization: `Bearer ${t2}` } }));
+    const t2 = (
+      (await (await fake.handlers.get('odr')!(new Request('odr://app/local/session', { method: 'POST' }))).json()) as { token: string }
+    ).token;
+    const status = await fake.handlers.get('odr')!(
+      new Request(`odr://app/api/v4/job/status/${id}/0`, { headers: { Authorization: `Bearer ${t2}` } }),
+    );
     expect(((await status.json()) as { job_type: string }).job_type).toBe('survives');
   });
 
@@ -165,14 +192,24 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
     const off = await fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: false, port });
     expect(off.url).toBeNull();
     await expect(fetch(`http://127.0.0.1:${port}/api/v4/search/databases`)).rejects.toThrow();
-    expect(JSON.parse(readFileSync(path.join(fake.api.app.getPath('userData'), 'settings.json'), 'utf8'))).toEqual({ enabled: false, port });
+    expect(JSON.parse(readFileSync(path.join(fake.api.app.getPath('userData'), 'settings.json'), 'utf8'))).toEqual({
+      enabled: false,
+      port,
+    });
   });
 });
 
 describe('shell rules', () => {
   it.each([
-    ['odr://app/', 'allow'], ['odr://app/#/d/x', 'allow'], ['odr://other/', 'deny'], ['https://x.org', 'external'],
-    ['http://x.org', 'external'], ['mailto:a@b.c', 'external'], ['file:///etc', 'deny'], ['javascript:void 0', 'deny'], ['not a url', 'deny'],
+    ['odr://app/', 'allow'],
+    ['odr://app/#/d/x', 'allow'],
+    ['odr://other/', 'deny'],
+    ['https://x.org', 'external'],
+    ['http://x.org', 'external'],
+    ['mailto:a@b.c', 'external'],
+    ['file:///etc', 'deny'],
+    ['javascript:void 0', 'deny'],
+    ['not a url', 'deny'],
   ])('navigationPolicy(%s) = %s', (url, want) => expect(navigationPolicy(url)).toBe(want));
 
   it('restores saved bounds only when they are on a display', () => {
@@ -190,8 +227,17 @@ describe('shell rules', () => {
   });
 
   it('menus carry the standard roles', () => {
-    const roles = menuTemplate({ isMac: false, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} }).map((m) => m.role);
+    const roles = menuTemplate({
+      isMac: false,
+      appName: 'odr-desktop',
+      revealDataDir: () => {},
+      openHelp: () => {},
+      checkForUpdates: () => {},
+    }).map((m) => m.role);
     expect(roles).toEqual(['fileMenu', 'editMenu', 'viewMenu', 'windowMenu', 'help']);
-    expect(menuTemplate({ isMac: true, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} })[0]!.role).toBe('appMenu');
+    expect(
+      menuTemplate({ isMac: true, appName: 'odr-desktop', revealDataDir: () => {}, openHelp: () => {}, checkForUpdates: () => {} })[0]!
+        .role,
+    ).toBe('appMenu');
   });
 });

@@ -59,12 +59,20 @@ describe('the Check for Updates menu item', () => {
     const userData = tempDir('odr-updates-');
     dirs.push(userData);
     const fake = fakeElectron(userData, { packaged: true });
-    const shell = await startShell(fake.api, { rendererDist: path.join(ROOT, 'dist', 'renderer'), preload: '/p.cjs', updater: feed('0.3.1'), startService: forkServiceChild });
+    const shell = await startShell(fake.api, {
+      rendererDist: path.join(ROOT, 'dist', 'renderer'),
+      preload: '/p.cjs',
+      updater: feed('0.3.1'),
+      startService: forkServiceChild,
+    });
     shells.push(shell!);
     const help = (fake.calls.menu as Electron.MenuItemConstructorOptions[]).find((m) => m.role === 'help')!;
     const item = (help.submenu as Electron.MenuItemConstructorOptions[]).find((i) => /Check for Updates/.test(i.label ?? ''))!;
     (item.click as () => void)();
     await expect.poll(() => fake.calls.dialogs.length).toBe(1);
-    expect(fake.calls.dialogs[0]).toMatchObject({ type: 'info', message: expect.stringMatching(/Version 0\.3\.1 is available \(you have 0\.1\.0-test\)/) });
+    expect(fake.calls.dialogs[0]).toMatchObject({
+      type: 'info',
+      message: expect.stringMatching(/Version 0\.3\.1 is available \(you have 0\.1\.0-test\)/),
+    });
   });
 });

@@ -12,7 +12,10 @@ export function digestAll(service: Service): string {
   service.domain.search.catchUp();
   const db = service.ctx.db;
   const h = createHash('sha256');
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
   for (const t of tables) {
     h.update(`\n#${t}\n`);
     for (const row of db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).raw().iterate() as IterableIterator<unknown[]>) {

@@ -40,7 +40,12 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
   const admin = client();
   await admin.login(ADMIN.email, ADMIN.password);
   return {
-    service, host, dataDir, api, admin, client,
+    service,
+    host,
+    dataDir,
+    api,
+    admin,
+    client,
     loginAs: async (email, password) => {
       const c = client();
       await c.login(email, password);
@@ -58,8 +63,16 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
       // the digest changes only when data did (a refused request must leave it as it was too).
       service.domain.search.catchUp();
       const h = createHash('sha256');
-      const tables = service.ctx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-      for (const t of tables) h.update(t).update(JSON.stringify(service.ctx.db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).raw().all(), (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+      const tables = service.ctx.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .pluck()
+        .all() as string[];
+      for (const t of tables)
+        h.update(t).update(
+          JSON.stringify(service.ctx.db.prepare(`SELECT * FROM "${t}" ORDER BY 1`).raw().all(), (_k, v: unknown) =>
+            typeof v === 'bigint' ? String(v) : v,
+          ),
+        );
       return h.digest('hex');
     },
     close: async () => {

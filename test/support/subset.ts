@@ -10,9 +10,11 @@ export function subsetDiff(actual: unknown, expected: unknown, at = '$'): string
     return expected.flatMap((e, i) => subsetDiff(actual[i], e, `${at}[${i}]`));
   }
   if (typeof expected === 'object' && expected !== null) {
-    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return [`${at}: expected an object, got ${JSON.stringify(actual)?.slice(0, 80)}`];
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual))
+      return [`${at}: expected an object, got ${JSON.stringify(actual)?.slice(0, 80)}`];
     return Object.entries(expected).flatMap(([k, v]) =>
-      k in actual ? subsetDiff((actual as Record<string, unknown>)[k], v, `${at}.${k}`) : [`${at}.${k}: missing`]);
+      k in actual ? subsetDiff((actual as Record<string, unknown>)[k], v, `${at}.${k}`) : [`${at}.${k}: missing`],
+    );
   }
   return Object.is(actual, expected) ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }

@@ -61,7 +61,19 @@ describe('crash in the middle of a push', () => {
     await local.close();
 
     const initial = (await remote.client.recordIds(SYNTH.dataset)).records.length;
-    const args = ['sync', '--data', dataDir, '--remote', remoteApi, '--user', ADMIN.email, '--password', ADMIN.password, '--dataset', SYNTH.dataset];
+    const args = [
+      'sync',
+      '--data',
+      dataDir,
+      '--remote',
+      remoteApi,
+      '--user',
+      ADMIN.email,
+      '--password',
+      ADMIN.password,
+      '--dataset',
+      SYNTH.dataset,
+    ];
     // The kill moment: after `after` records reached the server, plus `delay` ms — somewhere
     // inside a create/value exchange, not at a request boundary.
     const rand = prng(SEED);
@@ -98,7 +110,10 @@ describe('crash in the middle of a push', () => {
     const again = await startService({ dataDir, keepDir: true });
     try {
       expect((await again.admin.recordIds(SYNTH.dataset)).records.length).toBe(initial + N);
-      const bound = again.service.ctx.db.prepare("SELECT COUNT(DISTINCT remote_uuid) FROM sync_id_map WHERE state = 'bound'").pluck().get() as number;
+      const bound = again.service.ctx.db
+        .prepare("SELECT COUNT(DISTINCT remote_uuid) FROM sync_id_map WHERE state = 'bound'")
+        .pluck()
+        .get() as number;
       expect(bound).toBe(N);
     } finally {
       await again.close();

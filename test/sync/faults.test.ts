@@ -44,7 +44,14 @@ beforeAll(async () => {
       const kind = pick(['reset', 'error', 'lost', 'delayed'] as const);
       faults[kind]++;
       if (kind === 'reset') return { response: 'reset' as const };
-      if (kind === 'error') return { response: { statusCode: 500, body: '{"error":{"code":500,"message":"injected"}}', headers: { 'content-type': 'application/json' } } };
+      if (kind === 'error')
+        return {
+          response: {
+            statusCode: 500,
+            body: '{"error":{"code":500,"message":"injected"}}',
+            headers: { 'content-type': 'application/json' },
+          },
+        };
       if (kind === 'delayed') await new Promise((r) => setTimeout(r, 150));
       if (kind === 'lost') lost.add(req);
       return forward;
@@ -151,9 +158,16 @@ describe('randomized sync under faults', () => {
     // No duplicates: the remote gained exactly our creates (each once, with its value) and its own.
     const remoteIds = (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
     expect(remoteIds.length).toBe(initial + localCreates.length + remoteCreates.length);
-    const mapped = localCreates.map((l) => local.service.ctx.db.prepare("SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ? AND state = 'bound'").pluck().get(l) as string);
+    const mapped = localCreates.map(
+      (l) =>
+        local.service.ctx.db
+          .prepare("SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ? AND state = 'bound'")
+          .pluck()
+          .get(l) as string,
+    );
     expect(new Set(mapped).size).toBe(localCreates.length);
-    for (const [i, r] of mapped.entries()) expect((await remote.client.record(r)).fields.find((f) => f.field_uuid === FIELDS[0])?.value).toBe(`created here ${i}`);
+    for (const [i, r] of mapped.entries())
+      expect((await remote.client.record(r)).fields.find((f) => f.field_uuid === FIELDS[0])?.value).toBe(`created here ${i}`);
     const localIds = (await local.admin.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
     expect(localIds.length).toBe(remoteIds.length);
     for (const r of remoteCreates) expect(localIds).toContain(r);

@@ -20,7 +20,8 @@ const value = (r: { fields: { field_uuid: string; value?: unknown }[] }, f: stri
 const localUrl = (p: string) => local.api.replace(/\/api\/v4$/, `/local${p}`);
 const call = async (method: string, p: string, body?: unknown) => {
   const res = await fetch(localUrl(p), {
-    method, headers: { Authorization: `Bearer ${local.admin.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    method,
+    headers: { Authorization: `Bearer ${local.admin.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -38,7 +39,8 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   for (;;) {
     const v = await fn().catch(() => undefined);
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}; live status: ${JSON.stringify(await live().catch((e) => String(e)))}`);
+    if (Date.now() > end)
+      throw new Error(`timed out after ${ms} ms waiting for ${what}; live status: ${JSON.stringify(await live().catch((e) => String(e)))}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -83,7 +85,14 @@ describe('live sync (two processes, nobody runs a sync)', () => {
     await remote.halt();
     await local.admin.setValue(SYNTH.record(3), TEXT, 'while offline 1');
     await local.admin.setValue(SYNTH.record(4), TEXT, 'while offline 2');
-    const off = await until('offline with 2 waiting', async () => { const s = await live(); return s.state === 'offline' && s.pending === 2 && s; }, 15_000);
+    const off = await until(
+      'offline with 2 waiting',
+      async () => {
+        const s = await live();
+        return s.state === 'offline' && s.pending === 2 && s;
+      },
+      15_000,
+    );
     expect(off.since).toBeTruthy();
     expect(off.reason).toBeTruthy();
     expect(off.next_try).toBeTruthy();
@@ -93,7 +102,14 @@ describe('live sync (two processes, nobody runs a sync)', () => {
     expect(Date.now() - t).toBeLessThan(1000);
 
     await remote.restart();
-    await until('drained', async () => { const s = await live(); return s.state === 'online' && s.pending === 0; }, 40_000);
+    await until(
+      'drained',
+      async () => {
+        const s = await live();
+        return s.state === 'online' && s.pending === 0;
+      },
+      40_000,
+    );
     const vals = await Promise.all([3, 4, 5].map(async (i) => value(await (await rc()).record(SYNTH.record(i)), TEXT)));
     expect(vals).toEqual(['while offline 1', 'while offline 2', 'still fast']);
   });
@@ -127,14 +143,28 @@ describe('live sync (two processes, nobody runs a sync)', () => {
     await pw.exited;
     await remote.restart().catch(() => undefined); // its own test client logs in with the old password
     await call('POST', '/sync/focus');
-    const paused = await until('paused', async () => { const s = await live(); return s.state === 'paused' && s; }, 20_000);
+    const paused = await until(
+      'paused',
+      async () => {
+        const s = await live();
+        return s.state === 'paused' && s;
+      },
+      20_000,
+    );
     expect(paused.reason).toMatch(/refused the login/);
     await local.admin.setValue(SYNTH.record(6), TEXT, 'after the pause');
     await new Promise((r) => setTimeout(r, 2500));
     expect((await live()).state).toBe('paused'); // no retry storm against a refusing server
 
     await local.service.sync.addRemote(remote.url, ADMIN.email, 'a-new-password-2');
-    await until('online again', async () => { const s = await live(); return s.state === 'online' && s.pending === 0; }, 20_000);
+    await until(
+      'online again',
+      async () => {
+        const s = await live();
+        return s.state === 'online' && s.pending === 0;
+      },
+      20_000,
+    );
   });
 });
 

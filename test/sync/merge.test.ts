@@ -5,26 +5,51 @@ import { mergeRecord, mergeSets, pushConflict } from '../../electron/service/syn
 // The merge on its own: plain records in, decisions out, no database and no network.
 
 const rec = (fields: FieldEntry[], uuid = 'r1'): OdrRecord => ({
-  database_uuid: 'd', internal_id: 1, record_name: '1', record_uuid: uuid, template_uuid: 't', metadata_for_uuid: '',
-  _record_metadata: { _create_date: '', _create_auth: '', _public_date: '' }, fields, records: [],
+  database_uuid: 'd',
+  internal_id: 1,
+  record_name: '1',
+  record_uuid: uuid,
+  template_uuid: 't',
+  metadata_for_uuid: '',
+  _record_metadata: { _create_date: '', _create_auth: '', _public_date: '' },
+  fields,
+  records: [],
 });
-const text = (field: string, value: string): FieldEntry => ({ field_name: field.toUpperCase(), field_uuid: field, template_field_uuid: null, id: 1, value });
+const text = (field: string, value: string): FieldEntry => ({
+  field_name: field.toUpperCase(),
+  field_uuid: field,
+  template_field_uuid: null,
+  id: 1,
+  value,
+});
 const opts = (field: string, ...uuids: string[]): FieldEntry => ({
-  field_name: field.toUpperCase(), field_uuid: field, template_field_uuid: null, id: 1,
+  field_name: field.toUpperCase(),
+  field_uuid: field,
+  template_field_uuid: null,
+  id: 1,
   values: uuids.map((u, i) => ({ id: i, template_radio_option_uuid: u, name: `opt ${u}`, selected: 1 as const })),
 });
 const tags = (field: string, ...uuids: string[]): FieldEntry => ({
-  field_name: field.toUpperCase(), field_uuid: field, template_field_uuid: null, id: 1,
+  field_name: field.toUpperCase(),
+  field_uuid: field,
+  template_field_uuid: null,
+  id: 1,
   tags: uuids.map((u, i) => ({ id: i, template_tag_uuid: u, name: `tag ${u}`, selected: 1 as const })),
 });
 const multi = (_f: string) => false;
 const single = (f: string) => f === 's';
 const merge = (base: FieldEntry[], local: FieldEntry[], theirs: FieldEntry[], pending: string[] = [], isSingle = multi) =>
-  mergeRecord({ base: rec(base), local: rec(local), theirs: rec(theirs), pending: new Set(pending.map((f) => `r1|${f}`)), single: isSingle });
+  mergeRecord({
+    base: rec(base),
+    local: rec(local),
+    theirs: rec(theirs),
+    pending: new Set(pending.map((f) => `r1|${f}`)),
+    single: isSingle,
+  });
 const applied = (r: ReturnType<typeof merge>) => [...r.apply.values()].map((s) => [s.field, s.key]);
 
 describe('mergeSets (option and tag selections as set operations)', () => {
-  it('applies both sides\' additions and removals to the base', () => {
+  it("applies both sides' additions and removals to the base", () => {
     expect(mergeSets(['a', 'b'], ['a', 'b', 'c'], ['b', 'd'])).toEqual(['b', 'c', 'd']);
     expect(mergeSets([], ['x'], ['y'])).toEqual(['x', 'y']);
     expect(mergeSets(['a'], [], ['a'])).toEqual([]);
@@ -33,7 +58,7 @@ describe('mergeSets (option and tag selections as set operations)', () => {
 });
 
 describe('mergeRecord', () => {
-  it('takes the server\'s change to a field not touched here', () => {
+  it("takes the server's change to a field not touched here", () => {
     const r = merge([text('f', 'old')], [text('f', 'old')], [text('f', 'new')]);
     expect(applied(r)).toEqual([['f', 'val:new']]);
     expect(r.conflicts).toEqual([]);
@@ -70,7 +95,13 @@ describe('mergeRecord', () => {
   });
 
   it('without a base copy, only unsent local changes count as ours (they stand until pushed)', () => {
-    const r = mergeRecord({ base: null, local: rec([text('f', 'x'), opts('m', 'a')]), theirs: rec([text('f', 'y'), opts('m', 'b')]), pending: new Set(['r1|m']), single: multi });
+    const r = mergeRecord({
+      base: null,
+      local: rec([text('f', 'x'), opts('m', 'a')]),
+      theirs: rec([text('f', 'y'), opts('m', 'b')]),
+      pending: new Set(['r1|m']),
+      single: multi,
+    });
     expect(applied(r)).toEqual([['f', 'val:y']]);
     expect(r.conflicts).toEqual([]);
   });
@@ -83,9 +114,16 @@ describe('mergeRecord', () => {
 });
 
 describe('pushConflict (before a write goes out)', () => {
-  const check = (base: string, local: string, server: string, over?: string) => pushConflict({
-    record: 'r1', field: 'f', fresh: rec([text('f', server)]), remoteKey: 'r1|f', base: rec([text('f', base)]), local: rec([text('f', local)]), over,
-  });
+  const check = (base: string, local: string, server: string, over?: string) =>
+    pushConflict({
+      record: 'r1',
+      field: 'f',
+      fresh: rec([text('f', server)]),
+      remoteKey: 'r1|f',
+      base: rec([text('f', base)]),
+      local: rec([text('f', local)]),
+      over,
+    });
   it('lets a write through when the server still has the base or already our value', () => {
     expect(check('old', 'mine', 'old')).toBeNull();
     expect(check('old', 'mine', 'mine')).toBeNull();

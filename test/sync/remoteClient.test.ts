@@ -22,19 +22,36 @@ afterEach(() => server.stop());
 // A record as a legacy server sends it: 7-character uuids, `_updated_date`, HTML-escaped
 // names, a Boolean as `selected`, tags under `value` with `children`, `fields` as an object.
 const legacyRecord = {
-  internal_id: 7, record_uuid: 'a1b2c3d', database_uuid: 'd4e5f6a', record_name: 'Basalt &amp; ash',
-  _record_metadata: { _create_date: '2019-01-01 00:00:00', _updated_date: '2019-02-03 04:05:06', _public_date: '2200-01-01 00:00:00', _create_auth: 'Ann &#039;O', _update_auth: 'x' },
+  internal_id: 7,
+  record_uuid: 'a1b2c3d',
+  database_uuid: 'd4e5f6a',
+  record_name: 'Basalt &amp; ash',
+  _record_metadata: {
+    _create_date: '2019-01-01 00:00:00',
+    _updated_date: '2019-02-03 04:05:06',
+    _public_date: '2200-01-01 00:00:00',
+    _create_auth: 'Ann &#039;O',
+    _update_auth: 'x',
+  },
   fields: {
     0: { field_uuid: 'f000001', template_field_uuid: 'f000001', field_name: 'Site &amp; depth', value: 'Crater &lt;rim&gt;' },
     2: { field_uuid: 'f000002', template_field_uuid: 'f000002', field_name: 'Verified', selected: '1' },
-    3: { field_uuid: 'f000003', template_field_uuid: 'f000003', field_name: 'Keywords', value: [{ name: 'Mineral', template_tag_uuid: 't000001', id: 3, children: [{ name: 'Oxide', template_tag_uuid: 't000002', id: 4 }] }] },
+    3: {
+      field_uuid: 'f000003',
+      template_field_uuid: 'f000003',
+      field_name: 'Keywords',
+      value: [{ name: 'Mineral', template_tag_uuid: 't000001', id: 3, children: [{ name: 'Oxide', template_tag_uuid: 't000002', id: 4 }] }],
+    },
   },
   records: [],
 };
 
 describe('remote client against real-shaped server answers', () => {
   it('logs in, reads a legacy record and normalises every quirk', async () => {
-    await server.forGet('/api/v4/dataset/record/a1b2c3d').withHeaders({ authorization: 'Bearer tok1' }).thenReply(200, JSON.stringify(legacyRecord), { 'content-type': 'application/json' });
+    await server
+      .forGet('/api/v4/dataset/record/a1b2c3d')
+      .withHeaders({ authorization: 'Bearer tok1' })
+      .thenReply(200, JSON.stringify(legacyRecord), { 'content-type': 'application/json' });
     const r = await client.record('a1b2c3d');
     expect(r.record_name).toBe('Basalt & ash');
     expect(r._record_metadata._update_date).toBe('2019-02-03 04:05:06');
@@ -62,8 +79,14 @@ describe('remote client against real-shaped server answers', () => {
   });
 
   it('logs in again after a 401 and after the 500 "Token was not found", then succeeds', async () => {
-    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok1' }).thenJson(401, { error: { code: 401, message: 'Expired JWT Token' } });
-    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok2' }).thenJson(500, { error: { code: 500, message: 'Token was not found' } });
+    await server
+      .forGet('/api/v4/search/databases')
+      .withHeaders({ authorization: 'Bearer tok1' })
+      .thenJson(401, { error: { code: 401, message: 'Expired JWT Token' } });
+    await server
+      .forGet('/api/v4/search/databases')
+      .withHeaders({ authorization: 'Bearer tok2' })
+      .thenJson(500, { error: { code: 500, message: 'Token was not found' } });
     await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok3' }).thenJson(200, { databases: [] });
     // Two re-logins in one call are not tried: the second failure surfaces, the next call works.
     await expect(client.call((c) => c.databases())).rejects.toMatchObject({ kind: 'auth' });
@@ -72,7 +95,9 @@ describe('remote client against real-shaped server answers', () => {
 
   it('tries a failed read again, but never a failed write; a 5xx write is "ambiguous"', async () => {
     let reads = 0;
-    await server.forGet('/api/v4/search/databases').thenCallback(() => (++reads < 3 ? { statusCode: 503, json: { error: { code: 503, message: 'busy' } } } : json({ databases: [] })));
+    await server
+      .forGet('/api/v4/search/databases')
+      .thenCallback(() => (++reads < 3 ? { statusCode: 503, json: { error: { code: 503, message: 'busy' } } } : json({ databases: [] })));
     await expect(client.call((c) => c.databases())).resolves.toEqual({ databases: [] });
     expect(reads).toBe(3);
 

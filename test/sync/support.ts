@@ -21,8 +21,13 @@ export async function startRemote(n: number, env: Record<string, string> = {}): 
   const seeded = await startSyntheticService(n, { keepDir: true });
   await seeded.close();
   const r: RemoteProc = {
-    url: '', proc: undefined as unknown as Proc, client: undefined as unknown as OdrClient, dataDir: seeded.dataDir,
-    stop: async () => {}, halt: async () => {}, restart: async () => {},
+    url: '',
+    proc: undefined as unknown as Proc,
+    client: undefined as unknown as OdrClient,
+    dataDir: seeded.dataDir,
+    stop: async () => {},
+    halt: async () => {},
+    restart: async () => {},
   };
   const launch = async (port: string) => {
     r.proc = runCli(['serve', '--port', port, '--data', seeded.dataDir, '--no-auto-login'], env);

@@ -36,7 +36,9 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     expect(s.pulled).toBe(30);
     const mine = await local.admin.record(SYNTH.record(4));
     const theirs = await remote.client.record(SYNTH.record(4));
-    expect(mine.fields.map((f) => [f.field_uuid, f.value ?? f.selected ?? null])).toEqual(theirs.fields.map((f) => [f.field_uuid, f.value ?? f.selected ?? null]));
+    expect(mine.fields.map((f) => [f.field_uuid, f.value ?? f.selected ?? null])).toEqual(
+      theirs.fields.map((f) => [f.field_uuid, f.value ?? f.selected ?? null]),
+    );
     expect(mine.records.length).toBe(theirs.records.length);
   });
 
@@ -97,7 +99,10 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     const MS = SYNTH.field('Multiple Select');
     const SR = SYNTH.field('Single Radio');
     const TAGS = SYNTH.field('Tags');
-    const sel = (r: { fields: { field_uuid: string; values?: { template_radio_option_uuid: string }[]; tags?: { template_tag_uuid: string }[] }[] }, f: string) => {
+    const sel = (
+      r: { fields: { field_uuid: string; values?: { template_radio_option_uuid: string }[]; tags?: { template_tag_uuid: string }[] }[] },
+      f: string,
+    ) => {
       const e = r.fields.find((x) => x.field_uuid === f);
       return (e?.values?.map((v) => v.template_radio_option_uuid) ?? e?.tags?.map((t) => t.template_tag_uuid) ?? []).sort();
     };
@@ -105,7 +110,10 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     const start = await local.admin.record(rec);
     const free = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).filter((o) => !sel(start, MS).includes(o));
     const radio = [1, 2, 3].map((k) => SYNTH.option('Single Radio', k)).filter((o) => !sel(start, SR).includes(o));
-    const freeTags = [4, 7, 10].map((k) => SYNTH.tag(k)).filter((t) => !sel(start, TAGS).includes(t)).slice(0, 2);
+    const freeTags = [4, 7, 10]
+      .map((k) => SYNTH.tag(k))
+      .filter((t) => !sel(start, TAGS).includes(t))
+      .slice(0, 2);
     await local.admin.setOption(rec, MS, free[0]!, true);
     await remote.client.setOption(rec, MS, free[1]!, true);
     await local.admin.setOption(rec, TAGS, freeTags[0]!, true);
@@ -121,7 +129,9 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     expect(sel(l, TAGS)).toEqual(expect.arrayContaining([...sel(start, TAGS), ...freeTags]));
     expect(sel(r, TAGS)).toEqual(sel(l, TAGS));
     const conflicts = local.service.sync.conflicts();
-    expect(conflicts.map((c) => [c.record_uuid, c.field_uuid, c.mine, c.theirs])).toEqual([[rec, SR, 'Single Radio option ' + radio[0]!.slice(-1), 'Single Radio option ' + radio[1]!.slice(-1)]]);
+    expect(conflicts.map((c) => [c.record_uuid, c.field_uuid, c.mine, c.theirs])).toEqual([
+      [rec, SR, 'Single Radio option ' + radio[0]!.slice(-1), 'Single Radio option ' + radio[1]!.slice(-1)],
+    ]);
     expect(sel(r, SR)).toEqual([radio[1]]);
     local.service.sync.resolve(conflicts[0]!.id, 'mine');
     await run();
@@ -138,7 +148,10 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     await run();
     const ids = (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
     expect(ids.length).toBe(before + 1);
-    const map = local.service.ctx.db.prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?').pluck().get(rec.record_uuid) as string;
+    const map = local.service.ctx.db
+      .prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?')
+      .pluck()
+      .get(rec.record_uuid) as string;
     expect(value(await remote.client.record(map), TEXT)).toBe('born here');
 
     await local.admin.deleteRecords([SYNTH.record(9)]);
@@ -158,7 +171,8 @@ describe('the /local/sync routes', () => {
   const localUrl = (p: string) => local.api.replace(/\/api\/v4$/, `/local${p}`);
   const call = async (method: string, p: string, body?: unknown, token = local.admin.token) => {
     const res = await fetch(localUrl(p), {
-      method, headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -218,7 +232,10 @@ describe('the /local/sync routes', () => {
   it('are for super-users only', async () => {
     await local.service.domain.users.create({ email: 'plain@test.local', password: 'plain-password-1' });
     const plain = await local.loginAs('plain@test.local', 'plain-password-1');
-    for (const [method, p] of [['GET', '/sync'], ['POST', '/sync/run']] as const) {
+    for (const [method, p] of [
+      ['GET', '/sync'],
+      ['POST', '/sync/run'],
+    ] as const) {
       const r = await call(method, p, method === 'POST' ? { remote_id: remoteId } : undefined, plain.token);
       expect(r.status).toBe(403);
       expect((r.body.error as { code: number }).code).toBe(403);

@@ -39,7 +39,11 @@ describe('jsonArrayElements', () => {
 
   it('a truncated file is an error, after yielding the complete elements', async () => {
     const seen: unknown[] = [];
-    await expect((async () => { for await (const x of jsonArrayElements(file('{"records":[{"a":1},{"b":'))) seen.push(x); })()).rejects.toThrow(/ends in the middle/);
+    await expect(
+      (async () => {
+        for await (const x of jsonArrayElements(file('{"records":[{"a":1},{"b":'))) seen.push(x);
+      })(),
+    ).rejects.toThrow(/ends in the middle/);
     expect(seen).toEqual([{ a: 1 }]);
   });
 

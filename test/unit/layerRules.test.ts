@@ -13,17 +13,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const files: Record<string, string> = {
   'shared/a.ts': "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
   'electron/service/store/s.ts': "import { d } from '../domain/d.js';\nexport const s = d;\n",
-  'electron/service/domain/d.ts': "export const d = 1;\n",
+  'electron/service/domain/d.ts': 'export const d = 1;\n',
   'electron/service/domain/c1.ts': "import { c2 } from './c2.js';\nexport const c1 = () => c2;\n",
   'electron/service/domain/c2.ts': "import { c1 } from './c1.js';\nexport const c2 = () => c1;\n",
   // A cycle closed only by `import type` is erased at compile time: allowed.
   'electron/service/domain/t1.ts': "import type { T2 } from './t2.js';\nexport interface T1 { next?: T2 }\n",
   'electron/service/domain/t2.ts': "import type { T1 } from './t1.js';\nexport interface T2 { next?: T1 }\nexport const t2 = 1;\n",
   'electron/service/domain/up.ts': "import { api } from '../api/api.js';\nexport const up = api;\n",
-  'electron/service/api/api.ts': "export const api = 1;\n",
+  'electron/service/api/api.ts': 'export const api = 1;\n',
   'electron/service/sync/sy.ts': "import { api } from '../api/api.js';\nexport const sy = api;\n",
-  'electron/service/host/wire.ts': "export const wire = 1;\n",
-  'electron/main/m.ts': "import { d } from '../service/domain/d.js';\nimport { wire } from '../service/host/wire.js';\nexport const m = [d, wire];\n",
+  'electron/service/host/wire.ts': 'export const wire = 1;\n',
+  'electron/main/m.ts':
+    "import { d } from '../service/domain/d.js';\nimport { wire } from '../service/host/wire.js';\nexport const m = [d, wire];\n",
   'renderer/src/r.ts': "import { api } from '../../electron/service/api/api.js';\nexport const r = api;\n",
 };
 
@@ -34,9 +35,16 @@ describe('layer rules', () => {
       writeFileSync(path.join(dir, f), src);
     }
     cpSync(path.join(ROOT, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'));
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }));
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
+    );
     const bin = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-    const r = spawnSync(process.execPath, [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'electron', 'shared', 'renderer'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      process.execPath,
+      [bin, '--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'electron', 'shared', 'renderer'],
+      { cwd: dir, encoding: 'utf8', timeout: 120_000 },
+    );
     const out = JSON.parse(r.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
     const seen = out.summary.violations.map((v) => `${v.rule.name} ${v.from}`).sort();
     expect(seen).toEqual([

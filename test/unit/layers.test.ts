@@ -19,7 +19,9 @@ function files(dir: string): string[] {
 
 function imports(file: string): string[] {
   const src = readFileSync(path.join(ROOT, file), 'utf8');
-  return [...src.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+  return [...src.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2]!,
+  );
 }
 
 function resolved(file: string, spec: string): string {
@@ -29,26 +31,42 @@ function resolved(file: string, spec: string): string {
 describe('layers', () => {
   // papaparse: a pure-JS CSV parser the plugin parsers in shared/plugins build on.
   it('shared/ imports nothing platform-specific (only zod, papaparse and itself)', () => {
-    const bad = files('shared').flatMap((f) => imports(f).filter((s) => !(s === 'zod' || s === 'papaparse' || (s.startsWith('.') && resolved(f, s).startsWith('shared')))).map((s) => `${f}: ${s}`));
+    const bad = files('shared').flatMap((f) =>
+      imports(f)
+        .filter((s) => !(s === 'zod' || s === 'papaparse' || (s.startsWith('.') && resolved(f, s).startsWith('shared'))))
+        .map((s) => `${f}: ${s}`),
+    );
     expect(bad).toEqual([]);
   });
 
   it('electron/service never imports electron, the renderer or the main process', () => {
-    const bad = files('electron/service').flatMap((f) => imports(f).filter((s) => s === 'electron' || s.startsWith('electron/') ||
-      (s.startsWith('.') && /^(renderer|electron\/main)/.test(resolved(f, s)))).map((s) => `${f}: ${s}`));
+    const bad = files('electron/service').flatMap((f) =>
+      imports(f)
+        .filter(
+          (s) => s === 'electron' || s.startsWith('electron/') || (s.startsWith('.') && /^(renderer|electron\/main)/.test(resolved(f, s))),
+        )
+        .map((s) => `${f}: ${s}`),
+    );
     expect(bad).toEqual([]);
   });
 
   it('the renderer reaches data only through shared/ (no service, no Node, no SQLite)', () => {
     const list = files('renderer/src');
     expect(list.length).toBeGreaterThan(10);
-    const bad = list.flatMap((f) => imports(f).filter((s) => s.startsWith('node:') || s === 'better-sqlite3' || s === 'electron' ||
-      (s.startsWith('.') && /^electron/.test(resolved(f, s)))).map((s) => `${f}: ${s}`));
+    const bad = list.flatMap((f) =>
+      imports(f)
+        .filter(
+          (s) =>
+            s.startsWith('node:') || s === 'better-sqlite3' || s === 'electron' || (s.startsWith('.') && /^electron/.test(resolved(f, s))),
+        )
+        .map((s) => `${f}: ${s}`),
+    );
     expect(bad).toEqual([]);
   });
 
   it('in the renderer only lib/api (HTTP) and lib/events (the event stream) open connections', () => {
-    const bad = files('renderer/src').filter((f) => !/lib\/(api|events)\.ts$/.test(f))
+    const bad = files('renderer/src')
+      .filter((f) => !/lib\/(api|events)\.ts$/.test(f))
       .filter((f) => /\bfetch\(|XMLHttpRequest|EventSource|WebSocket/.test(readFileSync(path.join(ROOT, f), 'utf8')));
     expect(bad).toEqual([]);
   });

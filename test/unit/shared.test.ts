@@ -64,25 +64,54 @@ describe('html unescaping', () => {
 describe('legacy normaliser', () => {
   it('turns a legacy template (template_field_uuid only, render_plugin string, tags under value/children) into the current shape', () => {
     const t = normalizeTemplate({
-      internal_id: 1, name: 'T', template_uuid: 'abc1234', render_plugin: 'Graph Plugin', fields: [
-        { internal_id: 2, name: 'Kw', fieldtype: 'Tags', template_field_uuid: 'f000001', value: [
-          { name: 'A &amp; B', template_tag_uuid: 't1', updated_at: 'x', children: [{ name: 'C', template_tag_uuid: 't2', updated_at: 'y' }] },
-        ] },
+      internal_id: 1,
+      name: 'T',
+      template_uuid: 'abc1234',
+      render_plugin: 'Graph Plugin',
+      fields: [
+        {
+          internal_id: 2,
+          name: 'Kw',
+          fieldtype: 'Tags',
+          template_field_uuid: 'f000001',
+          value: [
+            {
+              name: 'A &amp; B',
+              template_tag_uuid: 't1',
+              updated_at: 'x',
+              children: [{ name: 'C', template_tag_uuid: 't2', updated_at: 'y' }],
+            },
+          ],
+        },
       ],
     });
     expect(t.render_plugins).toEqual([{ render_plugin: 'Graph Plugin' }]);
     expect(t.description).toBeNull();
     expect(t.fields[0]).toMatchObject({ field_uuid: 'f000001', template_field_uuid: null });
-    expect(t.fields[0]!.tags).toEqual([{ name: 'A & B', template_tag_uuid: 't1', updated_at: 'x', tags: [{ name: 'C', template_tag_uuid: 't2', updated_at: 'y' }] }]);
+    expect(t.fields[0]!.tags).toEqual([
+      { name: 'A & B', template_tag_uuid: 't1', updated_at: 'x', tags: [{ name: 'C', template_tag_uuid: 't2', updated_at: 'y' }] },
+    ]);
   });
 
   it('turns legacy record shapes into the current ones', () => {
-    const r = normalizeRecord({
-      record_uuid: 'r1', record_name: 'Rock &amp; soil', _record_metadata: { _updated_date: 'u', _create_auth: 'Jane &amp;amp; Co' },
-      fields: { 0: { field_uuid: 'a', value: [{ name: 'Opt', template_radio_option_uuid: 'o1', id: 5, selected: '1' }] },
-        2: { field_uuid: 'b', value: [{ name: 'Tag', template_tag_uuid: 't1', id: 6 }] },
-        3: { field_uuid: 'c', value: '' }, 4: { field_uuid: 'd', value: 1.5 }, 5: { field_uuid: 'e', selected: '1' } },
-    }, new Map([['c', 'Integer'], ['d', 'Decimal']]));
+    const r = normalizeRecord(
+      {
+        record_uuid: 'r1',
+        record_name: 'Rock &amp; soil',
+        _record_metadata: { _updated_date: 'u', _create_auth: 'Jane &amp;amp; Co' },
+        fields: {
+          0: { field_uuid: 'a', value: [{ name: 'Opt', template_radio_option_uuid: 'o1', id: 5, selected: '1' }] },
+          2: { field_uuid: 'b', value: [{ name: 'Tag', template_tag_uuid: 't1', id: 6 }] },
+          3: { field_uuid: 'c', value: '' },
+          4: { field_uuid: 'd', value: 1.5 },
+          5: { field_uuid: 'e', selected: '1' },
+        },
+      },
+      new Map([
+        ['c', 'Integer'],
+        ['d', 'Decimal'],
+      ]),
+    );
     expect(r.record_name).toBe('Rock & soil');
     expect(r._record_metadata).toMatchObject({ _update_date: 'u', _create_auth: 'Jane & Co' });
     expect(r.fields.map((f) => [f.values, f.tags?.map((x) => x.id), f.value, f.selected])).toEqual([

@@ -64,7 +64,9 @@ export function createApp(d: Domain, opts: AppOptions) {
   const fileAuth = requireBearerOrQuery(tokens);
   // GET/HEAD/OPTIONS carry no body; skipping the check spares reads a body stream per request.
   const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
-  app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => (NO_BODY.has(c.req.method) || STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next)));
+  app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) =>
+    NO_BODY.has(c.req.method) || STREAMED_UPLOAD.test(c.req.path) ? next() : limit(c, next),
+  );
   app.use(`${API_PREFIX}/*`, (c: Context<AppEnv>, next: Next) => {
     const path = c.req.path;
     if (path === `${API_PREFIX}/token` || path === `${API_PREFIX}/openapi` || path === `${API_PREFIX}/auth/status`) return next();
@@ -82,7 +84,10 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', valueRoutes(d));
   api.route('/', fileRoutes(d, blobs));
   api.route('/', jobRoutes(d));
-  api.route('/', recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)));
+  api.route(
+    '/',
+    recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)),
+  );
   // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
   api.route('/', datasetRoutes(d, blobs));
   api.route('/', searchRoutes(d));

@@ -80,32 +80,35 @@ function bearer(c: Context): string | undefined {
 }
 
 /** Bearer JWT required (every ODR route but /token). */
-export const requireBearer = (tokens: Tokens) => createMiddleware<AppEnv>(async (c, next) => {
-  const token = bearer(c);
-  if (!token) throw new OdrError(401, 'JWT Token not found');
-  c.set('user', await tokens.verify(token));
-  await next();
-});
+export const requireBearer = (tokens: Tokens) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const token = bearer(c);
+    if (!token) throw new OdrError(401, 'JWT Token not found');
+    c.set('user', await tokens.verify(token));
+    await next();
+  });
 
 /** Job routes: the seed's `x-auth` API token, or a Bearer JWT as real clients send. */
-export const requireJobAuth = (tokens: Tokens, d: Domain) => createMiddleware<AppEnv>(async (c, next) => {
-  const apiToken = c.req.header('x-auth');
-  if (apiToken !== undefined) {
-    const user = d.users.byApiToken(apiToken);
-    if (!user) throw new OdrError(401, 'Invalid API token (x-auth)');
-    c.set('user', user);
-    return next();
-  }
-  const token = bearer(c);
-  if (!token) throw new OdrError(401, 'An x-auth API token or a Bearer JWT is required');
-  c.set('user', await tokens.verify(token));
-  await next();
-});
+export const requireJobAuth = (tokens: Tokens, d: Domain) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const apiToken = c.req.header('x-auth');
+    if (apiToken !== undefined) {
+      const user = d.users.byApiToken(apiToken);
+      if (!user) throw new OdrError(401, 'Invalid API token (x-auth)');
+      c.set('user', user);
+      return next();
+    }
+    const token = bearer(c);
+    if (!token) throw new OdrError(401, 'An x-auth API token or a Bearer JWT is required');
+    c.set('user', await tokens.verify(token));
+    await next();
+  });
 
 /** File downloads also take `?access_token=` so <img src> and links work without headers. */
-export const requireBearerOrQuery = (tokens: Tokens) => createMiddleware<AppEnv>(async (c, next) => {
-  const token = bearer(c) ?? c.req.query('access_token');
-  if (!token) throw new OdrError(401, 'JWT Token not found');
-  c.set('user', await tokens.verify(token));
-  await next();
-});
+export const requireBearerOrQuery = (tokens: Tokens) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const token = bearer(c) ?? c.req.query('access_token');
+    if (!token) throw new OdrError(401, 'JWT Token not found');
+    c.set('user', await tokens.verify(token));
+    await next();
+  });

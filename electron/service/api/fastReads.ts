@@ -21,7 +21,12 @@ export const FAST_HEADERS = {
   'content-type': 'application/json',
 };
 
-export type FastRead = (method: string | undefined, url: string | undefined, authorization: string | undefined, host: string | undefined) => Buffer | null;
+export type FastRead = (
+  method: string | undefined,
+  url: string | undefined,
+  authorization: string | undefined,
+  host: string | undefined,
+) => Buffer | null;
 
 export function fastReads(d: Domain, tokens: Tokens): FastRead {
   return (method, url, authorization, host) => {

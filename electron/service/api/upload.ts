@@ -47,7 +47,12 @@ export async function readMultipartUpload(c: Context, blobs: BlobStore, maxBytes
   let bb: busboy.Busboy;
   try {
     // Browsers and undici send UTF-8 file names; busboy's default would read them as Latin-1.
-    bb = busboy({ headers: { 'content-type': type }, defParamCharset: 'utf8', fileHwm: 1024 * 1024, limits: { fields: 100, fieldSize: 1024 * 1024, files: 50 } });
+    bb = busboy({
+      headers: { 'content-type': type },
+      defParamCharset: 'utf8',
+      fileHwm: 1024 * 1024,
+      limits: { fields: 100, fieldSize: 1024 * 1024, files: 50 },
+    });
   } catch (e) {
     throw badRequest(`Malformed multipart body: ${(e as Error).message}`);
   }
@@ -72,18 +77,32 @@ export async function readMultipartUpload(c: Context, blobs: BlobStore, maxBytes
       else source.destroy();
       // Parts still streaming would wait for bytes that never come: end them so discard() settles.
       for (const st of streams) if (!st.readableEnded) st.destroy(new Error('upload ended early'));
-      const err = e instanceof TooLarge ? tooLarge(maxBytes) : e instanceof OdrError ? e : badRequest(`Malformed multipart body: ${(e as Error).message}`);
+      const err =
+        e instanceof TooLarge
+          ? tooLarge(maxBytes)
+          : e instanceof OdrError
+            ? e
+            : badRequest(`Malformed multipart body: ${(e as Error).message}`);
       void discard().then(() => reject(err));
     };
-    bb.on('field', (name, value) => { fields[name] = value; });
+    bb.on('field', (name, value) => {
+      fields[name] = value;
+    });
     bb.on('file', (_name, stream, info) => {
       streams.push(stream);
       const i = parts.length;
       parts.push(undefined);
-      pending.push(stage(blobs, stream, maxBytes).then(
-        (staged) => { parts[i] = { staged, filename: info.filename ?? '', declaredType: info.mimeType }; },
-        (e: unknown) => { stream.resume(); fail(e); },
-      ));
+      pending.push(
+        stage(blobs, stream, maxBytes).then(
+          (staged) => {
+            parts[i] = { staged, filename: info.filename ?? '', declaredType: info.mimeType };
+          },
+          (e: unknown) => {
+            stream.resume();
+            fail(e);
+          },
+        ),
+      );
     });
     bb.on('error', fail);
     source.on('error', fail);

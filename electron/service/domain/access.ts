@@ -39,7 +39,8 @@ export function assertRead(d: Domain, user: User, rec: RecordRow): RecordRow {
 /** Edit right; a caller who cannot even read the record is told nothing more than on a read. */
 export function assertEdit(d: Domain, user: User, rec: RecordRow): RecordRow {
   assertRead(d, user, rec);
-  if (!canEdit(d, user, rec)) throw forbidden(`You may not edit record ${rec.uuid}: only its creator, the dataset's owner or a super-user can.`);
+  if (!canEdit(d, user, rec))
+    throw forbidden(`You may not edit record ${rec.uuid}: only its creator, the dataset's owner or a super-user can.`);
   return rec;
 }
 

@@ -42,9 +42,16 @@ export class ChangeLog {
     if (tree) this.ctx.renders.dropTop(tree);
     else this.ctx.renders.clear();
     this.insert.run(
-      at, c.userId, c.op, c.datasetUuid ?? null, c.recordUuid ?? null, c.topRecordUuid ?? null,
-      c.fieldUuid ?? null, c.itemUuid ?? null,
-      c.old === undefined ? null : JSON.stringify(c.old), c.new === undefined ? null : JSON.stringify(c.new),
+      at,
+      c.userId,
+      c.op,
+      c.datasetUuid ?? null,
+      c.recordUuid ?? null,
+      c.topRecordUuid ?? null,
+      c.fieldUuid ?? null,
+      c.itemUuid ?? null,
+      c.old === undefined ? null : JSON.stringify(c.old),
+      c.new === undefined ? null : JSON.stringify(c.new),
       this.origin,
     );
   }

@@ -60,10 +60,19 @@ export class Domain {
   }
 
   /** Appends to the change log with the record's dataset and top-level record filled in. */
-  logRecordChange(at: string, user: User, rec: RecordRow, c: Omit<Change, 'userId' | 'datasetUuid' | 'recordUuid' | 'topRecordUuid'>): void {
+  logRecordChange(
+    at: string,
+    user: User,
+    rec: RecordRow,
+    c: Omit<Change, 'userId' | 'datasetUuid' | 'recordUuid' | 'topRecordUuid'>,
+  ): void {
     const top = this.store.topOf(rec);
     this.log.append(at, {
-      ...c, userId: user.id, datasetUuid: this.datatypeOf(top).uuid, recordUuid: rec.uuid, topRecordUuid: top.uuid,
+      ...c,
+      userId: user.id,
+      datasetUuid: this.datatypeOf(top).uuid,
+      recordUuid: rec.uuid,
+      topRecordUuid: top.uuid,
     });
   }
 
@@ -99,5 +108,10 @@ export class Domain {
 
 /** The viewer used for change-log snapshots: sees everything. */
 export const SYSTEM_USER: User = {
-  id: 0, email: 'system@localhost', firstName: '', lastName: '', isSuper: true, display: 'system',
+  id: 0,
+  email: 'system@localhost',
+  firstName: '',
+  lastName: '',
+  isSuper: true,
+  display: 'system',
 };

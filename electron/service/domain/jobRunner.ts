@@ -16,10 +16,17 @@ const REPORT_EVERY_MS = 100;
  * (with the error), and stops early when the user cancels it.
  */
 export function startJob(
-  d: Domain, user: User, kind: { type: string; target: string; total: number; data?: unknown },
+  d: Domain,
+  user: User,
+  kind: { type: string; target: string; total: number; data?: unknown },
   work: (r: JobReporter) => Promise<unknown>,
 ): TrackedJob {
-  const job = d.jobs.create(user, { job_type: kind.type, target_entity: kind.target, total: kind.total, additional_data: kind.data ?? null });
+  const job = d.jobs.create(user, {
+    job_type: kind.type,
+    target_entity: kind.target,
+    total: kind.total,
+    additional_data: kind.data ?? null,
+  });
   let last = 0;
   let cancelled = false;
   const reporter: JobReporter = {

@@ -50,9 +50,17 @@ export function trackedJob(r: JobRow): TrackedJob {
     data = r.additional_data;
   }
   return {
-    id: r.id, job_type: r.job_type, total: r.total, current: r.current,
-    completed: php(r.completed), started: php(r.started)!, viewed: php(r.viewed),
-    additional_data: data, target_entity: r.target_entity, state: stateOf(r), error: r.error,
+    id: r.id,
+    job_type: r.job_type,
+    total: r.total,
+    current: r.current,
+    completed: php(r.completed),
+    started: php(r.started)!,
+    viewed: php(r.viewed),
+    additional_data: data,
+    target_entity: r.target_entity,
+    state: stateOf(r),
+    error: r.error,
   };
 }
 
@@ -100,9 +108,9 @@ export class Jobs {
 
   create(user: User, f: JobFields): TrackedJob {
     const at = this.now();
-    const { lastInsertRowid } = this.ctx.db.prepare(
-      `INSERT INTO jobs (user_id, job_type, target_entity, total, additional_data, started, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(user.id, f.job_type, f.target_entity, f.total, JSON.stringify(f.additional_data ?? null), at, at);
+    const { lastInsertRowid } = this.ctx.db
+      .prepare(`INSERT INTO jobs (user_id, job_type, target_entity, total, additional_data, started, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(user.id, f.job_type, f.target_entity, f.total, JSON.stringify(f.additional_data ?? null), at, at);
     return this.changed(this.reload(Number(lastInsertRowid)));
   }
 
@@ -115,10 +123,12 @@ export class Jobs {
     const completed = u.completed !== undefined && u.completed !== null ? at : null;
     // `viewed` non-null is a 500 on the real server; here it marks the job seen.
     const viewed = u.viewed !== undefined && u.viewed !== null ? at : r.viewed;
-    this.ctx.db.prepare(
-      `UPDATE jobs SET job_type = ?, target_entity = ?, current = ?, total = ?, additional_data = ?,
+    this.ctx.db
+      .prepare(
+        `UPDATE jobs SET job_type = ?, target_entity = ?, current = ?, total = ?, additional_data = ?,
        completed = COALESCE(?, completed), viewed = ?, updated = ? WHERE id = ?`,
-    ).run(u.job_type, u.target_entity, u.current, u.total, JSON.stringify(u.additional_data), completed, viewed, at, u.id);
+      )
+      .run(u.job_type, u.target_entity, u.current, u.total, JSON.stringify(u.additional_data), completed, viewed, at, u.id);
     return this.changed(this.reload(u.id));
   }
 
@@ -127,9 +137,9 @@ export class Jobs {
     const r = this.row(unit.tracked_job_id);
     if (!r) throw notFound('Tracked job');
     if (r.completed || r.failed) throw new OdrError(409, `Job ${r.id} is already ${stateOf(r)}; it takes no more work units`);
-    const { lastInsertRowid } = this.ctx.db.prepare(
-      'INSERT INTO job_units (job_id, random_key, job_order, line_count) VALUES (?, ?, ?, ?)',
-    ).run(r.id, unit.random_key, unit.job_order, unit.line_count);
+    const { lastInsertRowid } = this.ctx.db
+      .prepare('INSERT INTO job_units (job_id, random_key, job_order, line_count) VALUES (?, ?, ?, ?)')
+      .run(r.id, unit.random_key, unit.job_order, unit.line_count);
     this.ctx.db.prepare('UPDATE jobs SET updated = ? WHERE id = ?').run(this.now(), r.id);
     this.changed(this.reload(r.id));
     return { id: Number(lastInsertRowid), job_order: unit.job_order, random_key: unit.random_key, line_count: unit.line_count };
@@ -158,7 +168,8 @@ export class Jobs {
     if (r.completed || r.failed) return trackedJob(r);
     const current = Math.max(this.units(id), r.current, r.total);
     const at = this.now();
-    this.ctx.db.prepare('UPDATE jobs SET current = ?, completed = CASE WHEN ? = total THEN ? ELSE completed END, updated = ? WHERE id = ?')
+    this.ctx.db
+      .prepare('UPDATE jobs SET current = ?, completed = CASE WHEN ? = total THEN ? ELSE completed END, updated = ? WHERE id = ?')
       .run(current, current, at, at, id);
     return this.changed(this.reload(id));
   }
@@ -180,28 +191,34 @@ export class Jobs {
 
   /** GET /jobs/{a|b}: the user's running jobs of those types. */
   running(user: User, types: string[]): TrackedJob[] {
-    const rows = this.ctx.db.prepare(
-      `SELECT * FROM jobs WHERE user_id = ? AND completed IS NULL AND failed IS NULL AND cancelled IS NULL
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT * FROM jobs WHERE user_id = ? AND completed IS NULL AND failed IS NULL AND cancelled IS NULL
        AND job_type IN (SELECT value FROM json_each(?)) ORDER BY id`,
-    ).all(user.id, JSON.stringify(types)) as JobRow[];
+      )
+      .all(user.id, JSON.stringify(types)) as JobRow[];
     return rows.map(trackedJob);
   }
 
   /** GET /jobs/completed/{type}/{count}: newest first. */
   completed(user: User, types: string[], count: number): TrackedJob[] {
-    const rows = this.ctx.db.prepare(
-      `SELECT * FROM jobs WHERE user_id = ? AND completed IS NOT NULL AND cancelled IS NULL
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT * FROM jobs WHERE user_id = ? AND completed IS NOT NULL AND cancelled IS NULL
        AND job_type IN (SELECT value FROM json_each(?)) ORDER BY completed DESC, id DESC LIMIT ?`,
-    ).all(user.id, JSON.stringify(types), count) as JobRow[];
+      )
+      .all(user.id, JSON.stringify(types), count) as JobRow[];
     return rows.map(trackedJob);
   }
 
   /** Recent jobs of every type (the UI's jobs panel): running first, then the newest. */
   recent(user: User, limit: number): TrackedJob[] {
-    const rows = this.ctx.db.prepare(
-      `SELECT * FROM jobs WHERE user_id = ? AND cancelled IS NULL
+    const rows = this.ctx.db
+      .prepare(
+        `SELECT * FROM jobs WHERE user_id = ? AND cancelled IS NULL
        ORDER BY (completed IS NULL AND failed IS NULL) DESC, id DESC LIMIT ?`,
-    ).all(user.id, limit) as JobRow[];
+      )
+      .all(user.id, limit) as JobRow[];
     return rows.map(trackedJob);
   }
 
@@ -215,7 +232,8 @@ export class Jobs {
   progress(id: number, current: number, total?: number): boolean {
     const r = this.row(id);
     if (!r) return false;
-    this.ctx.db.prepare('UPDATE jobs SET current = ?, total = COALESCE(?, total), updated = ? WHERE id = ? AND completed IS NULL')
+    this.ctx.db
+      .prepare('UPDATE jobs SET current = ?, total = COALESCE(?, total), updated = ? WHERE id = ? AND completed IS NULL')
       .run(current, total ?? null, this.now(), id);
     this.changed(this.reload(id));
     return true;
@@ -223,16 +241,19 @@ export class Jobs {
 
   finish(id: number, additionalData?: unknown): TrackedJob {
     const at = this.now();
-    this.ctx.db.prepare(
-      `UPDATE jobs SET current = total, completed = ?, updated = ?,
+    this.ctx.db
+      .prepare(
+        `UPDATE jobs SET current = total, completed = ?, updated = ?,
        additional_data = COALESCE(?, additional_data) WHERE id = ? AND cancelled IS NULL`,
-    ).run(at, at, additionalData === undefined ? null : JSON.stringify(additionalData), id);
+      )
+      .run(at, at, additionalData === undefined ? null : JSON.stringify(additionalData), id);
     return this.changed(this.reload(id));
   }
 
   fail(id: number, error: string): TrackedJob {
     const at = this.now();
-    this.ctx.db.prepare('UPDATE jobs SET failed = ?, error = ?, updated = ? WHERE id = ? AND completed IS NULL AND cancelled IS NULL')
+    this.ctx.db
+      .prepare('UPDATE jobs SET failed = ?, error = ?, updated = ? WHERE id = ? AND completed IS NULL AND cancelled IS NULL')
       .run(at, error, at, id);
     return this.changed(this.reload(id));
   }
@@ -244,8 +265,14 @@ export function jobResponse(j: TrackedJob): JobResponse {
   const updated = (j.completed ?? j.started).date.slice(0, 19);
   return {
     ...j,
-    database_uuid: '', internal_id: j.id, record_name: j.id, record_uuid: '', template_uuid: '', metadata_for_uuid: '',
+    database_uuid: '',
+    internal_id: j.id,
+    record_name: j.id,
+    record_uuid: '',
+    template_uuid: '',
+    metadata_for_uuid: '',
     _record_metadata: { _create_date: created, _updated_date: updated, _create_auth: '', _public_date: created },
-    fields: [], records: [],
+    fields: [],
+    records: [],
   };
 }

@@ -9,8 +9,7 @@ import type { RecordRow } from './rows.js';
 
 export const isAdmin = (u: User, dt: DatatypeInfo) => u.isSuper || (dt.top.ownerId !== null && dt.top.ownerId === u.id);
 
-export const canViewDatatype = (u: User, dt: DatatypeInfo, now: string) =>
-  isAdmin(u, dt) || isPublicAt(dt.top.publicDate, now);
+export const canViewDatatype = (u: User, dt: DatatypeInfo, now: string) => isAdmin(u, dt) || isPublicAt(dt.top.publicDate, now);
 
 /** `top` is the record's top-level record (itself for a top-level record). */
 export const canEditRecord = (u: User, dt: DatatypeInfo, rec: RecordRow, top: RecordRow) =>

@@ -60,16 +60,19 @@ export class RecordReader {
       records: ctx.db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE top_rid ${where} ORDER BY rid`),
       values: ctx.db.prepare(
         `SELECT v.record_rid, v.datafield_id, v.value, v.create_date, v.update_date, v.create_auth
-         FROM records r JOIN field_values v ON v.record_rid = r.rid WHERE r.top_rid ${where}`),
+         FROM records r JOIN field_values v ON v.record_rid = r.rid WHERE r.top_rid ${where}`,
+      ),
       selections: ctx.db.prepare(
         `SELECT s.record_rid, s.datafield_id, s.option_id AS item_id, s.selected_at, 0 AS is_tag
            FROM records r JOIN option_selections s ON s.record_rid = r.rid WHERE r.top_rid ${where}
          UNION ALL
          SELECT t.record_rid, t.datafield_id, t.tag_id, t.selected_at, 1
-           FROM records r JOIN tag_selections t ON t.record_rid = r.rid WHERE r.top_rid ${where}`),
+           FROM records r JOIN tag_selections t ON t.record_rid = r.rid WHERE r.top_rid ${where}`,
+      ),
       files: ctx.db.prepare(
         `SELECT f.* FROM records r JOIN files f ON f.record_rid = r.rid WHERE r.top_rid ${where}
-         ORDER BY f.display_order, f.rid`),
+         ORDER BY f.display_order, f.rid`,
+      ),
     });
     this.one = q('= ?');
     this.many = q(IN_TOPS);
@@ -78,7 +81,10 @@ export class RecordReader {
   /** Renders top-level records (with descendants) in the given order. */
   renderTops(tops: readonly RecordRow[], opts: RenderOptions): OdrRecord[] {
     if (tops.length === 0) return [];
-    const nodes = this.build(tops.map((t) => t.rid), opts);
+    const nodes = this.build(
+      tops.map((t) => t.rid),
+      opts,
+    );
     return tops.map((t) => this.toJson(nodes.get(t.rid)!, opts));
   }
 
@@ -99,7 +105,11 @@ export class RecordReader {
   renderTopsTraced(tops: readonly RecordRow[], opts: RenderOptions): { json: OdrRecord; trace: RenderTrace }[] {
     if (tops.length === 0) return [];
     const traces = new Map<number, RenderTrace>();
-    const nodes = this.build(tops.map((t) => t.rid), opts, traces);
+    const nodes = this.build(
+      tops.map((t) => t.rid),
+      opts,
+      traces,
+    );
     return tops.map((t) => ({ json: this.toJson(nodes.get(t.rid)!, opts), trace: traces.get(t.rid)! }));
   }
 
@@ -124,14 +134,19 @@ export class RecordReader {
       if (traces) {
         topOfRid.set(row.rid, row.top_rid);
         let t = traces.get(row.top_rid);
-        if (!t) traces.set(row.top_rid, t = { topUuid: '', creators: new Set(), datasets: new Set(), nextBoundary: null });
+        if (!t) traces.set(row.top_rid, (t = { topUuid: '', creators: new Set(), datasets: new Set(), nextBoundary: null }));
         if (row.parent_rid === null) t.topUuid = row.uuid;
         if (row.created_by !== null) t.creators.add(row.created_by);
         t.datasets.add(dt.top);
       }
       const restricted = !isAdmin(opts.viewer, dt);
       const node: Node = {
-        row, dt, fields: new Map(), instance: new Map(), children: [], restricted,
+        row,
+        dt,
+        fields: new Map(),
+        instance: new Map(),
+        children: [],
+        restricted,
         ownsRecord: row.created_by === opts.viewer.id,
       };
       if (row.parent_rid === null) {
@@ -146,8 +161,7 @@ export class RecordReader {
       nodes.set(row.rid, node);
     }
 
-    const visible = (node: Node, f: FieldInfo) =>
-      !node.restricted || node.ownsRecord || isPublic(f.publicDate, node.row.top_rid);
+    const visible = (node: Node, f: FieldInfo) => !node.restricted || node.ownsRecord || isPublic(f.publicDate, node.row.top_rid);
 
     for (const v of stmts.values.all(arg) as ValueRow[]) {
       const node = nodes.get(v.record_rid);
@@ -258,7 +272,12 @@ function fieldHead(f: FieldInfo, instance: ValueRow | undefined): FieldEntry {
     template_field_uuid: f.templateFieldUuid,
     id: f.id,
     _field_metadata: instance
-      ? { _public_date: f.publicDate, _create_date: instance.create_date, _update_date: instance.update_date, _create_auth: instance.create_auth }
+      ? {
+          _public_date: f.publicDate,
+          _create_date: instance.create_date,
+          _update_date: instance.update_date,
+          _create_auth: instance.create_auth,
+        }
       : { _public_date: f.publicDate },
   };
 }
@@ -309,8 +328,11 @@ export function fileEntry(file: FileRow, parent: FileRow | null, apiBase: string
       file_size: String(file.file_size ?? 0),
       href,
       _file_metadata: {
-        _external_id: meta.external_id, _create_date: meta.create_date, _create_auth: meta.create_auth,
-        _public_date: meta.public_date, _quality: String(meta.quality),
+        _external_id: meta.external_id,
+        _create_date: meta.create_date,
+        _create_auth: meta.create_auth,
+        _public_date: meta.public_date,
+        _quality: String(meta.quality),
       },
       original_name: file.original_name,
       ...local,
@@ -318,8 +340,12 @@ export function fileEntry(file: FileRow, parent: FileRow | null, apiBase: string
   }
   return {
     _file_metadata: {
-      _external_id: meta.external_id, _create_date: meta.create_date, _create_auth: meta.create_auth,
-      _public_date: meta.public_date, _display_order: String(meta.display_order), _quality: String(meta.quality),
+      _external_id: meta.external_id,
+      _create_date: meta.create_date,
+      _create_auth: meta.create_auth,
+      _public_date: meta.public_date,
+      _display_order: String(meta.display_order),
+      _quality: String(meta.quality),
     },
     id: file.internal_id,
     ...(parent ? { parent_image_id: parent.internal_id } : {}),

@@ -51,7 +51,10 @@ export class RenderCache {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly ctx: Ctx, private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -101,7 +104,10 @@ export class RenderCache {
       else missing.push(i);
     });
     if (missing.length) {
-      const rendered = reader.renderTopsTraced(missing.map((i) => tops[i]!), opts);
+      const rendered = reader.renderTopsTraced(
+        missing.map((i) => tops[i]!),
+        opts,
+      );
       missing.forEach((i, k) => {
         parts[i] = this.keep(keys[i]!, classes[i]!, schema, rendered[k]!.trace, rendered[k]!.json, opts);
       });
@@ -153,7 +159,7 @@ export class RenderCache {
     this.entries.set(key, e);
     this.bytes += bytes.length;
     let keys = this.byTop.get(e.topUuid);
-    if (!keys) this.byTop.set(e.topUuid, keys = new Set());
+    if (!keys) this.byTop.set(e.topUuid, (keys = new Set()));
     keys.add(key);
     for (const [k] of this.entries) {
       if (this.bytes <= this.budgetBytes) break;

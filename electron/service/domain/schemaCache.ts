@@ -137,9 +137,9 @@ export class SchemaCache {
 
   /** Call inside the transaction that changed a template: bumps the revision other processes see. */
   changed(): void {
-    this.db.prepare(
-      "INSERT INTO meta (key, value) VALUES ('schema_rev', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-    ).run();
+    this.db
+      .prepare("INSERT INTO meta (key, value) VALUES ('schema_rev', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+      .run();
     this.current = null;
   }
 
@@ -156,17 +156,32 @@ export class SchemaCache {
     const dts = this.db.prepare('SELECT * FROM datatypes ORDER BY display_order, id').all() as Row[];
     for (const r of dts) {
       const d: DatatypeInfo = {
-        id: r.id as number, uuid: r.uuid as string, parentId: r.parent_id as number | null,
-        isMaster: r.is_master === 1, name: r.name as string, description: r.description as string | null,
-        masterUuid: r.master_uuid as string, metadataForUuid: r.metadata_for_uuid as string,
-        searchSlug: r.search_slug as string | null, renderPlugins: plugins(r.render_plugins as string),
-        nameFieldId: r.name_field_id as number | null, newRecordsPublic: r.new_records_public === 1,
-        displayOrder: r.display_order as number, ownerId: r.owner_id as number | null,
-        createDate: r.create_date as string, createAuth: r.create_auth as string,
-        publicDate: r.public_date as string, updatedAt: r.updated_at as string,
-        masterPublishedVersion: r.master_published_version as string, masterRevision: r.master_revision as string,
+        id: r.id as number,
+        uuid: r.uuid as string,
+        parentId: r.parent_id as number | null,
+        isMaster: r.is_master === 1,
+        name: r.name as string,
+        description: r.description as string | null,
+        masterUuid: r.master_uuid as string,
+        metadataForUuid: r.metadata_for_uuid as string,
+        searchSlug: r.search_slug as string | null,
+        renderPlugins: plugins(r.render_plugins as string),
+        nameFieldId: r.name_field_id as number | null,
+        newRecordsPublic: r.new_records_public === 1,
+        displayOrder: r.display_order as number,
+        ownerId: r.owner_id as number | null,
+        createDate: r.create_date as string,
+        createAuth: r.create_auth as string,
+        publicDate: r.public_date as string,
+        updatedAt: r.updated_at as string,
+        masterPublishedVersion: r.master_published_version as string,
+        masterRevision: r.master_revision as string,
         trackingMasterVersion: r.tracking_master_version as string,
-        fields: [], fieldsByUuid: new Map(), children: [], top: undefined as unknown as DatatypeInfo, depth: 0,
+        fields: [],
+        fieldsByUuid: new Map(),
+        children: [],
+        top: undefined as unknown as DatatypeInfo,
+        depth: 0,
       };
       s.datatypes.set(d.id, d);
       s.datatypesByUuid.set(d.uuid, d);
@@ -184,16 +199,28 @@ export class SchemaCache {
     const fields = this.db.prepare('SELECT * FROM datafields ORDER BY display_order, id').all() as Row[];
     for (const r of fields) {
       const f: FieldInfo = {
-        id: r.id as number, uuid: r.uuid as string, datatypeId: r.datatype_id as number,
-        templateFieldUuid: r.template_field_uuid as string | null, name: r.name as string,
-        description: r.description as string | null, fieldtype: r.fieldtype as string,
-        type: fieldType(r.fieldtype as string), isUnique: r.is_unique === 1,
-        renderPlugins: plugins(r.render_plugins as string), displayOrder: r.display_order as number,
-        createDate: r.create_date as string, createAuth: r.create_auth as string,
-        publicDate: r.public_date as string, updatedAt: r.updated_at as string,
-        masterPublishedVersion: r.master_published_version as string, masterRevision: r.master_revision as string,
+        id: r.id as number,
+        uuid: r.uuid as string,
+        datatypeId: r.datatype_id as number,
+        templateFieldUuid: r.template_field_uuid as string | null,
+        name: r.name as string,
+        description: r.description as string | null,
+        fieldtype: r.fieldtype as string,
+        type: fieldType(r.fieldtype as string),
+        isUnique: r.is_unique === 1,
+        renderPlugins: plugins(r.render_plugins as string),
+        displayOrder: r.display_order as number,
+        createDate: r.create_date as string,
+        createAuth: r.create_auth as string,
+        publicDate: r.public_date as string,
+        updatedAt: r.updated_at as string,
+        masterPublishedVersion: r.master_published_version as string,
+        masterRevision: r.master_revision as string,
         trackingMasterVersion: r.tracking_master_version as string,
-        options: [], optionsByUuid: new Map(), tags: [], tagsByUuid: new Map(),
+        options: [],
+        optionsByUuid: new Map(),
+        tags: [],
+        tagsByUuid: new Map(),
       };
       s.fields.set(f.id, f);
       s.fieldsByUuid.set(f.uuid, f);
@@ -205,9 +232,15 @@ export class SchemaCache {
     }
     for (const r of this.db.prepare('SELECT * FROM radio_options ORDER BY display_order, id').all() as Row[]) {
       const o: OptionInfo = {
-        id: r.id as number, uuid: r.uuid as string, fieldId: r.datafield_id as number, name: r.name as string,
-        displayOrder: r.display_order as number, isDefault: r.is_default === 1, userCreated: r.user_created === 1,
-        created: r.created as string, updatedAt: r.updated_at as string,
+        id: r.id as number,
+        uuid: r.uuid as string,
+        fieldId: r.datafield_id as number,
+        name: r.name as string,
+        displayOrder: r.display_order as number,
+        isDefault: r.is_default === 1,
+        userCreated: r.user_created === 1,
+        created: r.created as string,
+        updatedAt: r.updated_at as string,
       };
       s.options.set(o.id, o);
       const f = s.fields.get(o.fieldId);
@@ -218,9 +251,16 @@ export class SchemaCache {
     }
     for (const r of this.db.prepare('SELECT * FROM tags ORDER BY display_order, id').all() as Row[]) {
       const t: TagInfo = {
-        id: r.id as number, uuid: r.uuid as string, fieldId: r.datafield_id as number,
-        parentId: r.parent_id as number | null, name: r.name as string, displayOrder: r.display_order as number,
-        userCreated: r.user_created === 1, created: r.created as string, updatedAt: r.updated_at as string, children: [],
+        id: r.id as number,
+        uuid: r.uuid as string,
+        fieldId: r.datafield_id as number,
+        parentId: r.parent_id as number | null,
+        name: r.name as string,
+        displayOrder: r.display_order as number,
+        userCreated: r.user_created === 1,
+        created: r.created as string,
+        updatedAt: r.updated_at as string,
+        children: [],
       };
       s.tags.set(t.id, t);
       s.fields.get(t.fieldId)?.tagsByUuid.set(t.uuid, t);

@@ -10,17 +10,31 @@ import { PRIVATE_DATE } from '../../../shared/dates.js';
 
 const rendered = new WeakMap<Schema, Map<number, Template>>();
 
-function meta(x: { createDate: string; createAuth: string; publicDate: string; masterPublishedVersion: string; masterRevision: string; trackingMasterVersion: string }): TemplateMetadata {
+function meta(x: {
+  createDate: string;
+  createAuth: string;
+  publicDate: string;
+  masterPublishedVersion: string;
+  masterRevision: string;
+  trackingMasterVersion: string;
+}): TemplateMetadata {
   return {
-    _create_date: x.createDate, _create_auth: x.createAuth, _public_date: x.publicDate,
-    _master_published_version: x.masterPublishedVersion, _master_revision: x.masterRevision,
+    _create_date: x.createDate,
+    _create_auth: x.createAuth,
+    _public_date: x.publicDate,
+    _master_published_version: x.masterPublishedVersion,
+    _master_revision: x.masterRevision,
     _tracking_master_version: x.trackingMasterVersion,
   };
 }
 
 function tag(t: TagInfo): TemplateTag {
   return {
-    name: t.name, id: String(t.id), display_order: String(t.displayOrder), template_tag_uuid: t.uuid, updated_at: t.updatedAt,
+    name: t.name,
+    id: String(t.id),
+    display_order: String(t.displayOrder),
+    template_tag_uuid: t.uuid,
+    updated_at: t.updatedAt,
     ...(t.children.length ? { tags: t.children.map(tag) } : {}),
   };
 }
@@ -28,8 +42,13 @@ function tag(t: TagInfo): TemplateTag {
 /** A field as template exports show it (also GET /search/field/{uuid} and the stats routes). */
 export function templateField(f: FieldInfo): TemplateField {
   const out: TemplateField = {
-    internal_id: f.id, name: f.name, description: f.description, fieldtype: f.fieldtype, field_uuid: f.uuid,
-    template_field_uuid: f.templateFieldUuid, updated_at: f.updatedAt,
+    internal_id: f.id,
+    name: f.name,
+    description: f.description,
+    fieldtype: f.fieldtype,
+    field_uuid: f.uuid,
+    template_field_uuid: f.templateFieldUuid,
+    updated_at: f.updatedAt,
     ...(f.renderPlugins.length ? { render_plugins: f.renderPlugins } : {}),
     ...(f.isUnique ? { is_unique: 1 as const } : {}),
     _field_metadata: meta(f),
@@ -44,7 +63,11 @@ export function templateField(f: FieldInfo): TemplateField {
 
 function build(dt: DatatypeInfo): Template {
   return {
-    internal_id: dt.id, name: dt.name, description: dt.description, template_uuid: dt.uuid, updated_at: dt.updatedAt,
+    internal_id: dt.id,
+    name: dt.name,
+    description: dt.description,
+    template_uuid: dt.uuid,
+    updated_at: dt.updatedAt,
     ...(dt.renderPlugins.length ? { render_plugins: dt.renderPlugins } : {}),
     metadata_for_uuid: dt.metadataForUuid,
     _database_metadata: meta(dt),
@@ -73,11 +96,17 @@ export function readTemplate(d: Domain, user: User, uuid: string): Template {
 /** GET /search/databases (datasets) and /search/templates (master templates). */
 export function listDatabases(d: Domain, user: User, masters: boolean): DatabaseListEntry[] {
   const now = d.now();
-  return d.schema().topLevel()
+  return d
+    .schema()
+    .topLevel()
     .filter((dt) => dt.isMaster === masters && dt.metadataForUuid === '' && canViewDatatype(user, dt, now))
     .map((dt) => ({
-      database_id: dt.id, database_name: dt.name, search_slug: dt.searchSlug,
-      database_description: dt.description, unique_id: dt.uuid, template_id: dt.masterUuid || null,
+      database_id: dt.id,
+      database_name: dt.name,
+      search_slug: dt.searchSlug,
+      database_description: dt.description,
+      unique_id: dt.uuid,
+      template_id: dt.masterUuid || null,
     }));
 }
 
@@ -111,15 +140,41 @@ export function createDatasetFromTemplate(d: Domain, user: User, templateUuid: s
   };
   const clone = (src: DatatypeInfo, parentId: number | null): { id: number; uuid: string } => {
     const uuid = newUuid();
-    const id = Number(insDt.run(
-      uuid, parentId, parentId === null && name ? name : src.name, src.description, src.uuid, JSON.stringify(src.renderPlugins),
-      src.newRecordsPublic ? 1 : 0, src.displayOrder, parentId === null ? user.id : null, at, user.display, PRIVATE_DATE, at,
-    ).lastInsertRowid);
+    const id = Number(
+      insDt.run(
+        uuid,
+        parentId,
+        parentId === null && name ? name : src.name,
+        src.description,
+        src.uuid,
+        JSON.stringify(src.renderPlugins),
+        src.newRecordsPublic ? 1 : 0,
+        src.displayOrder,
+        parentId === null ? user.id : null,
+        at,
+        user.display,
+        PRIVATE_DATE,
+        at,
+      ).lastInsertRowid,
+    );
     for (const f of src.fields) {
-      const fid = Number(insField.run(
-        newUuid(), id, f.uuid, f.name, f.description, f.fieldtype, f.isUnique ? 1 : 0, JSON.stringify(f.renderPlugins),
-        f.displayOrder, at, user.display, f.publicDate, at,
-      ).lastInsertRowid);
+      const fid = Number(
+        insField.run(
+          newUuid(),
+          id,
+          f.uuid,
+          f.name,
+          f.description,
+          f.fieldtype,
+          f.isUnique ? 1 : 0,
+          JSON.stringify(f.renderPlugins),
+          f.displayOrder,
+          at,
+          user.display,
+          f.publicDate,
+          at,
+        ).lastInsertRowid,
+      );
       if (src.nameFieldId === f.id) setName.run(fid, id);
       for (const o of f.options) insOption.run(o.uuid, fid, o.name, o.displayOrder, o.isDefault ? 1 : 0, at, at);
       cloneTags(fid, f.tags, null);
@@ -130,7 +185,12 @@ export function createDatasetFromTemplate(d: Domain, user: User, templateUuid: s
   const created = tx(d.ctx, () => {
     const top = clone(source, null);
     d.ctx.schema.changed();
-    d.log.append(at, { op: 'dataset.create', userId: user.id, datasetUuid: top.uuid, new: { template_uuid: source.uuid, name: name ?? source.name } });
+    d.log.append(at, {
+      op: 'dataset.create',
+      userId: user.id,
+      datasetUuid: top.uuid,
+      new: { template_uuid: source.uuid, name: name ?? source.name },
+    });
     return top;
   });
   return d.schema().datatypes.get(created.id)!;

@@ -27,7 +27,11 @@ interface UserRow {
 }
 
 const toUser = (r: UserRow): User => ({
-  id: r.id, email: r.email, firstName: r.first_name, lastName: r.last_name, isSuper: r.is_super === 1,
+  id: r.id,
+  email: r.email,
+  firstName: r.first_name,
+  lastName: r.last_name,
+  isSuper: r.is_super === 1,
   display: `${r.first_name} ${r.last_name}`.trim() || r.email,
 });
 
@@ -42,7 +46,10 @@ async function checkPassword(password: string, stored: string): Promise<boolean>
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
   const got = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
   });
   return timingSafeEqual(got, expected);
 }
@@ -82,9 +89,9 @@ export class Users {
     if (input.password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     if (this.findByEmail(input.email)) throw new OdrError(409, `A user with email "${input.email}" already exists`);
     const hash = await hashPassword(input.password);
-    const info = this.ctx.db.prepare(
-      `INSERT INTO users (email, first_name, last_name, password_hash, is_super, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(input.email, input.firstName ?? '', input.lastName ?? '', hash, input.isSuper ? 1 : 0, nowStamp(this.ctx));
+    const info = this.ctx.db
+      .prepare(`INSERT INTO users (email, first_name, last_name, password_hash, is_super, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(input.email, input.firstName ?? '', input.lastName ?? '', hash, input.isSuper ? 1 : 0, nowStamp(this.ctx));
     return this.get(Number(info.lastInsertRowid))!;
   }
 

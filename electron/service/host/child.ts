@@ -4,7 +4,10 @@
 import type { FromService, Port, ToService } from './wire.js';
 import { runServiceProcess } from './serviceProcess.js';
 
-interface ParentPort { postMessage(m: unknown): void; on(e: 'message', l: (ev: { data: unknown }) => void): void }
+interface ParentPort {
+  postMessage(m: unknown): void;
+  on(e: 'message', l: (ev: { data: unknown }) => void): void;
+}
 const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
 
 const port: Port<ToService, FromService> = parentPort

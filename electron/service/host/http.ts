@@ -24,12 +24,19 @@ export async function listen(service: Service, port: number): Promise<HttpHost> 
   // Requests node:http refuses before our handler runs (headers too large, malformed request
   // line) still get the {"error": {"code", "message"}} body every other failure has.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (err.code === 'ECONNRESET')) return socket.destroy();
+    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_REQUEST_TIMEOUT' ? 408 : 400;
-    const message = status === 431 ? 'Request headers (or the URL) are too large' : status === 408 ? 'Request timed out' : `Malformed HTTP request (${err.code ?? 'parse error'})`;
+    const message =
+      status === 431
+        ? 'Request headers (or the URL) are too large'
+        : status === 408
+          ? 'Request timed out'
+          : `Malformed HTTP request (${err.code ?? 'parse error'})`;
     const body = JSON.stringify({ error: { code: status, message } });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n`
-      + `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -40,10 +47,11 @@ export async function listen(service: Service, port: number): Promise<HttpHost> 
     server,
     port: actual,
     url: `http://127.0.0.1:${actual}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 2000).unref();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      }),
   };
 }

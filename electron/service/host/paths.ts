@@ -11,8 +11,11 @@ export const DEFAULT_PORT = 8460;
 export function defaultDataDir(): string {
   if (process.env.ODR_DATA_DIR) return process.env.ODR_DATA_DIR;
   const home = os.homedir();
-  const appData = process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support')
-    : process.platform === 'win32' ? process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming')
-      : process.env.XDG_CONFIG_HOME ?? path.join(home, '.config');
+  const appData =
+    process.platform === 'darwin'
+      ? path.join(home, 'Library', 'Application Support')
+      : process.platform === 'win32'
+        ? (process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'))
+        : (process.env.XDG_CONFIG_HOME ?? path.join(home, '.config'));
   return path.join(appData, APP_NAME, 'data');
 }

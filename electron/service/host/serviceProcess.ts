@@ -27,7 +27,12 @@ export function runServiceProcess(port: Port<ToService, FromService>, exit: (cod
       const req = new Request(m.url, { method: m.method, headers: m.headers, body, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
       const res = await service!.fetch(req);
       port.post({ t: 'res', id: m.id, status: res.status, headers: [...res.headers] });
-      if (res.body) await pump(res.body, (chunk) => port.post({ t: 'chunk', id: m.id, chunk }), () => cancelled.has(m.id));
+      if (res.body)
+        await pump(
+          res.body,
+          (chunk) => port.post({ t: 'chunk', id: m.id, chunk }),
+          () => cancelled.has(m.id),
+        );
       port.post({ t: 'done', id: m.id });
     } catch (e) {
       port.post({ t: 'fail', id: m.id, message: e instanceof Error ? e.message : String(e) });
@@ -52,24 +57,44 @@ export function runServiceProcess(port: Port<ToService, FromService>, exit: (cod
     switch (m.t) {
       case 'init':
         void createService({
-          dataDir: m.init.dataDir, nativeBinding: m.init.nativeBinding, static: serveRenderer(m.init.rendererDist),
+          dataDir: m.init.dataDir,
+          nativeBinding: m.init.nativeBinding,
+          static: serveRenderer(m.init.rendererDist),
           ...(m.init.secretKey ? { secrets: keyBox(Buffer.from(m.init.secretKey, 'base64')) } : {}),
-        }).then((s) => {
-          service = s;
-          s.ctx.events.on('job', ({ job }: { job: TrackedJob }) => port.post({ t: 'job', job }));
-          port.post({ t: 'ready', firstRun: s.firstRun });
-        }, (e: unknown) => {
-          port.post({ t: 'fatal', message: e instanceof Error ? e.message : String(e) });
-          exit(1);
-        });
+        }).then(
+          (s) => {
+            service = s;
+            s.ctx.events.on('job', ({ job }: { job: TrackedJob }) => port.post({ t: 'job', job }));
+            port.post({ t: 'ready', firstRun: s.firstRun });
+          },
+          (e: unknown) => {
+            port.post({ t: 'fatal', message: e instanceof Error ? e.message : String(e) });
+            exit(1);
+          },
+        );
         return;
-      case 'req': void answer(m); return;
-      case 'body': bodies.get(m.id)?.push(m.chunk); return;
-      case 'end': bodies.get(m.id)?.end(); return;
-      case 'cancel': cancelled.add(m.id); bodies.get(m.id)?.fail(new Error('request cancelled')); return;
+      case 'req':
+        void answer(m);
+        return;
+      case 'body':
+        bodies.get(m.id)?.push(m.chunk);
+        return;
+      case 'end':
+        bodies.get(m.id)?.end();
+        return;
+      case 'cancel':
+        cancelled.add(m.id);
+        bodies.get(m.id)?.fail(new Error('request cancelled'));
+        return;
       case 'call':
-        call(m).then((value) => port.post({ t: 'reply', id: m.id, value }), (e: unknown) => port.post({ t: 'reply', id: m.id, error: e instanceof Error ? e.message : String(e) }))
-          .finally(() => { if (m.name === 'close') exit(0); });
+        call(m)
+          .then(
+            (value) => port.post({ t: 'reply', id: m.id, value }),
+            (e: unknown) => port.post({ t: 'reply', id: m.id, error: e instanceof Error ? e.message : String(e) }),
+          )
+          .finally(() => {
+            if (m.name === 'close') exit(0);
+          });
         return;
     }
   });

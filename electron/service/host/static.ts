@@ -12,6 +12,8 @@ export function serveRenderer(distDir: string) {
     app.use('/assets/*', serveStatic({ root: distDir }));
     app.get('/favicon.svg', serveStatic({ root: distDir }));
     // Read per navigation (a few KB): a rebuilt renderer is picked up without a restart.
-    app.get('*', (c, next) => (c.req.path.startsWith('/api/') || c.req.path.startsWith('/local/') ? next() : c.html(readFileSync(index, 'utf8'))));
+    app.get('*', (c, next) =>
+      c.req.path.startsWith('/api/') || c.req.path.startsWith('/local/') ? next() : c.html(readFileSync(index, 'utf8')),
+    );
   };
 }

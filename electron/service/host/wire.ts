@@ -40,19 +40,50 @@ export interface Port<In, Out> {
 /** A ReadableStream fed by chunk messages, with a hook for the reader cancelling it. */
 export function chunkStream(onCancel: () => void) {
   let ctl!: ReadableStreamDefaultController<Uint8Array>;
-  const stream = new ReadableStream<Uint8Array>({ start: (c) => { ctl = c; }, cancel: onCancel });
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      ctl = c;
+    },
+    cancel: onCancel,
+  });
   return {
     stream,
-    push: (chunk: Uint8Array) => { try { ctl.enqueue(chunk); } catch { /* cancelled by its reader */ } },
-    end: () => { try { ctl.close(); } catch { /* already closed */ } },
-    fail: (e: Error) => { try { ctl.error(e); } catch { /* already closed */ } },
+    push: (chunk: Uint8Array) => {
+      try {
+        ctl.enqueue(chunk);
+      } catch {
+        /* cancelled by its reader */
+      }
+    },
+    end: () => {
+      try {
+        ctl.close();
+      } catch {
+        /* already closed */
+      }
+    },
+    fail: (e: Error) => {
+      try {
+        ctl.error(e);
+      } catch {
+        /* already closed */
+      }
+    },
   };
 }
 
 /** Reads a body to its end, posting each chunk; stops when `stopped()` turns true. */
-export async function pump(body: ReadableStream<Uint8Array>, send: (chunk: Uint8Array) => void, stopped: () => boolean, reader = body.getReader()) {
+export async function pump(
+  body: ReadableStream<Uint8Array>,
+  send: (chunk: Uint8Array) => void,
+  stopped: () => boolean,
+  reader = body.getReader(),
+) {
   for (;;) {
-    if (stopped()) { await reader.cancel().catch(() => {}); return; }
+    if (stopped()) {
+      await reader.cancel().catch(() => {});
+      return;
+    }
     const { done, value } = await reader.read();
     if (done) return;
     send(value);

@@ -35,13 +35,23 @@ export const BACKSTOP_PAGES = 20_000;
 export class Checkpointer {
   private worker: Worker | null = null;
 
-  constructor(private readonly db: Db, private readonly file: string, private readonly nativeBinding?: string, private readonly intervalMs = 250) {}
+  constructor(
+    private readonly db: Db,
+    private readonly file: string,
+    private readonly nativeBinding?: string,
+    private readonly intervalMs = 250,
+  ) {}
 
   start(): void {
     this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     this.worker = new Worker(WORKER, {
       eval: true,
-      workerData: { file: this.file, nativeBinding: this.nativeBinding, intervalMs: this.intervalMs, module: createRequire(import.meta.url).resolve('better-sqlite3') },
+      workerData: {
+        file: this.file,
+        nativeBinding: this.nativeBinding,
+        intervalMs: this.intervalMs,
+        module: createRequire(import.meta.url).resolve('better-sqlite3'),
+      },
     });
     this.worker.unref();
     this.worker.on('error', (e) => {

@@ -35,8 +35,10 @@ export function migrate(db: Db, file: string, migrations: Migration[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS _migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = new Map(
-    (db.prepare('SELECT version, name, sha256 FROM _migrations').all() as { version: number; name: string; sha256: string }[])
-      .map((r) => [r.version, r]),
+    (db.prepare('SELECT version, name, sha256 FROM _migrations').all() as { version: number; name: string; sha256: string }[]).map((r) => [
+      r.version,
+      r,
+    ]),
   );
   for (const m of migrations) {
     const done = applied.get(m.version);

@@ -19,19 +19,23 @@ export class EngineContext {
     readonly remoteUser: string,
   ) {}
 
-  get db() { return this.d.ctx.db; }
+  get db() {
+    return this.d.ctx.db;
+  }
 
   /** Runs `fn` in one transaction whose change-log rows are marked as coming from the server. */
   asSync<T>(fn: () => T): T {
-    return this.db.transaction(() => {
-      const before = this.d.log.origin;
-      this.d.log.origin = 'sync';
-      try {
-        return fn();
-      } finally {
-        this.d.log.origin = before;
-      }
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const before = this.d.log.origin;
+        this.d.log.origin = 'sync';
+        try {
+          return fn();
+        } finally {
+          this.d.log.origin = before;
+        }
+      })
+      .immediate();
   }
 
   localRecord(uuid: string): OdrRecord | null {
@@ -42,7 +46,11 @@ export class EngineContext {
 
   /** A remote record tree with our local uuids, for comparing with the local copy. */
   localised(rec: OdrRecord): OdrRecord {
-    const map = (r: OdrRecord): OdrRecord => ({ ...r, record_uuid: this.state.localOf(r.record_uuid), records: (r.records ?? []).map(map) });
+    const map = (r: OdrRecord): OdrRecord => ({
+      ...r,
+      record_uuid: this.state.localOf(r.record_uuid),
+      records: (r.records ?? []).map(map),
+    });
     return map(rec);
   }
 

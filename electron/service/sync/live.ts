@@ -96,8 +96,16 @@ export class LiveRemote {
   status(): LiveStatus {
     const { pending, attention } = this.deps.counts();
     return {
-      remote_id: this.deps.remoteId, url: this.deps.url, ...this.deps.settings, state: this.state, since: this.since,
-      last_sync: this.lastSync, pending, attention, reason: this.reason, next_try: this.nextTry?.toISOString() ?? null,
+      remote_id: this.deps.remoteId,
+      url: this.deps.url,
+      ...this.deps.settings,
+      state: this.state,
+      since: this.since,
+      last_sync: this.lastSync,
+      pending,
+      attention,
+      reason: this.reason,
+      next_try: this.nextTry?.toISOString() ?? null,
     };
   }
 
@@ -174,7 +182,7 @@ export class LiveRemote {
     this.failures++;
     this.since ??= new Date().toISOString();
     this.reason = message;
-    const delay = retryDelay(this.failures, e instanceof RemoteError ? e.retryAfterMs ?? null : null);
+    const delay = retryDelay(this.failures, e instanceof RemoteError ? (e.retryAfterMs ?? null) : null);
     this.nextTry = new Date(Date.now() + delay);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

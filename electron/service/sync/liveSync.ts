@@ -19,9 +19,15 @@ const key = (remoteId: number) => `sync_live_${remoteId}`;
 export class LiveSync {
   private readonly live = new Map<number, LiveRemote>();
   private started = false;
-  private readonly onRecords = () => { for (const l of this.live.values()) l.localChange(); };
+  private readonly onRecords = () => {
+    for (const l of this.live.values()) l.localChange();
+  };
 
-  constructor(private readonly d: Domain, private readonly host: LiveHost, private readonly ledger: SyncLedger) {}
+  constructor(
+    private readonly d: Domain,
+    private readonly host: LiveHost,
+    private readonly ledger: SyncLedger,
+  ) {}
 
   settings(remoteId: number): LiveSettings {
     const raw = this.d.ctx.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key(remoteId)) as string | undefined;
@@ -32,7 +38,9 @@ export class LiveSync {
   /** Changes a remote's live settings; a running live mode restarts with them. */
   async configure(remoteId: number, change: LiveSettingsRequest): Promise<LiveStatus> {
     const next = { ...this.settings(remoteId), ...change };
-    this.d.ctx.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key(remoteId), JSON.stringify(next));
+    this.d.ctx.db
+      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+      .run(key(remoteId), JSON.stringify(next));
     await this.restart(remoteId);
     return this.statusOf(remoteId);
   }
@@ -79,8 +87,16 @@ export class LiveSync {
     const s = this.settings(remoteId);
     const c = this.counts();
     return {
-      remote_id: remoteId, url: url ?? this.host.remotes().find((x) => x.id === remoteId)?.url ?? '', ...s,
-      state: 'off', since: null, last_sync: null, pending: c.pending, attention: c.attention, reason: s.enabled ? 'live mode is not running in this process' : null, next_try: null,
+      remote_id: remoteId,
+      url: url ?? this.host.remotes().find((x) => x.id === remoteId)?.url ?? '',
+      ...s,
+      state: 'off',
+      since: null,
+      last_sync: null,
+      pending: c.pending,
+      attention: c.attention,
+      reason: s.enabled ? 'live mode is not running in this process' : null,
+      next_try: null,
     };
   }
 
@@ -95,7 +111,9 @@ export class LiveSync {
   private launch(remoteId: number, url: string): void {
     let engine: SyncEngine | null = null;
     const l = new LiveRemote({
-      remoteId, url, settings: this.settings(remoteId),
+      remoteId,
+      url,
+      settings: this.settings(remoteId),
       engine: () => (engine ??= this.host.engine(remoteId)),
       lock: (fn) => this.host.exclusive(remoteId, fn),
       counts: () => this.counts(),

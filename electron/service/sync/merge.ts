@@ -129,8 +129,16 @@ export function pushConflict(c: PushCheck): ConflictDraft | null {
   const L = c.local ? fieldStates(c.local) : new Map<string, FieldState>();
   const localKey = `${c.record}|${c.field}`;
   if (same(keyOf(L, localKey), tk)) return null;
-  return { record: c.record, field: c.field, name: t?.name ?? c.field, base: display(B.get(c.remoteKey)), mine: display(L.get(localKey)), theirs: display(t) };
+  return {
+    record: c.record,
+    field: c.field,
+    name: t?.name ?? c.field,
+    base: display(B.get(c.remoteKey)),
+    mine: display(L.get(localKey)),
+    theirs: display(t),
+  };
 }
 
 /** Records whose server copy changed since the base; `json` is the server copy serialized. */
-export const unchangedSinceBase = (baseJson: string | undefined, theirs: OdrRecord) => baseJson !== undefined && baseJson === JSON.stringify(theirs);
+export const unchangedSinceBase = (baseJson: string | undefined, theirs: OdrRecord) =>
+  baseJson !== undefined && baseJson === JSON.stringify(theirs);

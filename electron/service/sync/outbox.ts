@@ -23,15 +23,22 @@ interface ChangeRow {
 export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
   const db = ctx.db;
   const cursor = Number(db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(CURSOR) ?? 0);
-  const rows = db.prepare(`SELECT seq, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, new FROM change_log
-                           WHERE seq > ? AND origin = 'local' ORDER BY seq LIMIT 20000`).all(cursor) as ChangeRow[];
+  const rows = db
+    .prepare(
+      `SELECT seq, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, new FROM change_log
+                           WHERE seq > ? AND origin = 'local' ORDER BY seq LIMIT 20000`,
+    )
+    .all(cursor) as ChangeRow[];
   if (!rows.length) return 0;
   const at = new Date().toISOString();
-  const upsert = db.prepare(`INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
+  const upsert =
+    db.prepare(`INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
                              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                              ON CONFLICT (record_uuid, op, field_uuid, item_uuid) WHERE state = 'pending'
                              DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL`);
-  const pendingCreate = db.prepare(`SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`).pluck();
+  const pendingCreate = db
+    .prepare(`SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`)
+    .pluck();
   const dropRecord = db.prepare(`DELETE FROM sync_outbox WHERE (record_uuid = ? OR top_record_uuid = ?) AND state = 'pending'`);
   let added = 0;
   db.transaction(() => {
@@ -52,10 +59,12 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
         case 'value.set':
           add('value', r.field_uuid ?? '', '', { value: r.new === null ? null : JSON.parse(r.new) });
           break;
-        case 'option.select': case 'tag.select':
+        case 'option.select':
+        case 'tag.select':
           add('option', r.field_uuid ?? '', r.item_uuid ?? '', { on: true });
           break;
-        case 'option.unselect': case 'tag.unselect':
+        case 'option.unselect':
+        case 'tag.unselect':
           add('option', r.field_uuid ?? '', r.item_uuid ?? '', { on: false });
           break;
         case 'record.public':
@@ -71,7 +80,10 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
           break; // imports, file changes and metadata edits are not pushed (yet)
       }
     }
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(CURSOR, String(rows.at(-1)!.seq));
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+      CURSOR,
+      String(rows.at(-1)!.seq),
+    );
   })();
   return added;
 }

@@ -83,7 +83,13 @@ export class Puller {
     const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
     const local = x.localRecord(localUuid);
     if (local) {
-      const { apply, conflicts } = mergeRecord({ theirs, base: base ? x.localised(base) : null, local, pending: x.state.pendingFieldKeys(localUuid), single: x.single });
+      const { apply, conflicts } = mergeRecord({
+        theirs,
+        base: base ? x.localised(base) : null,
+        local,
+        pending: x.state.pendingFieldKeys(localUuid),
+        single: x.single,
+      });
       for (const c of conflicts) {
         x.state.recordConflict(dataset, localUuid, c);
         x.state.parkField(c.record, c.field);
@@ -134,7 +140,12 @@ export class Puller {
     // One transaction per batch of records: a commit (fsync) per record would cost more than the
     // record itself.
     const inBatch = x.db.transaction((rs: OdrRecord[]) => rs.forEach(apply));
-    const applyBatch = { immediate: (rs: OdrRecord[]) => { inBatch.immediate(rs); this.announce(); } };
+    const applyBatch = {
+      immediate: (rs: OdrRecord[]) => {
+        inBatch.immediate(rs);
+        this.announce();
+      },
+    };
     const fetchAll = async (ids: string[]) => {
       for (let i = 0; i < ids.length; i += FETCH_BATCH) {
         const got = await mapLimit(ids.slice(i, i + FETCH_BATCH), FETCH_CONCURRENCY, async (id) => {
@@ -190,10 +201,15 @@ export class Puller {
     const x = this.x;
     const dt = x.d.schema().datatypesByUuid.get(dataset);
     if (!dt) return 0;
-    const locals = new Set(x.db.prepare('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck().all(dt.id) as string[]);
+    const locals = new Set(
+      x.db.prepare('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck().all(dt.id) as string[],
+    );
     const gone = x.state.knownRemotes().filter((u) => locals.has(x.state.localOf(u)) && !ids.has(u));
     if (gone.length > 10 && gone.length > locals.size * MAX_REMOVED_SHARE) {
-      throw new RemoteError('permanent', `refusing to pull: the server no longer lists ${gone.length} of ${locals.size} records of ${dataset}; check the remote before syncing again`);
+      throw new RemoteError(
+        'permanent',
+        `refusing to pull: the server no longer lists ${gone.length} of ${locals.size} records of ${dataset}; check the remote before syncing again`,
+      );
     }
     let n = 0;
     for (const u of gone) n += x.state.markRemoved(x.state.localOf(u), dataset);
@@ -203,13 +219,17 @@ export class Puller {
 
 /** A save body carrying the given fields of a record tree (the values the server has). */
 export function payloadFor(top: OdrRecord, fields: Map<string, FieldState>): SaveRecord {
-  const fieldsOf = (uuid: string): SaveField[] => [...fields.values()].filter((f) => f.record === uuid).map((f) => {
-    const e = f.entry;
-    if (e.values) return { field_uuid: f.field, values: e.values.map((v) => ({ template_radio_option_uuid: v.template_radio_option_uuid })) };
-    if (e.tags) return { field_uuid: f.field, tags: e.tags.map((t) => ({ template_tag_uuid: t.template_tag_uuid })) };
-    if (e.selected !== undefined) return { field_uuid: f.field, selected: e.selected };
-    return { field_uuid: f.field, value: e.value === null || e.value === undefined ? '' : e.value };
-  });
+  const fieldsOf = (uuid: string): SaveField[] =>
+    [...fields.values()]
+      .filter((f) => f.record === uuid)
+      .map((f) => {
+        const e = f.entry;
+        if (e.values)
+          return { field_uuid: f.field, values: e.values.map((v) => ({ template_radio_option_uuid: v.template_radio_option_uuid })) };
+        if (e.tags) return { field_uuid: f.field, tags: e.tags.map((t) => ({ template_tag_uuid: t.template_tag_uuid })) };
+        if (e.selected !== undefined) return { field_uuid: f.field, selected: e.selected };
+        return { field_uuid: f.field, value: e.value === null || e.value === undefined ? '' : e.value };
+      });
   const walk = (r: OdrRecord): SaveRecord => {
     const kids = (r.records ?? []).map(walk).filter((k) => (k.fields?.length ?? 0) > 0 || (k.records?.length ?? 0) > 0);
     return { record_uuid: r.record_uuid, fields: fieldsOf(r.record_uuid), ...(kids.length ? { records: kids } : {}) };

@@ -23,7 +23,11 @@ export interface PushStats {
 
 /** Here to the server: the outbox replayed, several top-level records at a time. */
 export class Pusher {
-  constructor(private readonly x: EngineContext, private readonly puller: Puller, private readonly concurrency = PUSH_CONCURRENCY) {}
+  constructor(
+    private readonly x: EngineContext,
+    private readonly puller: Puller,
+    private readonly concurrency = PUSH_CONCURRENCY,
+  ) {}
 
   /**
    * Replays pending operations. Per top-level record in order: creates first settle their identity
@@ -75,9 +79,11 @@ export class Pusher {
         } else if (op.op === 'delete') {
           const r = x.state.remoteOf(op.record_uuid);
           if (r) {
-            await x.remote.call((c) => c.deleteRecords([r]), true).catch((e: unknown) => {
-              if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
-            });
+            await x.remote
+              .call((c) => c.deleteRecords([r]), true)
+              .catch((e: unknown) => {
+                if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
+              });
             x.state.dropBase(r);
           }
           sent.push(op);
@@ -88,8 +94,13 @@ export class Pusher {
           fresh ??= await x.remote.record(topR, x.types);
           if (op.op === 'value' || (op.op === 'option' && x.single(op.field_uuid))) {
             const c = pushConflict({
-              record: op.record_uuid, field: op.field_uuid, fresh, remoteKey: `${recR}|${op.field_uuid}`,
-              base: x.state.base(fresh.record_uuid), local: x.localRecord(top), over: op.payload.over,
+              record: op.record_uuid,
+              field: op.field_uuid,
+              fresh,
+              remoteKey: `${recR}|${op.field_uuid}`,
+              base: x.state.base(fresh.record_uuid),
+              local: x.localRecord(top),
+              over: op.payload.over,
             });
             if (c) {
               x.state.recordConflict(op.dataset_uuid, top, c);
@@ -106,7 +117,14 @@ export class Pusher {
             answer = await this.childWrite(op, top, (c) => c.setOption(recR, op.field_uuid, op.item_uuid, on));
           } else {
             const date = op.payload.public_date;
-            answer = await this.childWrite(op, top, (c) => c.setPublic({ user_email: x.remoteUser, dataset_uuid: op.dataset_uuid, record_uuid: recR, ...(date ? { public_date: date } : {}) }));
+            answer = await this.childWrite(op, top, (c) =>
+              c.setPublic({
+                user_email: x.remoteUser,
+                dataset_uuid: op.dataset_uuid,
+                record_uuid: recR,
+                ...(date ? { public_date: date } : {}),
+              }),
+            );
           }
           sent.push(op);
         }
@@ -177,7 +195,10 @@ export class Pusher {
     const stamp = formatTimestamp(new Date(Date.now() + Math.floor(Math.random() * 1000) * 1000));
     x.state.beginCreate(op.record_uuid, stamp);
     const local = x.d.store.byUuid(op.record_uuid);
-    const rec = await x.remote.call((c) => c.createRecord(op.dataset_uuid, { created: stamp, ...(local ? { public_date: local.public_date } : {}) }), true);
+    const rec = await x.remote.call(
+      (c) => c.createRecord(op.dataset_uuid, { created: stamp, ...(local ? { public_date: local.public_date } : {}) }),
+      true,
+    );
     x.state.bind(op.record_uuid, rec.record_uuid);
     await this.afterCreate(op);
     return true;
@@ -209,7 +230,8 @@ export class Pusher {
     const parentR = x.state.remoteOf(info.parent_uuid);
     if (!topR || !parentR) throw new RemoteError('transient', 'parent not on the server yet');
     const fresh = await x.remote.record(topR, x.types);
-    const kidsOf = (rec: OdrRecord) => (findIn(rec, parentR)?.records ?? []).filter((c) => c.database_uuid === info.database_uuid).map((c) => c.record_uuid);
+    const kidsOf = (rec: OdrRecord) =>
+      (findIn(rec, parentR)?.records ?? []).filter((c) => c.database_uuid === info.database_uuid).map((c) => c.record_uuid);
     if (x.state.idRow(op.record_uuid)?.state === 'creating' && info.before) {
       const added = kidsOf(fresh).filter((u) => !info.before!.includes(u) && !x.state.isMapped(u));
       if (added.length) {

@@ -12,8 +12,16 @@ export interface FieldState {
 
 function comparable(e: FieldEntry): string | null {
   if (e.files) return null; // files are not merged field by field
-  if (e.values) return `opts:${e.values.map((v) => v.template_radio_option_uuid).sort().join(',')}`;
-  if (e.tags) return `tags:${e.tags.map((t) => t.template_tag_uuid).sort().join(',')}`;
+  if (e.values)
+    return `opts:${e.values
+      .map((v) => v.template_radio_option_uuid)
+      .sort()
+      .join(',')}`;
+  if (e.tags)
+    return `tags:${e.tags
+      .map((t) => t.template_tag_uuid)
+      .sort()
+      .join(',')}`;
   if (e.selected !== undefined) return `bool:${e.selected}`;
   if (e.value === undefined) return null;
   return `val:${e.value === null ? '' : String(e.value)}`;
@@ -23,7 +31,8 @@ function comparable(e: FieldEntry): string | null {
 export function fieldStates(rec: OdrRecord, out = new Map<string, FieldState>()): Map<string, FieldState> {
   for (const e of rec.fields) {
     const key = comparable(e);
-    if (key !== null) out.set(`${rec.record_uuid}|${e.field_uuid}`, { record: rec.record_uuid, field: e.field_uuid, name: e.field_name, key, entry: e });
+    if (key !== null)
+      out.set(`${rec.record_uuid}|${e.field_uuid}`, { record: rec.record_uuid, field: e.field_uuid, name: e.field_name, key, entry: e });
   }
   for (const c of rec.records ?? []) fieldStates(c, out);
   return out;
@@ -32,7 +41,7 @@ export function fieldStates(rec: OdrRecord, out = new Map<string, FieldState>())
 /** An empty field compares equal to a missing one. */
 export const EMPTY_KEYS = new Set(['val:', 'bool:0', 'opts:', 'tags:']);
 export const keyOf = (m: Map<string, FieldState>, k: string) => m.get(k)?.key ?? '';
-export const same = (a: string, b: string) => a === b || (EMPTY_KEYS.has(a) || a === '') && (EMPTY_KEYS.has(b) || b === '');
+export const same = (a: string, b: string) => a === b || ((EMPTY_KEYS.has(a) || a === '') && (EMPTY_KEYS.has(b) || b === ''));
 
 /** Human-readable value of a field state for the conflicts view. */
 export function display(s: FieldState | undefined): string {
@@ -46,7 +55,12 @@ export function display(s: FieldState | undefined): string {
 
 export function childrenOf(rec: OdrRecord): OdrRecord[] {
   const out: OdrRecord[] = [];
-  const walk = (r: OdrRecord) => { for (const c of r.records ?? []) { out.push(c); walk(c); } };
+  const walk = (r: OdrRecord) => {
+    for (const c of r.records ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
   walk(rec);
   return out;
 }

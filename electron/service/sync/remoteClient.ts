@@ -9,7 +9,11 @@ export type FailureKind = 'transient' | 'ambiguous' | 'auth' | 'permanent' | 'go
 export class RemoteError extends Error {
   /** How long the server asked us to wait (Retry-After), when it did. */
   retryAfterMs?: number;
-  constructor(readonly kind: FailureKind, message: string, readonly status?: number) {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -27,7 +31,10 @@ const READ_ATTEMPTS = 3;
 
 /** Decodes the HTML entities the real server leaves in names (`&amp;`, `&#039;`). */
 export function decodeHtml(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|#0?39|#x27);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", '#39': "'", '#x27': "'" })[e] ?? _m);
+  return s.replace(
+    /&(amp|lt|gt|quot|#0?39|#x27);/g,
+    (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#039': "'", '#39': "'", '#x27': "'" })[e] ?? _m,
+  );
 }
 
 /**
@@ -42,7 +49,11 @@ export class RemoteClient {
   /** Retry-After of the last failed answer. */
   private retryAfterMs: number | null = null;
 
-  constructor(readonly baseUrl: string, private readonly username: string, private readonly password: string) {
+  constructor(
+    readonly baseUrl: string,
+    private readonly username: string,
+    private readonly password: string,
+  ) {
     // fetch follows the 302 answers of create/publish/upload with the Authorization header (same origin).
     this.client = new OdrClient({
       baseUrl,
@@ -60,7 +71,8 @@ export class RemoteClient {
     if (e instanceof RemoteError) return e;
     if (e instanceof OdrApiError) {
       // Some server builds answer an expired token with 500 "Token was not found" (docs/odr-server.md §9.3).
-      if (e.status === 401 || (e.status === 500 && /token was not found/i.test(e.message))) return new RemoteError('auth', e.message, e.status);
+      if (e.status === 401 || (e.status === 500 && /token was not found/i.test(e.message)))
+        return new RemoteError('auth', e.message, e.status);
       if (e.status === 404) return new RemoteError('gone', e.message, 404);
       if (e.status === 429 || e.status >= 500) {
         const err = new RemoteError(write ? 'ambiguous' : 'transient', e.message, e.status);
@@ -70,7 +82,10 @@ export class RemoteClient {
       return new RemoteError('permanent', e.message, e.status);
     }
     // No answer (reset, refused, timeout): a write may or may not have been applied.
-    const msg = e instanceof Error ? `${e.message}${(e as { cause?: Error }).cause ? `: ${(e as { cause?: Error }).cause!.message}` : ''}` : String(e);
+    const msg =
+      e instanceof Error
+        ? `${e.message}${(e as { cause?: Error }).cause ? `: ${(e as { cause?: Error }).cause!.message}` : ''}`
+        : String(e);
     return new RemoteError(write ? 'ambiguous' : 'transient', msg);
   }
 

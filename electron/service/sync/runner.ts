@@ -30,13 +30,20 @@ export class SyncService {
   /** One sync at a time per remote: live passes and manual runs queue behind each other. */
   private readonly locks = new Map<number, Promise<unknown>>();
 
-  constructor(private readonly d: Domain, private readonly secrets: SecretBox) {
+  constructor(
+    private readonly d: Domain,
+    private readonly secrets: SecretBox,
+  ) {
     this.ledger = new SyncLedger(d.ctx.db);
-    this.live = new LiveSync(d, {
-      remotes: () => this.remotes(),
-      engine: (id) => this.engine(id, this.d.users.firstSuperUser()!),
-      exclusive: (id, fn) => this.exclusive(id, fn),
-    }, this.ledger);
+    this.live = new LiveSync(
+      d,
+      {
+        remotes: () => this.remotes(),
+        engine: (id) => this.engine(id, this.d.users.firstSuperUser()!),
+        exclusive: (id, fn) => this.exclusive(id, fn),
+      },
+      this.ledger,
+    );
   }
 
   exclusive<T>(remoteId: number, fn: () => Promise<T>): Promise<T> {
@@ -44,11 +51,15 @@ export class SyncService {
     const run = prev.then(fn, fn);
     const tail = run.catch(() => undefined);
     this.locks.set(remoteId, tail);
-    void tail.then(() => { if (this.locks.get(remoteId) === tail) this.locks.delete(remoteId); });
+    void tail.then(() => {
+      if (this.locks.get(remoteId) === tail) this.locks.delete(remoteId);
+    });
     return run;
   }
 
-  private get db() { return this.d.ctx.db; }
+  private get db() {
+    return this.d.ctx.db;
+  }
 
   remotes(): SyncRemote[] {
     return this.db.prepare('SELECT id, url, username, created FROM sync_remotes ORDER BY id').all() as SyncRemote[];
@@ -75,8 +86,11 @@ export class SyncService {
     } catch (e) {
       throw badRequest(`Cannot log in to ${url}: ${(e as Error).message}`);
     }
-    this.db.prepare(`INSERT INTO sync_remotes (url, username, password_enc, created) VALUES (?, ?, ?, ?)
-                     ON CONFLICT(url) DO UPDATE SET username = excluded.username, password_enc = excluded.password_enc`)
+    this.db
+      .prepare(
+        `INSERT INTO sync_remotes (url, username, password_enc, created) VALUES (?, ?, ?, ?)
+                     ON CONFLICT(url) DO UPDATE SET username = excluded.username, password_enc = excluded.password_enc`,
+      )
       .run(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
     const id = this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(baseUrl) as number;
     // Attached again (perhaps with a new password): a live mode paused by a refused login resumes.
@@ -120,7 +134,12 @@ export class SyncService {
     }
   }
 
-  private async runPasses(remoteId: number, user: User, datasets: string[] | undefined, r?: JobReporter): Promise<SyncSummary & { passes: number }> {
+  private async runPasses(
+    remoteId: number,
+    user: User,
+    datasets: string[] | undefined,
+    r?: JobReporter,
+  ): Promise<SyncSummary & { passes: number }> {
     const engine = this.engine(remoteId, user);
     if (datasets?.length) for (const ds of datasets) engine.addDataset(ds);
     if (!engine.datasets().length) throw badRequest('Choose at least one remote dataset to sync');
@@ -138,7 +157,13 @@ export class SyncService {
         await new Promise((res) => setTimeout(res, Math.min(2000, 100 * 2 ** pass) * (0.5 + Math.random())));
         continue;
       }
-      total = { ...s, pushed: total.pushed + s.pushed, pulled: total.pulled + s.pulled, created: total.created + s.created, removedOnServer: total.removedOnServer + s.removedOnServer };
+      total = {
+        ...s,
+        pushed: total.pushed + s.pushed,
+        pulled: total.pulled + s.pulled,
+        created: total.created + s.created,
+        removedOnServer: total.removedOnServer + s.removedOnServer,
+      };
       delete total.error;
       // Another pass only when this one pushed: what it pulled is stored, and changes made on the
       // server meanwhile are the next sync's (the cursor keeps them).
@@ -179,38 +204,47 @@ export class SyncService {
     if (!f) throw notFound('Datafield');
     const isOptions = f.type.takesOptions;
     if (choice === 'merged' && isOptions) throw badRequest(`"${f.name}" holds options: choose "mine" or "theirs"`);
-    if (choice === 'merged' && (merged === undefined || merged === null || typeof merged === 'object')) throw badRequest('A merged resolution needs a "value"');
+    if (choice === 'merged' && (merged === undefined || merged === null || typeof merged === 'object'))
+      throw badRequest('A merged resolution needs a "value"');
     const theirOptions = isOptions && choice === 'theirs' ? optionsNamed(f, c.theirs) : [];
-    const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : shown ?? '');
+    const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : (shown ?? ''));
     const user = this.d.users.firstSuperUser()!;
-    this.db.transaction(() => {
-      const before = this.d.log.origin;
-      this.d.log.origin = 'sync';
-      try {
-        if (choice === 'theirs') {
-          if (isOptions) {
-            const rec = this.d.record(c.record_uuid);
-            const now = new Set(this.d.render(rec, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' }).fields
-              .find((x) => x.field_uuid === c.field_uuid)?.[f.type.storage === 'tags' ? 'tags' : 'values']?.map((o) => 'template_tag_uuid' in o ? o.template_tag_uuid : o.template_radio_option_uuid) ?? []);
-            for (const u of now) if (!theirOptions.includes(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
-            for (const u of theirOptions) if (!now.has(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, true);
+    this.db
+      .transaction(() => {
+        const before = this.d.log.origin;
+        this.d.log.origin = 'sync';
+        try {
+          if (choice === 'theirs') {
+            if (isOptions) {
+              const rec = this.d.record(c.record_uuid);
+              const now = new Set(
+                this.d
+                  .render(rec, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' })
+                  .fields.find((x) => x.field_uuid === c.field_uuid)
+                  ?.[f.type.storage === 'tags' ? 'tags' : 'values']?.map((o) =>
+                    'template_tag_uuid' in o ? o.template_tag_uuid : o.template_radio_option_uuid,
+                  ) ?? [],
+              );
+              for (const u of now) if (!theirOptions.includes(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
+              for (const u of theirOptions) if (!now.has(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, true);
+            } else {
+              setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
+            }
+            this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
+          } else if (isOptions) {
+            this.ledger.forceOptions(c.record_uuid, c.field_uuid, c.theirs ?? '');
           } else {
-            setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
+            const value = choice === 'mine' ? raw(c.mine) : merged;
+            if (choice === 'merged') setValue(this.d, user, c.record_uuid, c.field_uuid, merged);
+            this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
+            this.ledger.forceValue(c, value, c.theirs ?? '');
           }
-          this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
-        } else if (isOptions) {
-          this.ledger.forceOptions(c.record_uuid, c.field_uuid, c.theirs ?? '');
-        } else {
-          const value = choice === 'mine' ? raw(c.mine) : merged;
-          if (choice === 'merged') setValue(this.d, user, c.record_uuid, c.field_uuid, merged);
-          this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
-          this.ledger.forceValue(c, value, c.theirs ?? '');
+        } finally {
+          this.d.log.origin = before;
         }
-      } finally {
-        this.d.log.origin = before;
-      }
-      this.ledger.closeConflict(id, choice);
-    }).immediate();
+        this.ledger.closeConflict(id, choice);
+      })
+      .immediate();
     return { resolved: true };
   }
 }
@@ -218,7 +252,10 @@ export class SyncService {
 /** The options (or tags) of a field named as the conflicts view shows them ("a, b"). */
 function optionsNamed(f: FieldInfo, shown: string | null): string[] {
   if (!shown) return [];
-  const all = f.type.storage === 'tags' ? f.tags.map((t) => ({ uuid: t.uuid, name: t.name })) : f.options.map((o) => ({ uuid: o.uuid, name: o.name }));
+  const all =
+    f.type.storage === 'tags'
+      ? f.tags.map((t) => ({ uuid: t.uuid, name: t.name }))
+      : f.options.map((o) => ({ uuid: o.uuid, name: o.name }));
   const one = all.find((o) => o.name === shown);
   if (one) return [one.uuid];
   const names = shown.split(', ');

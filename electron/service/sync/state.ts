@@ -73,11 +73,16 @@ class Statements {
 export class SyncState {
   private readonly s: Statements;
 
-  constructor(db: Database, readonly remoteId: number) {
+  constructor(
+    db: Database,
+    readonly remoteId: number,
+  ) {
     this.s = new Statements(db);
   }
 
-  private q(sql: string) { return this.s.q(sql); }
+  private q(sql: string) {
+    return this.s.q(sql);
+  }
 
   // Datasets and pull cursors
 
@@ -90,11 +95,19 @@ export class SyncState {
   }
 
   cursor(dataset: string): string | null {
-    return (this.q('SELECT cursor FROM sync_datasets WHERE remote_id = ? AND dataset_uuid = ?').pluck().get(this.remoteId, dataset) as string | null | undefined) ?? null;
+    return (
+      (this.q('SELECT cursor FROM sync_datasets WHERE remote_id = ? AND dataset_uuid = ?').pluck().get(this.remoteId, dataset) as
+        string | null | undefined) ?? null
+    );
   }
 
   pulled(dataset: string, cursor: string | null): void {
-    this.q('UPDATE sync_datasets SET cursor = ?, last_pull = ? WHERE remote_id = ? AND dataset_uuid = ?').run(cursor, now(), this.remoteId, dataset);
+    this.q('UPDATE sync_datasets SET cursor = ?, last_pull = ? WHERE remote_id = ? AND dataset_uuid = ?').run(
+      cursor,
+      now(),
+      this.remoteId,
+      dataset,
+    );
   }
 
   pushed(): void {
@@ -111,7 +124,11 @@ export class SyncState {
   }
 
   localOf(remote: string): string {
-    return (this.q("SELECT local_uuid FROM sync_id_map WHERE remote_id = ? AND remote_uuid = ? AND state = 'bound'").pluck().get(this.remoteId, remote) as string | undefined) ?? remote;
+    return (
+      (this.q("SELECT local_uuid FROM sync_id_map WHERE remote_id = ? AND remote_uuid = ? AND state = 'bound'")
+        .pluck()
+        .get(this.remoteId, remote) as string | undefined) ?? remote
+    );
   }
 
   idRow(local: string): IdMapRow | undefined {
@@ -125,7 +142,9 @@ export class SyncState {
 
   /** Durable before the create is sent: a crash after it leaves "creating", reconciled first. */
   beginCreate(local: string, stamp: string): void {
-    this.q(`INSERT OR REPLACE INTO sync_id_map (local_uuid, remote_id, remote_uuid, state, attempted_at) VALUES (?, ?, NULL, 'creating', ?)`).run(local, this.remoteId, stamp);
+    this.q(
+      `INSERT OR REPLACE INTO sync_id_map (local_uuid, remote_id, remote_uuid, state, attempted_at) VALUES (?, ?, NULL, 'creating', ?)`,
+    ).run(local, this.remoteId, stamp);
   }
 
   bind(local: string, remote: string): void {
@@ -135,16 +154,22 @@ export class SyncState {
   // Base copies: the last server copy of each record, the merge's common ancestor.
 
   base(remoteUuid: string): OdrRecord | null {
-    const json = this.q('SELECT json FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').pluck().get(this.remoteId, remoteUuid) as string | undefined;
+    const json = this.q('SELECT json FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').pluck().get(this.remoteId, remoteUuid) as
+      string | undefined;
     return json ? (JSON.parse(json) as OdrRecord) : null;
   }
 
   baseJson(remoteUuid: string): string | undefined {
-    return this.q('SELECT json FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').pluck().get(this.remoteId, remoteUuid) as string | undefined;
+    return this.q('SELECT json FROM sync_base WHERE remote_id = ? AND remote_uuid = ?').pluck().get(this.remoteId, remoteUuid) as
+      string | undefined;
   }
 
   setBase(rec: OdrRecord): void {
-    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(this.remoteId, rec.record_uuid, JSON.stringify(rec));
+    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(
+      this.remoteId,
+      rec.record_uuid,
+      JSON.stringify(rec),
+    );
   }
 
   dropBase(remoteUuid: string): void {
@@ -159,8 +184,10 @@ export class SyncState {
 
   /** Pending operations in order, typed; a row whose payload does not parse is parked with why. */
   pending(): OutboxOp[] {
-    const rows = this.q(`SELECT id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts
-                         FROM sync_outbox WHERE state = 'pending' ORDER BY id`).all() as RawOutboxRow[];
+    const rows = this.q(
+      `SELECT id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts
+                         FROM sync_outbox WHERE state = 'pending' ORDER BY id`,
+    ).all() as RawOutboxRow[];
     const out: OutboxOp[] = [];
     for (const r of rows) {
       let payload: unknown;
@@ -195,8 +222,10 @@ export class SyncState {
 
   /** A field changed on both sides: its unsent operations wait for the user's choice. */
   parkField(record: string, field: string): void {
-    this.q(`UPDATE sync_outbox SET state = 'conflict', last_error = 'changed on the server too: see conflicts', attempts = attempts + 1
-            WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state = 'pending'`).run(record, field);
+    this.q(
+      `UPDATE sync_outbox SET state = 'conflict', last_error = 'changed on the server too: see conflicts', attempts = attempts + 1
+            WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state = 'pending'`,
+    ).run(record, field);
   }
 
   setChildInfo(id: number, info: ChildInfo): void {
@@ -205,7 +234,9 @@ export class SyncState {
 
   /** `record|field` keys with an unsent or conflicting local change under a top-level record. */
   pendingFieldKeys(top: string): Set<string> {
-    const rows = this.q(`SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict')`).all(top) as { record_uuid: string; field_uuid: string }[];
+    const rows = this.q(
+      `SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict')`,
+    ).all(top) as { record_uuid: string; field_uuid: string }[];
     return new Set(rows.map((r) => `${r.record_uuid}|${r.field_uuid}`));
   }
 
@@ -213,19 +244,26 @@ export class SyncState {
   hasLocalOnlyState(top: string, topRid: number | undefined): boolean {
     if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict') LIMIT 1`).get(top)) return true;
     if (this.q('SELECT 1 FROM sync_conflicts WHERE top_record_uuid = ? AND resolved IS NULL LIMIT 1').get(top)) return true;
-    return topRid !== undefined && !!this.q('SELECT 1 FROM files f JOIN records r ON r.rid = f.record_rid WHERE r.top_rid = ? AND f.content_hash IS NOT NULL LIMIT 1').get(topRid);
+    return (
+      topRid !== undefined &&
+      !!this.q(
+        'SELECT 1 FROM files f JOIN records r ON r.rid = f.record_rid WHERE r.top_rid = ? AND f.content_hash IS NOT NULL LIMIT 1',
+      ).get(topRid)
+    );
   }
 
   // Conflicts and the removed-on-server bin
 
   recordConflict(dataset: string, top: string, c: ConflictDraft): void {
-    this.q(`INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, field_name, base, mine, theirs, created)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`)
-      .run(dataset, c.record, top, c.field, c.name, c.base, c.mine, c.theirs, now());
+    this.q(
+      `INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, field_name, base, mine, theirs, created)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
+    ).run(dataset, c.record, top, c.field, c.name, c.base, c.mine, c.theirs, now());
   }
 
   markRemoved(local: string, dataset: string): number {
-    return this.q('INSERT OR IGNORE INTO sync_removed (record_uuid, dataset_uuid, detected) VALUES (?, ?, ?)').run(local, dataset, now()).changes;
+    return this.q('INSERT OR IGNORE INTO sync_removed (record_uuid, dataset_uuid, detected) VALUES (?, ?, ?)').run(local, dataset, now())
+      .changes;
   }
 }
 
@@ -235,25 +273,33 @@ export class SyncLedger {
   constructor(db: Database) {
     this.s = new Statements(db);
   }
-  private q(sql: string) { return this.s.q(sql); }
+  private q(sql: string) {
+    return this.s.q(sql);
+  }
 
   syncedDatasets(): string[] {
     return this.q('SELECT DISTINCT dataset_uuid FROM sync_datasets').pluck().all() as string[];
   }
 
   datasets(): SyncDataset[] {
-    return this.q('SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid').all() as SyncDataset[];
+    return this.q(
+      'SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid',
+    ).all() as SyncDataset[];
   }
 
   counts(): { pending: number; conflicts: number; parked: number } {
-    return this.q(`SELECT
+    return this.q(
+      `SELECT
         (SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending') AS pending,
         (SELECT COUNT(*) FROM sync_conflicts WHERE resolved IS NULL) AS conflicts,
-        (SELECT COUNT(*) FROM sync_outbox WHERE state = 'parked') AS parked`).get() as { pending: number; conflicts: number; parked: number };
+        (SELECT COUNT(*) FROM sync_outbox WHERE state = 'parked') AS parked`,
+    ).get() as { pending: number; conflicts: number; parked: number };
   }
 
   parked(): ParkedOperation[] {
-    return this.q("SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id").all() as ParkedOperation[];
+    return this.q(
+      "SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id",
+    ).all() as ParkedOperation[];
   }
 
   removed(): RemovedOnServer[] {
@@ -261,11 +307,14 @@ export class SyncLedger {
   }
 
   conflicts(): SyncConflict[] {
-    return this.q('SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id').all() as SyncConflict[];
+    return this.q(
+      'SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id',
+    ).all() as SyncConflict[];
   }
 
   openConflict(id: number): (SyncConflict & { top_record_uuid: string }) | undefined {
-    return this.q('SELECT * FROM sync_conflicts WHERE id = ? AND resolved IS NULL').get(id) as (SyncConflict & { top_record_uuid: string }) | undefined;
+    return this.q('SELECT * FROM sync_conflicts WHERE id = ? AND resolved IS NULL').get(id) as
+      (SyncConflict & { top_record_uuid: string }) | undefined;
   }
 
   closeConflict(id: number, choice: string): void {
@@ -274,13 +323,20 @@ export class SyncLedger {
 
   /** The field's unsent or conflicting local operations are dropped (the choice replaces them). */
   dropFieldOps(record: string, field: string): void {
-    this.q(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state IN ('pending', 'conflict')`).run(record, field);
+    this.q(
+      `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state IN ('pending', 'conflict')`,
+    ).run(record, field);
   }
 
   /** Queues a value pushed over exactly the server value `over` (force-with-lease). */
-  forceValue(c: { dataset_uuid: string; record_uuid: string; top_record_uuid: string; field_uuid: string }, value: unknown, over: string): void {
-    this.q(`INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, payload, created) VALUES (?, ?, ?, 'value', ?, ?, ?)`)
-      .run(c.dataset_uuid, c.record_uuid, c.top_record_uuid, c.field_uuid, JSON.stringify({ value, over }), now());
+  forceValue(
+    c: { dataset_uuid: string; record_uuid: string; top_record_uuid: string; field_uuid: string },
+    value: unknown,
+    over: string,
+  ): void {
+    this.q(
+      `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, payload, created) VALUES (?, ?, ?, 'value', ?, ?, ?)`,
+    ).run(c.dataset_uuid, c.record_uuid, c.top_record_uuid, c.field_uuid, JSON.stringify({ value, over }), now());
   }
 
   /**
@@ -288,15 +344,18 @@ export class SyncLedger {
    * superseded by a newer pending operation on the same option is dropped instead.
    */
   forceOptions(record: string, field: string, over: string): void {
-    const rows = this.q(`SELECT id, payload FROM sync_outbox WHERE record_uuid = ? AND field_uuid = ? AND op = 'option' AND state = 'conflict'`).all(record, field) as { id: number; payload: string | null }[];
+    const rows = this.q(
+      `SELECT id, payload FROM sync_outbox WHERE record_uuid = ? AND field_uuid = ? AND op = 'option' AND state = 'conflict'`,
+    ).all(record, field) as { id: number; payload: string | null }[];
     const OnOff = z.object({ on: z.boolean() });
     for (const r of rows) {
       const parsed = OnOff.safeParse(r.payload === null ? null : JSON.parse(r.payload));
       if (!parsed.success) continue;
-      const requeued = this.q(`UPDATE sync_outbox SET state = 'pending', last_error = NULL, payload = ? WHERE id = ? AND NOT EXISTS
+      const requeued = this.q(
+        `UPDATE sync_outbox SET state = 'pending', last_error = NULL, payload = ? WHERE id = ? AND NOT EXISTS
           (SELECT 1 FROM sync_outbox o, sync_outbox me WHERE me.id = ? AND o.state = 'pending' AND o.record_uuid = me.record_uuid
-           AND o.op = me.op AND o.field_uuid = me.field_uuid AND o.item_uuid = me.item_uuid)`)
-        .run(JSON.stringify({ on: parsed.data.on, over }), r.id, r.id).changes;
+           AND o.op = me.op AND o.field_uuid = me.field_uuid AND o.item_uuid = me.item_uuid)`,
+      ).run(JSON.stringify({ on: parsed.data.on, over }), r.id, r.id).changes;
       if (!requeued) this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ?").run(r.id);
     }
   }

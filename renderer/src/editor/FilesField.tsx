@@ -17,7 +17,6 @@ interface Upload {
 
 let nextUpload = 1;
 
-
 /** Originals with their first derivative (the thumbnail) for image fields; plain files as they are. */
 export function groupImages(files: FileEntry[]): { original: FileEntry; thumb?: FileEntry }[] {
   const originals = files.filter((f) => f.parent_image_id === undefined);
@@ -40,21 +39,32 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
     for (const file of Array.from(files)) {
       const id = nextUpload++;
       const { done, abort } = uploadWithProgress({ dataset_uuid: dataset, record_uuid: record, field_uuid: field.field_uuid }, file, (p) =>
-        setUploads((l) => l.map((u) => (u.id === id ? { ...u, progress: p } : u))));
+        setUploads((l) => l.map((u) => (u.id === id ? { ...u, progress: p } : u))),
+      );
       setUploads((l) => [...l, { id, name: file.name, progress: 0, abort }]);
-      done.then(
-        () => toast({ kind: 'info', text: `Uploaded ${file.name}` }, 3000),
-        (e: unknown) => toast({ kind: 'error', text: `Upload of ${file.name} failed: ${errorText(e)}` }),
-      ).finally(() => {
-        setUploads((l) => l.filter((u) => u.id !== id));
-        void qc.invalidateQueries({ queryKey: keys.record(top) });
-        void qc.invalidateQueries({ queryKey: keys.quota(dataset) });
-      });
+      done
+        .then(
+          () => toast({ kind: 'info', text: `Uploaded ${file.name}` }, 3000),
+          (e: unknown) => toast({ kind: 'error', text: `Upload of ${file.name} failed: ${errorText(e)}` }),
+        )
+        .finally(() => {
+          setUploads((l) => l.filter((u) => u.id !== id));
+          void qc.invalidateQueries({ queryKey: keys.record(top) });
+          void qc.invalidateQueries({ queryKey: keys.quota(dataset) });
+        });
     }
   };
 
   const remove = async (f: FileEntry) => {
-    if (!(await confirmDialog({ title: `Delete ${f.original_name}?`, body: 'Its bytes are removed from this computer.', confirm: 'Delete', danger: true }))) return;
+    if (
+      !(await confirmDialog({
+        title: `Delete ${f.original_name}?`,
+        body: 'Its bytes are removed from this computer.',
+        confirm: 'Delete',
+        danger: true,
+      }))
+    )
+      return;
     try {
       await api.deleteFile(f.file_uuid);
       toast({ kind: 'info', text: `Deleted ${f.original_name}` }, 3000);
@@ -73,7 +83,10 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
   return (
     <div
       className={`dropzone${over ? ' over' : ''}`}
-      onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
       data-testid={`drop-${field.field_uuid}`}
@@ -83,16 +96,38 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
           {groups.map(({ original, thumb }) => (
             <li key={original.file_uuid}>
               {isImage && original.content_local !== false && (
-                <img src={api.fileUrl((thumb ?? original).file_uuid)} alt={original.caption || original.original_name} width={thumb?.width ? Number(thumb.width) / 2.5 : 120} loading="lazy" />
+                <img
+                  src={api.fileUrl((thumb ?? original).file_uuid)}
+                  alt={original.caption || original.original_name}
+                  width={thumb?.width ? Number(thumb.width) / 2.5 : 120}
+                  loading="lazy"
+                />
               )}
               <span className="file-name">{original.original_name}</span>
-              <span className="muted">{isImage && original.width ? `${original.width}×${original.height}` : formatBytes(original.file_size)}</span>
+              <span className="muted">
+                {isImage && original.width ? `${original.width}×${original.height}` : formatBytes(original.file_size)}
+              </span>
               {original.content_local === false ? (
-                <span className="muted" title="Imported as metadata; the bytes are on the ODR server">not on this computer</span>
+                <span className="muted" title="Imported as metadata; the bytes are on the ODR server">
+                  not on this computer
+                </span>
               ) : (
-                <a href={api.fileUrl(original.file_uuid)} download={original.original_name} aria-label={`Download ${original.original_name}`}>Download</a>
+                <a
+                  href={api.fileUrl(original.file_uuid)}
+                  download={original.original_name}
+                  aria-label={`Download ${original.original_name}`}
+                >
+                  Download
+                </a>
               )}
-              <button type="button" className="link danger" aria-label={`Delete ${original.original_name}`} onClick={() => void remove(original)}>Delete</button>
+              <button
+                type="button"
+                className="link danger"
+                aria-label={`Delete ${original.original_name}`}
+                onClick={() => void remove(original)}
+              >
+                Delete
+              </button>
             </li>
           ))}
         </ul>
@@ -101,12 +136,21 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
         <div key={u.id} className="upload">
           <span>{u.name}</span>
           <progress max={1} value={u.progress} aria-label={`Uploading ${u.name}`} />
-          <button type="button" className="link" onClick={u.abort} aria-label={`Cancel upload of ${u.name}`}>Cancel</button>
+          <button type="button" className="link" onClick={u.abort} aria-label={`Cancel upload of ${u.name}`}>
+            Cancel
+          </button>
         </div>
       ))}
       <p className="muted drop-hint">
         Drop {isImage ? 'images' : 'files'} here or{' '}
-        <button type="button" className="link" onClick={() => input.current?.click()} aria-label={`Choose ${isImage ? 'images' : 'files'} for ${field.name}`}>choose…</button>
+        <button
+          type="button"
+          className="link"
+          onClick={() => input.current?.click()}
+          aria-label={`Choose ${isImage ? 'images' : 'files'} for ${field.name}`}
+        >
+          choose…
+        </button>
       </p>
       <input
         ref={input}
@@ -115,7 +159,10 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
         hidden
         accept={isImage ? 'image/*' : undefined}
         aria-label={`Upload to ${field.name}`}
-        onChange={(e) => { if (e.target.files) start(e.target.files); e.target.value = ''; }}
+        onChange={(e) => {
+          if (e.target.files) start(e.target.files);
+          e.target.value = '';
+        }}
       />
     </div>
   );

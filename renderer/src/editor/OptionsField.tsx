@@ -9,18 +9,38 @@ export function OptionsField({ top, record, field, entry, labelId }: FieldProps)
   const { apply } = useEdits();
   const options = field.radio_options ?? [];
   const selected = new Set((entry?.values ?? []).map((v) => v.template_radio_option_uuid));
-  const before = options.filter((o) => selected.has(o.template_radio_option_uuid)).map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name }));
+  const before = options
+    .filter((o) => selected.has(o.template_radio_option_uuid))
+    .map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name }));
   const set = (uuid: string, on: boolean) => {
     const o = options.find((x) => x.template_radio_option_uuid === uuid)!;
-    apply({ kind: 'option', top, record, field: { uuid: field.field_uuid, name: field.name }, option: { uuid, name: o.name }, on, single: !!type.single, tags: false, before });
+    apply({
+      kind: 'option',
+      top,
+      record,
+      field: { uuid: field.field_uuid, name: field.name },
+      option: { uuid, name: o.name },
+      on,
+      single: !!type.single,
+      tags: false,
+      before,
+    });
   };
 
   if (type.single && field.fieldtype === 'Single Select') {
     const current = before[0]?.uuid ?? '';
     return (
-      <select aria-labelledby={labelId} value={current} onChange={(e) => (e.target.value ? set(e.target.value, true) : current && set(current, false))}>
+      <select
+        aria-labelledby={labelId}
+        value={current}
+        onChange={(e) => (e.target.value ? set(e.target.value, true) : current && set(current, false))}
+      >
         <option value="">— none —</option>
-        {options.map((o) => <option key={o.template_radio_option_uuid} value={o.template_radio_option_uuid}>{o.name}</option>)}
+        {options.map((o) => (
+          <option key={o.template_radio_option_uuid} value={o.template_radio_option_uuid}>
+            {o.name}
+          </option>
+        ))}
       </select>
     );
   }
@@ -38,7 +58,9 @@ export function OptionsField({ top, record, field, entry, labelId }: FieldProps)
         </label>
       ))}
       {type.single && selected.size > 0 && (
-        <button type="button" className="link" onClick={() => set(before[0]!.uuid, false)}>Clear</button>
+        <button type="button" className="link" onClick={() => set(before[0]!.uuid, false)}>
+          Clear
+        </button>
       )}
     </div>
   );
@@ -49,7 +71,17 @@ export function TagsField({ top, record, field, entry, labelId }: FieldProps) {
   const { apply } = useEdits();
   const selected = new Set((entry?.tags ?? []).map((t) => t.template_tag_uuid));
   const toggle = (t: TemplateTag, on: boolean) =>
-    apply({ kind: 'option', top, record, field: { uuid: field.field_uuid, name: field.name }, option: { uuid: t.template_tag_uuid, name: t.name }, on, single: false, tags: true, before: [] });
+    apply({
+      kind: 'option',
+      top,
+      record,
+      field: { uuid: field.field_uuid, name: field.name },
+      option: { uuid: t.template_tag_uuid, name: t.name },
+      on,
+      single: false,
+      tags: true,
+      before: [],
+    });
   const branch = (tags: TemplateTag[]) => (
     <ul>
       {tags.map((t) => (
@@ -63,5 +95,9 @@ export function TagsField({ top, record, field, entry, labelId }: FieldProps) {
       ))}
     </ul>
   );
-  return <div className="tag-tree" role="group" aria-labelledby={labelId}>{branch(field.tags ?? [])}</div>;
+  return (
+    <div className="tag-tree" role="group" aria-labelledby={labelId}>
+      {branch(field.tags ?? [])}
+    </div>
+  );
 }

@@ -21,30 +21,54 @@ import type { FieldProps } from './types';
 
 function editorFor(f: TemplateField): ((p: FieldProps) => ReactNode) | null {
   switch (fieldType(f.fieldtype).editor) {
-    case 'boolean': return BooleanField;
+    case 'boolean':
+      return BooleanField;
     case 'single-option':
-    case 'multi-option': return OptionsField;
-    case 'tags': return TagsField;
+    case 'multi-option':
+      return OptionsField;
+    case 'tags':
+      return TagsField;
     case 'file':
-    case 'image': return FilesField;
-    case 'none': return null;
-    default: return ScalarField;
+    case 'image':
+      return FilesField;
+    case 'none':
+      return null;
+    default:
+      return ScalarField;
   }
 }
 
-function Field({ top, record, dataset, field, rec }: { top: string; record: string; dataset: string; field: TemplateField; rec: OdrRecord }) {
+function Field({
+  top,
+  record,
+  dataset,
+  field,
+  rec,
+}: {
+  top: string;
+  record: string;
+  dataset: string;
+  field: TemplateField;
+  rec: OdrRecord;
+}) {
   const labelId = useId();
   const Editor = pluginEditorFor(field) ?? editorFor(field);
   const entry = rec.fields.find((e) => e.field_uuid === field.field_uuid);
   return (
     <div className="field" data-fieldtype={field.fieldtype}>
       <div className="field-head">
-        <span id={labelId} className="field-name">{field.name}</span>
+        <span id={labelId} className="field-name">
+          {field.name}
+        </span>
         <span className="field-type">{field.fieldtype}</span>
         <PluginNote plugins={field.render_plugins} />
         <SaveBadge record={record} field={field.field_uuid} />
       </div>
-      {Editor ? <Editor top={top} record={record} dataset={dataset} field={field} entry={entry} labelId={labelId} /> : <p className="muted">Not editable here ({field.fieldtype})</p>}
+      {Editor ? (
+        <Editor top={top} record={record} dataset={dataset} field={field} entry={entry} labelId={labelId} />
+      ) : (
+        <p className="muted">Not editable here ({field.fieldtype})</p>
+      )}
     </div>
   );
 }
@@ -66,8 +90,24 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
   const wire = localInputToWire(when);
   const set = async (public_date?: string) => {
     try {
-      await api.setPublic({ user_email: session.email, dataset_uuid: dataset, record_uuid: rec.record_uuid, ...(public_date ? { public_date } : {}) });
-      toast({ kind: 'info', text: public_date === PRIVATE_DATE ? 'The record is private' : public_date ? `Public from ${showLocal(public_date)}` : 'The record is public' }, 3000);
+      await api.setPublic({
+        user_email: session.email,
+        dataset_uuid: dataset,
+        record_uuid: rec.record_uuid,
+        ...(public_date ? { public_date } : {}),
+      });
+      toast(
+        {
+          kind: 'info',
+          text:
+            public_date === PRIVATE_DATE
+              ? 'The record is private'
+              : public_date
+                ? `Public from ${showLocal(public_date)}`
+                : 'The record is public',
+        },
+        3000,
+      );
     } catch (e) {
       toast({ kind: 'error', text: `Public status not changed: ${errorText(e)}` });
     }
@@ -75,17 +115,31 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
   };
   return (
     <div className="public" role="group" aria-label="Public status">
-      <span className={`badge badge-${state.kind}`} data-testid="public-state" title={date === PRIVATE_DATE ? undefined : dateTitle(date)}>{state.label}</span>
+      <span className={`badge badge-${state.kind}`} data-testid="public-state" title={date === PRIVATE_DATE ? undefined : dateTitle(date)}>
+        {state.label}
+      </span>
       {/* Already public: publishing again would replace the date it first became public. */}
-      <button type="button" disabled={state.kind === 'public'} title={state.kind === 'public' ? 'Already public; its public date is kept' : undefined}
-        onClick={() => void set()}>Make public now</button>
+      <button
+        type="button"
+        disabled={state.kind === 'public'}
+        title={state.kind === 'public' ? 'Already public; its public date is kept' : undefined}
+        onClick={() => void set()}
+      >
+        Make public now
+      </button>
       <label className="inline">
         <span>Public from</span>
         <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} aria-label="Public from date" />
         {wire && <span className="muted small">{zoneName(fromWire(wire)!)}</span>}
       </label>
-      <button type="button" disabled={!wire} onClick={() => wire && void set(wire)}>Set date</button>
-      {state.kind !== 'private' && <button type="button" className="link" onClick={() => void set(PRIVATE_DATE)}>Make private</button>}
+      <button type="button" disabled={!wire} onClick={() => wire && void set(wire)}>
+        Set date
+      </button>
+      {state.kind !== 'private' && (
+        <button type="button" className="link" onClick={() => void set(PRIVATE_DATE)}>
+          Make private
+        </button>
+      )}
     </div>
   );
 }
@@ -101,7 +155,15 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
     void qc.invalidateQueries({ queryKey: keys.record(top) });
   };
   const removeChild = async (child: OdrRecord, name: string) => {
-    if (!(await confirmDialog({ title: `Remove this ${name} record?`, body: 'Its values, child records and files go with it.', confirm: 'Remove', danger: true }))) return;
+    if (
+      !(await confirmDialog({
+        title: `Remove this ${name} record?`,
+        body: 'Its values, child records and files go with it.',
+        confirm: 'Remove',
+        danger: true,
+      }))
+    )
+      return;
     try {
       await api.deleteRecords([child.record_uuid]);
     } catch (e) {
@@ -112,7 +174,9 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
   return (
     <>
       <div className="fields">
-        {tpl.fields.map((f) => <Field key={f.field_uuid} top={top} record={rec.record_uuid} dataset={tpl.template_uuid} field={f} rec={rec} />)}
+        {tpl.fields.map((f) => (
+          <Field key={f.field_uuid} top={top} record={rec.record_uuid} dataset={tpl.template_uuid} field={f} rec={rec} />
+        ))}
       </div>
       {tpl.related_databases.map((child) => {
         const children = (rec.records ?? []).filter((c) => c.database_uuid === child.template_uuid);
@@ -121,16 +185,27 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
             <h3>
               {child.name} <span className="muted">({children.length})</span>
               <PluginNote plugins={child.render_plugins} />
-              <button type="button" className="link" onClick={() => void addChild(child)} aria-label={`Add ${child.name} record`}>+ Add</button>
+              <button type="button" className="link" onClick={() => void addChild(child)} aria-label={`Add ${child.name} record`}>
+                + Add
+              </button>
             </h3>
             <DatasetPlugin tpl={child} records={children} />
             {children.map((c) => (
               <article key={c.record_uuid} className="child" aria-label={`${child.name} ${c.record_name || c.internal_id}`}>
                 <header>
                   <span className="muted">#{c.internal_id}</span>
-                  <button type="button" className="link danger" onClick={() => void removeChild(c, child.name)} aria-label={`Remove ${child.name} record ${c.internal_id}`}>Remove</button>
+                  <button
+                    type="button"
+                    className="link danger"
+                    onClick={() => void removeChild(c, child.name)}
+                    aria-label={`Remove ${child.name} record ${c.internal_id}`}
+                  >
+                    Remove
+                  </button>
                 </header>
-                <ChildRecordPlugin tpl={child} rec={c}><RecordBody top={top} rec={c} tpl={child} depth={depth + 1} /></ChildRecordPlugin>
+                <ChildRecordPlugin tpl={child} rec={c}>
+                  <RecordBody top={top} rec={c} tpl={child} depth={depth + 1} />
+                </ChildRecordPlugin>
               </article>
             ))}
           </section>
@@ -140,13 +215,34 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
   );
 }
 
-export function RecordEditor({ uuid, tpl, session, datasetName, position, focusFirst, onFocused, onPrev, onNext, onEscape, onClose, onDelete }: {
-  uuid: string; tpl: Template; session: Session; datasetName: string;
+export function RecordEditor({
+  uuid,
+  tpl,
+  session,
+  datasetName,
+  position,
+  focusFirst,
+  onFocused,
+  onPrev,
+  onNext,
+  onEscape,
+  onClose,
+  onDelete,
+}: {
+  uuid: string;
+  tpl: Template;
+  session: Session;
+  datasetName: string;
   /** Where the record sits in the list, for "12 of 40" and the previous/next buttons. */
   position?: { index: number; total: number };
   /** Put the focus in the first field once the record is shown (Enter, double-click, new record). */
-  focusFirst: boolean; onFocused: () => void;
-  onPrev: () => void; onNext: () => void; onEscape: () => void; onClose: () => void; onDelete: (uuid: string) => void;
+  focusFirst: boolean;
+  onFocused: () => void;
+  onPrev: () => void;
+  onNext: () => void;
+  onEscape: () => void;
+  onClose: () => void;
+  onDelete: (uuid: string) => void;
 }) {
   const { data: rec, error, isPending } = useRecord(uuid);
   const pane = useRef<HTMLElement>(null);
@@ -154,14 +250,26 @@ export function RecordEditor({ uuid, tpl, session, datasetName, position, focusF
   const nameRef = useRef('');
   nameRef.current = name || 'This record';
   // Leaving a record keeps what could not be saved, and says so.
-  useEffect(() => () => {
-    const n = draftsUnder(uuid);
-    if (n) toast({ kind: 'info', text: `${nameRef.current}: ${n} field${n === 1 ? '' : 's'} not saved; the typed text is kept for when you return` }, 6000);
-  }, [uuid]);
+  useEffect(
+    () => () => {
+      const n = draftsUnder(uuid);
+      if (n)
+        toast(
+          {
+            kind: 'info',
+            text: `${nameRef.current}: ${n} field${n === 1 ? '' : 's'} not saved; the typed text is kept for when you return`,
+          },
+          6000,
+        );
+    },
+    [uuid],
+  );
   useEffect(() => {
     if (!name) return;
     document.title = `${name} — ${datasetName} — odr-desktop`;
-    return () => { document.title = `${datasetName} — odr-desktop`; };
+    return () => {
+      document.title = `${datasetName} — odr-desktop`;
+    };
   }, [name, datasetName]);
   useEffect(() => {
     if (!focusFirst || !rec) return;
@@ -171,35 +279,76 @@ export function RecordEditor({ uuid, tpl, session, datasetName, position, focusF
 
   const nav = (
     <div className="record-nav" role="group" aria-label="Move between records">
-      <button type="button" onClick={onPrev} disabled={!position || position.index <= 0} aria-label="Previous record" title="Previous record (Alt+↑)">‹</button>
-      {position && <span className="muted small">{(position.index + 1).toLocaleString()} of {position.total.toLocaleString()}</span>}
-      <button type="button" onClick={onNext} disabled={!position || position.index >= position.total - 1} aria-label="Next record" title="Next record (Alt+↓)">›</button>
+      <button
+        type="button"
+        onClick={onPrev}
+        disabled={!position || position.index <= 0}
+        aria-label="Previous record"
+        title="Previous record (Alt+↑)"
+      >
+        ‹
+      </button>
+      {position && (
+        <span className="muted small">
+          {(position.index + 1).toLocaleString()} of {position.total.toLocaleString()}
+        </span>
+      )}
+      <button
+        type="button"
+        onClick={onNext}
+        disabled={!position || position.index >= position.total - 1}
+        aria-label="Next record"
+        title="Next record (Alt+↓)"
+      >
+        ›
+      </button>
     </div>
   );
-  if (isPending) return <aside className="editor" aria-busy="true" aria-label="Loading record"><p className="muted">Loading record…</p></aside>;
+  if (isPending)
+    return (
+      <aside className="editor" aria-busy="true" aria-label="Loading record">
+        <p className="muted">Loading record…</p>
+      </aside>
+    );
   if (error || !rec) {
     return (
       <aside className="editor" aria-label="Record not loaded">
         <p role="alert">This record could not be loaded: {errorText(error)}</p>
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </aside>
     );
   }
   return (
-    <aside ref={pane} className="editor" aria-label={`Record ${name}`}
+    <aside
+      ref={pane}
+      className="editor"
+      aria-label={`Record ${name}`}
       onKeyDown={(e) => {
         // A field's own Escape (revert the draft) stops here; otherwise Escape goes back to the list.
-        if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); onEscape(); }
-      }}>
+        if (e.key === 'Escape' && !e.defaultPrevented) {
+          e.preventDefault();
+          onEscape();
+        }
+      }}
+    >
       <header className="editor-head">
         <div className="editor-title">
           <h2>{name}</h2>
-          <p className="muted small">#{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} /> · by {rec._record_metadata._create_auth}</p>
+          <p className="muted small">
+            #{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} />{' '}
+            · by {rec._record_metadata._create_auth}
+          </p>
         </div>
         <div className="editor-actions">
           {nav}
-          <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>Delete record</button>
-          <button type="button" onClick={onClose} aria-label="Close record" title="Close (Escape in the list)">Close</button>
+          <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>
+            Delete record
+          </button>
+          <button type="button" onClick={onClose} aria-label="Close record" title="Close (Escape in the list)">
+            Close
+          </button>
         </div>
       </header>
       <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />

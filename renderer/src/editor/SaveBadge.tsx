@@ -7,7 +7,12 @@ export function SaveBadge({ record, field }: { record: string; field: string }) 
   const s = useSaveState(record, field);
   if (!s) return null;
   return (
-    <span className={`save save-${s.state}`} role="status" aria-label={`Save state: ${s.state === 'draft' ? 'not saved' : s.state}`} data-state={s.state}>
+    <span
+      className={`save save-${s.state}`}
+      role="status"
+      aria-label={`Save state: ${s.state === 'draft' ? 'not saved' : s.state}`}
+      data-state={s.state}
+    >
       {LABEL[s.state]}
     </span>
   );

@@ -51,7 +51,15 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
     if (value === saved) return;
     if (problem(value)) return; // stays a draft, marked "Not saved"
     keepDraft(top, record, field.field_uuid, undefined, null);
-    apply({ kind: 'value', top, record, field: { uuid: field.field_uuid, name: field.name }, boolean: false, before: entry?.value ?? '', after: toSend(value) });
+    apply({
+      kind: 'value',
+      top,
+      record,
+      field: { uuid: field.field_uuid, name: field.name },
+      boolean: false,
+      before: entry?.value ?? '',
+      after: toSend(value),
+    });
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     if (e.key === 'Escape') {
@@ -70,7 +78,10 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? errId : undefined,
     value: draft,
-    onChange: (e: { target: { value: string } }) => { editing.current = true; setDraft(e.target.value); },
+    onChange: (e: { target: { value: string } }) => {
+      editing.current = true;
+      setDraft(e.target.value);
+    },
     onBlur: commit,
     onKeyDown: onKey,
   };
@@ -79,13 +90,19 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
     <div className="scalar">
       {type.editor === 'markdown' && (
         <div className="md-toggle" role="group" aria-label={`${field.name} view`}>
-          <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>Write</button>
-          <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>Preview</button>
+          <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
+            Write
+          </button>
+          <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
+            Preview
+          </button>
         </div>
       )}
       {preview ? (
         <div className="md-preview" aria-label={`${field.name} preview`}>
-          <Suspense fallback={<p>…</p>}><Markdown>{draft}</Markdown></Suspense>
+          <Suspense fallback={<p>…</p>}>
+            <Markdown>{draft}</Markdown>
+          </Suspense>
         </div>
       ) : multiline ? (
         <textarea rows={type.editor === 'markdown' ? 6 : 3} {...common} />
@@ -96,7 +113,11 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
           {...common}
         />
       )}
-      {error && <p id={errId} className="field-error" role="alert">{error}</p>}
+      {error && (
+        <p id={errId} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -109,7 +130,17 @@ export function BooleanField({ top, record, field, entry, labelId }: FieldProps)
       type="checkbox"
       aria-labelledby={labelId}
       checked={on}
-      onChange={(e) => apply({ kind: 'value', top, record, field: { uuid: field.field_uuid, name: field.name }, boolean: true, before: on ? 1 : 0, after: e.target.checked ? 1 : 0 })}
+      onChange={(e) =>
+        apply({
+          kind: 'value',
+          top,
+          record,
+          field: { uuid: field.field_uuid, name: field.name },
+          boolean: true,
+          before: on ? 1 : 0,
+          after: e.target.checked ? 1 : 0,
+        })
+      }
     />
   );
 }

@@ -24,31 +24,54 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <SidePanel title="Jobs" onClose={onClose} actions={(
-      <>
-        <button type="button" onClick={() => file.current?.click()}>Import ODR export…</button>
-        <input ref={file} type="file" accept=".json,application/json" hidden aria-label="ODR export file"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (f) startImport(f).catch((err: unknown) => toast({ kind: 'error', text: `Import not started: ${errorText(err)}` }));
-          }} />
-      </>
-    )}>
+    <SidePanel
+      title="Jobs"
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" onClick={() => file.current?.click()}>
+            Import ODR export…
+          </button>
+          <input
+            ref={file}
+            type="file"
+            accept=".json,application/json"
+            hidden
+            aria-label="ODR export file"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) startImport(f).catch((err: unknown) => toast({ kind: 'error', text: `Import not started: ${errorText(err)}` }));
+            }}
+          />
+        </>
+      }
+    >
       {jobs.length === 0 && <p className="muted">No jobs yet.</p>}
       <ul>
         {jobs.map((j) => (
           <li key={j.id} className={`job job-${j.state}`} data-job={j.id}>
             <div className="job-head">
               <strong>{LABELS[j.job_type] ?? j.job_type}</strong>
-              <span className="muted" title={j.target_entity}>{j.target_entity}</span>
+              <span className="muted" title={j.target_entity}>
+                {j.target_entity}
+              </span>
               <span className={`badge badge-${j.state}`}>{j.state}</span>
             </div>
-            <progress max={100} value={percent(j)} aria-label={`${LABELS[j.job_type] ?? j.job_type} ${j.target_entity} progress`} aria-valuetext={`${percent(j)} %`} />
+            <progress
+              max={100}
+              value={percent(j)}
+              aria-label={`${LABELS[j.job_type] ?? j.job_type} ${j.target_entity} progress`}
+              aria-valuetext={`${percent(j)} %`}
+            />
             <div className="job-foot">
               <span>{percent(j)} %</span>
               {j.error && <span className="field-error">{j.error}</span>}
-              {j.state === 'running' && <button type="button" className="link" onClick={() => void cancel(j)}>Cancel</button>}
+              {j.state === 'running' && (
+                <button type="button" className="link" onClick={() => void cancel(j)}>
+                  Cancel
+                </button>
+              )}
             </div>
           </li>
         ))}

@@ -5,7 +5,14 @@ import type { DatabaseList } from '../../../shared/schemas/template';
 import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
-import type { AddRemoteRequest, LiveSettingsRequest, LiveStatus, ResolveConflictRequest, RunSyncRequest, SyncStatus } from '../../../shared/schemas/sync';
+import type {
+  AddRemoteRequest,
+  LiveSettingsRequest,
+  LiveStatus,
+  ResolveConflictRequest,
+  RunSyncRequest,
+  SyncStatus,
+} from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
 // local routes under /local, on the origin that served this page (npm run serve or the
@@ -18,7 +25,9 @@ let renewing: Promise<unknown> | null = null;
 async function sessionFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const res = await fetch(input, init);
   if (res.status !== 401 || !api.token) return res;
-  renewing ??= startSession().finally(() => { renewing = null; });
+  renewing ??= startSession().finally(() => {
+    renewing = null;
+  });
   await renewing;
   const headers = new Headers(init.headers);
   headers.set('Authorization', `Bearer ${api.token}`);
@@ -53,7 +62,6 @@ async function local<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 export const datasets = () => local<DatasetSummaries>('/datasets').then((r) => r.datasets);
 
-
 const paramsOf = (q: object) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
@@ -86,20 +94,28 @@ export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbn
 
 export const syncStatus = () => local<SyncStatus>('/sync');
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** One change across many records (≤ MAX_BATCH per call), all or nothing; answers their earlier state. */
 export const batchEdit = (dataset: string, body: BatchRequest) => local<BatchResult>(`/datasets/${dataset}/batch`, json(body));
 
 export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/remotes', json(r));
 
-export const remoteDatasets = (remoteId: number) =>
-  local<DatabaseList>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
+export const remoteDatasets = (remoteId: number) => local<DatabaseList>(`/sync/remotes/${remoteId}/datasets`).then((r) => r.databases);
 
 /** The window regained focus: live remotes pull now. */
 export const syncFocus = () => local<{ live: LiveStatus[] }>('/sync/focus', { method: 'POST' });
 
-export const setLive = (remoteId: number, r: LiveSettingsRequest) => local<LiveStatus>(`/sync/remotes/${remoteId}/live`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(r) });
+export const setLive = (remoteId: number, r: LiveSettingsRequest) =>
+  local<LiveStatus>(`/sync/remotes/${remoteId}/live`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(r),
+  });
 
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
 
@@ -122,7 +138,9 @@ export function uploadWithProgress(
   const done = new Promise<OdrRecord>((resolve, reject) => {
     xhr.open('POST', `${api.baseUrl}/file`);
     xhr.setRequestHeader('Authorization', `Bearer ${api.token}`);
-    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total); };
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
     xhr.onload = () => {
       let body: unknown;
       try {

@@ -9,18 +9,43 @@ import { toast } from '../ui/toasts';
 
 /** One change the user made, with what it replaced: enough to save it and to undo it. */
 export type Edit =
-  | { kind: 'value'; top: string; record: string; field: { uuid: string; name: string }; boolean: boolean; before: string | number | null; after: string | number | null }
-  | { kind: 'option'; top: string; record: string; field: { uuid: string; name: string }; option: { uuid: string; name: string }; on: boolean; single: boolean; tags: boolean; before: { uuid: string; name: string }[] };
+  | {
+      kind: 'value';
+      top: string;
+      record: string;
+      field: { uuid: string; name: string };
+      boolean: boolean;
+      before: string | number | null;
+      after: string | number | null;
+    }
+  | {
+      kind: 'option';
+      top: string;
+      record: string;
+      field: { uuid: string; name: string };
+      option: { uuid: string; name: string };
+      on: boolean;
+      single: boolean;
+      tags: boolean;
+      before: { uuid: string; name: string }[];
+    };
 
 /** `draft`: typed, not sent yet; `error`: refused (by validation or by the service), not saved. */
 export type SaveState = { state: 'saving' | 'saved' | 'error' | 'draft'; at: number; message?: string };
 
 const status = createStore<Record<string, SaveState>>({});
 /** Typed text not saved yet, by record:field; it outlives the editor so leaving a record loses nothing. */
-export interface Draft { top: string; value: string }
+export interface Draft {
+  top: string;
+  value: string;
+}
 const drafts = createStore<Record<string, Draft>>({});
 /** A batch edit, undone as one step by putting back each record's earlier state. */
-export interface BatchUndo { kind: 'batch'; label: string; undo: () => Promise<void> }
+export interface BatchUndo {
+  kind: 'batch';
+  label: string;
+  undo: () => Promise<void>;
+}
 /** The last 100 operations, single edits and batches alike (Ctrl/Cmd+Z takes them back in order). */
 const undoStack: (Edit | BatchUndo)[] = [];
 const UNDO_DEPTH = 100;
@@ -129,14 +154,17 @@ export function useEdits() {
   const m = useApply(qc);
   // The optimistic copy goes into the cache in the same event as the click or key: the mutation
   // starts a tick later, and a controlled checkbox would flip back until then.
-  const run = useCallback((edit: Edit, undoing: boolean) => {
-    inFlight++;
-    // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
-    void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
-    const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
-    if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
-    m.mutate({ edit, undoing, prev });
-  }, [m, qc]);
+  const run = useCallback(
+    (edit: Edit, undoing: boolean) => {
+      inFlight++;
+      // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
+      void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
+      const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
+      if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
+      m.mutate({ edit, undoing, prev });
+    },
+    [m, qc],
+  );
   const apply = useCallback((edit: Edit) => run(edit, false), [run]);
   const undo = useCallback(() => {
     const last = undoStack.pop();

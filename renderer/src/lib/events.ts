@@ -24,7 +24,8 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
         const rest = old.filter((j) => j.id !== job.id);
         return job.state === 'cancelled' ? rest : [job, ...rest].sort((a, b) => b.id - a.id);
       });
-      if (job.state === 'complete' && (job.job_type === 'import' || job.job_type === 'sample')) void qc.invalidateQueries({ queryKey: keys.datasets });
+      if (job.state === 'complete' && (job.job_type === 'import' || job.job_type === 'sample'))
+        void qc.invalidateQueries({ queryKey: keys.datasets });
       if (job.job_type === 'sync' && job.state !== 'running') {
         void qc.invalidateQueries({ queryKey: keys.sync });
         void qc.invalidateQueries({ queryKey: keys.datasets });
@@ -33,7 +34,15 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
     });
     es.addEventListener('sync', (e) => {
       const live = JSON.parse((e as MessageEvent<string>).data) as LiveStatus;
-      qc.setQueryData<SyncStatus>(keys.sync, (old) => old && { ...old, pending: live.pending, live: [live, ...old.live.filter((l) => l.remote_id !== live.remote_id)].sort((a, b) => a.remote_id - b.remote_id) });
+      qc.setQueryData<SyncStatus>(
+        keys.sync,
+        (old) =>
+          old && {
+            ...old,
+            pending: live.pending,
+            live: [live, ...old.live.filter((l) => l.remote_id !== live.remote_id)].sort((a, b) => a.remote_id - b.remote_id),
+          },
+      );
       if (live.state === 'online') void qc.invalidateQueries({ queryKey: keys.sync }); // conflicts, bins, dates
     });
     es.addEventListener('records', (e) => {

@@ -21,7 +21,10 @@ export function formatBytes(n: number | string | undefined): string {
   const units = ['KB', 'MB', 'GB', 'TB'];
   let v = b / 1024;
   let u = 0;
-  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
 }
 

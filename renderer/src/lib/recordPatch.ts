@@ -28,13 +28,24 @@ function mapField(rec: OdrRecord, recordUuid: string, field: { uuid: string; nam
   });
 }
 
-export function patchScalar(rec: OdrRecord, recordUuid: string, field: { uuid: string; name: string }, boolean: boolean, value: string | number | null): OdrRecord {
+export function patchScalar(
+  rec: OdrRecord,
+  recordUuid: string,
+  field: { uuid: string; name: string },
+  boolean: boolean,
+  value: string | number | null,
+): OdrRecord {
   return mapField(rec, recordUuid, field, (f) => (boolean ? { ...f, selected: value === 1 || value === '1' ? 1 : 0 } : { ...f, value }));
 }
 
 export function patchOption(
-  rec: OdrRecord, recordUuid: string, field: { uuid: string; name: string },
-  option: { uuid: string; name: string }, on: boolean, single: boolean, tags: boolean,
+  rec: OdrRecord,
+  recordUuid: string,
+  field: { uuid: string; name: string },
+  option: { uuid: string; name: string },
+  on: boolean,
+  single: boolean,
+  tags: boolean,
 ): OdrRecord {
   return mapField(rec, recordUuid, field, (f) => {
     if (tags) {

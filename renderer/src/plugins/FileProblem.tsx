@@ -15,15 +15,27 @@ export function FileProblem({ error, names, retry }: { error: unknown; names: st
     <div className="plugin-problem" role="status" data-testid="file-problem">
       {notHere ? (
         <>
-          <p><strong>{what} {names.length === 1 ? 'is' : 'are'} not on this computer.</strong> The export carried the file{names.length === 1 ? '' : 's'} as metadata only; the bytes are on the ODR server.</p>
+          <p>
+            <strong>
+              {what} {names.length === 1 ? 'is' : 'are'} not on this computer.
+            </strong>{' '}
+            The export carried the file{names.length === 1 ? '' : 's'} as metadata only; the bytes are on the ODR server.
+          </p>
           {remotes.length ? (
-            <button type="button" onClick={retry}>Fetch from {remotes[0]!.url}</button>
+            <button type="button" onClick={retry}>
+              Fetch from {remotes[0]!.url}
+            </button>
           ) : (
             <p className="muted">Attach the ODR server in Sync to fetch {names.length === 1 ? 'it' : 'them'}.</p>
           )}
         </>
       ) : (
-        <p>Could not read {what}: {error instanceof Error ? error.message : String(error)} <button type="button" className="link" onClick={retry}>Try again</button></p>
+        <p>
+          Could not read {what}: {error instanceof Error ? error.message : String(error)}{' '}
+          <button type="button" className="link" onClick={retry}>
+            Try again
+          </button>
+        </p>
       )}
       {notHere && error instanceof Error && <p className="muted small">{error.message}</p>}
     </div>

@@ -5,7 +5,12 @@ export function Formula({ value, options }: { value: string; options?: ChemOptio
   return (
     <span className="chem">
       {chemistryPieces(value, options).map((p, i) => {
-        if (p.sub && p.sup) return <sub key={i}><sup>{p.text}</sup></sub>;
+        if (p.sub && p.sup)
+          return (
+            <sub key={i}>
+              <sup>{p.text}</sup>
+            </sub>
+          );
         if (p.sub) return <sub key={i}>{p.text}</sub>;
         if (p.sup) return <sup key={i}>{p.text}</sup>;
         return <span key={i}>{p.text}</span>;

@@ -49,7 +49,10 @@ function aligned(series: Series[], logY: boolean): uPlot.AlignedData {
   else data = uPlot.join(series.map((s) => [s.pattern.x, s.pattern.y] as uPlot.AlignedData));
   if (!logY) return data;
   // A log axis has no place for zero or negative counts: they become gaps.
-  return [data[0], ...data.slice(1).map((ys) => Array.from(ys as ArrayLike<number | null>, (y) => (y !== null && y > 0 ? y : null)))] as uPlot.AlignedData;
+  return [
+    data[0],
+    ...data.slice(1).map((ys) => Array.from(ys as ArrayLike<number | null>, (y) => (y !== null && y > 0 ? y : null))),
+  ] as uPlot.AlignedData;
 }
 
 /** aria-pressed on each legend row: whether its series is shown. */
@@ -70,7 +73,17 @@ function fullX(series: Series[]): [number, number] {
   return [min, max];
 }
 
-function Chart({ title, series, theme, onDrawn }: { title: string; series: Series[]; theme: ChartTheme; onDrawn: (ms: number, points: number) => void }) {
+function Chart({
+  title,
+  series,
+  theme,
+  onDrawn,
+}: {
+  title: string;
+  series: Series[];
+  theme: ChartTheme;
+  onDrawn: (ms: number, points: number) => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [logY, setLogY] = useState(false);
@@ -84,33 +97,44 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
     const points = series.reduce((n, s) => n + s.pattern.x.length, 0);
     let first = true;
     const axis = { stroke: theme.muted, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid, width: 1 } };
-    const u = new uPlot({
-      width: Math.max(320, el.clientWidth),
-      height: HEIGHT,
-      pxAlign: false,
-      scales: { x: { time: false }, y: logY ? { distr: 3 } : {} },
-      axes: [{ ...axis, label: xLabel, labelSize: 20 }, { ...axis, label: yLabel, labelSize: 20, size: 60 }],
-      series: [
-        { label: xLabel, value: (_u, v) => (v === null ? '–' : v.toFixed(3)) },
-        ...series.map((s) => ({ label: s.name, stroke: s.color, width: 1, spanGaps: true, points: { show: false } })),
-      ],
-      cursor: { drag: { x: true, y: false, setScale: true }, points: { size: 6 } },
-      legend: { live: true, markers: { fill: (_self, i) => (i > 0 ? series[i - 1]!.color : 'transparent') } },
-      hooks: {
-        // The visible x range, for people reading the DOM (tests, assistive tools).
-        setScale: [(self, key) => {
-          if (key !== 'x') return;
-          el.dataset.xmin = String(self.scales.x!.min);
-          el.dataset.xmax = String(self.scales.x!.max);
-        }],
-        setSeries: [(self) => legendState(self)],
-        draw: [() => {
-          if (!first) return;
-          first = false;
-          onDrawn(performance.now() - t0, points);
-        }],
+    const u = new uPlot(
+      {
+        width: Math.max(320, el.clientWidth),
+        height: HEIGHT,
+        pxAlign: false,
+        scales: { x: { time: false }, y: logY ? { distr: 3 } : {} },
+        axes: [
+          { ...axis, label: xLabel, labelSize: 20 },
+          { ...axis, label: yLabel, labelSize: 20, size: 60 },
+        ],
+        series: [
+          { label: xLabel, value: (_u, v) => (v === null ? '–' : v.toFixed(3)) },
+          ...series.map((s) => ({ label: s.name, stroke: s.color, width: 1, spanGaps: true, points: { show: false } })),
+        ],
+        cursor: { drag: { x: true, y: false, setScale: true }, points: { size: 6 } },
+        legend: { live: true, markers: { fill: (_self, i) => (i > 0 ? series[i - 1]!.color : 'transparent') } },
+        hooks: {
+          // The visible x range, for people reading the DOM (tests, assistive tools).
+          setScale: [
+            (self, key) => {
+              if (key !== 'x') return;
+              el.dataset.xmin = String(self.scales.x!.min);
+              el.dataset.xmax = String(self.scales.x!.max);
+            },
+          ],
+          setSeries: [(self) => legendState(self)],
+          draw: [
+            () => {
+              if (!first) return;
+              first = false;
+              onDrawn(performance.now() - t0, points);
+            },
+          ],
+        },
       },
-    }, data, el);
+      data,
+      el,
+    );
     plot.current = u;
     // uPlot's legend toggles series on click; make its rows keyboard buttons too.
     const rows = Array.from(u.root.querySelectorAll<HTMLElement>('.u-legend tr.u-series')).slice(1);
@@ -121,7 +145,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
         if (e.key !== 'Enter' && e.key !== ' ') return;
         e.preventDefault();
         e.stopPropagation();
-        (row.querySelector<HTMLElement>('.u-label') ?? row.firstElementChild as HTMLElement | null)?.click();
+        (row.querySelector<HTMLElement>('.u-label') ?? (row.firstElementChild as HTMLElement | null))?.click();
       });
     });
     legendState(u);
@@ -133,7 +157,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
       const { min, max } = u.scales.x as { min: number; max: number };
       const span = max - min;
       if (e.shiftKey) {
-        const d = (span * 0.1 * Math.sign(e.deltaY || e.deltaX));
+        const d = span * 0.1 * Math.sign(e.deltaY || e.deltaX);
         u.setScale('x', { min: min + d, max: max + d });
         return;
       }
@@ -164,7 +188,7 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
     if (!u) return;
     const { min, max } = u.scales.x as { min: number; max: number };
     const mid = (min + max) / 2;
-    u.setScale('x', { min: mid - ((mid - min) * k), max: mid + ((max - mid) * k) });
+    u.setScale('x', { min: mid - (mid - min) * k, max: mid + (max - mid) * k });
   };
   const reset = () => {
     const [min, max] = fullX(series);
@@ -187,8 +211,14 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
     try {
       const x = u.scales.x as { min: number; max: number };
       const y = u.scales.y as { min: number; max: number };
-      const shown = visible().filter((s) => s.show).map((s) => ({ name: s.name, color: s.color, x: s.pattern.x, y: s.pattern.y }));
-      const blob = await chartSvg(shown, { title, xLabel, yLabel, x: [x.min, x.max], y: [y.min, y.max], logY, width: u.width, height: HEIGHT }, theme);
+      const shown = visible()
+        .filter((s) => s.show)
+        .map((s) => ({ name: s.name, color: s.color, x: s.pattern.x, y: s.pattern.y }));
+      const blob = await chartSvg(
+        shown,
+        { title, xLabel, yLabel, x: [x.min, x.max], y: [y.min, y.max], logY, width: u.width, height: HEIGHT },
+        theme,
+      );
       download(blob, `${fileSafe(title)}.svg`);
     } catch (e) {
       toast({ kind: 'error', text: `SVG export failed: ${e instanceof Error ? e.message : String(e)}` });
@@ -211,15 +241,31 @@ function Chart({ title, series, theme, onDrawn }: { title: string; series: Serie
       }}
     >
       <div className="graph-tools" role="toolbar" aria-label={`${title} chart tools`}>
-        <button type="button" onClick={() => pan(-1)} aria-label="Pan left">◀</button>
-        <button type="button" onClick={() => pan(1)} aria-label="Pan right">▶</button>
-        <button type="button" onClick={() => zoom(1 / ZOOM_STEP)} aria-label="Zoom in">+</button>
-        <button type="button" onClick={() => zoom(ZOOM_STEP)} aria-label="Zoom out">−</button>
-        <button type="button" onClick={reset}>Reset zoom</button>
-        <label className="inline"><input type="checkbox" checked={logY} onChange={(e) => setLogY(e.target.checked)} /> Log y</label>
+        <button type="button" onClick={() => pan(-1)} aria-label="Pan left">
+          ◀
+        </button>
+        <button type="button" onClick={() => pan(1)} aria-label="Pan right">
+          ▶
+        </button>
+        <button type="button" onClick={() => zoom(1 / ZOOM_STEP)} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" onClick={() => zoom(ZOOM_STEP)} aria-label="Zoom out">
+          −
+        </button>
+        <button type="button" onClick={reset}>
+          Reset zoom
+        </button>
+        <label className="inline">
+          <input type="checkbox" checked={logY} onChange={(e) => setLogY(e.target.checked)} /> Log y
+        </label>
         <span className="spacer" />
-        <button type="button" onClick={() => void exportPng()}>Export PNG</button>
-        <button type="button" onClick={() => void exportSvg()}>Export SVG</button>
+        <button type="button" onClick={() => void exportPng()}>
+          Export PNG
+        </button>
+        <button type="button" onClick={() => void exportSvg()}>
+          Export SVG
+        </button>
       </div>
       <div ref={host} className="graph-canvas" data-testid="graph-canvas" />
     </div>
@@ -262,19 +308,38 @@ export function GraphPlugin({ tpl, records }: { tpl: Template; records: OdrRecor
   const notHere = problems.filter((p) => (p.error as { notHere?: boolean }).notHere);
   const points = series.reduce((n, s) => n + s.pattern.x.length, 0);
   return (
-    <figure className="plugin-graph" aria-label={`${tpl.name} graph`} data-testid="graph-plugin" data-series={series.length}
-      data-draw-ms={drawn?.ms.toFixed(1)} data-parse-ms={parseMs.toFixed(1)} data-points={points}>
-      {loading && <p className="muted" aria-busy="true">Loading {sources.length} pattern{sources.length > 1 ? 's' : ''}…</p>}
+    <figure
+      className="plugin-graph"
+      aria-label={`${tpl.name} graph`}
+      data-testid="graph-plugin"
+      data-series={series.length}
+      data-draw-ms={drawn?.ms.toFixed(1)}
+      data-parse-ms={parseMs.toFixed(1)}
+      data-points={points}
+    >
+      {loading && (
+        <p className="muted" aria-busy="true">
+          Loading {sources.length} pattern{sources.length > 1 ? 's' : ''}…
+        </p>
+      )}
       {!loading && series.length > 0 && (
         <Chart title={tpl.name} series={series} theme={theme} onDrawn={(ms, pts) => setDrawn({ ms, points: pts })} />
       )}
-      {notHere.length > 0 && <FileProblem error={notHere[0]!.error} names={notHere.map((p) => p.source.file.original_name)} retry={retry} />}
-      {problems.filter((p) => !notHere.includes(p)).map((p) => (
-        <p key={p.source.file.file_uuid} className="plugin-problem" role="status">
-          {p.source.name} ({p.source.file.original_name}): {p.error instanceof Error ? p.error.message : String(p.error)}
-        </p>
-      ))}
-      {drawn && <figcaption className="muted small">{series.length} series · {points.toLocaleString()} points · read in {parseMs.toFixed(0)} ms · drawn in {drawn.ms.toFixed(0)} ms</figcaption>}
+      {notHere.length > 0 && (
+        <FileProblem error={notHere[0]!.error} names={notHere.map((p) => p.source.file.original_name)} retry={retry} />
+      )}
+      {problems
+        .filter((p) => !notHere.includes(p))
+        .map((p) => (
+          <p key={p.source.file.file_uuid} className="plugin-problem" role="status">
+            {p.source.name} ({p.source.file.original_name}): {p.error instanceof Error ? p.error.message : String(p.error)}
+          </p>
+        ))}
+      {drawn && (
+        <figcaption className="muted small">
+          {series.length} series · {points.toLocaleString()} points · read in {parseMs.toFixed(0)} ms · drawn in {drawn.ms.toFixed(0)} ms
+        </figcaption>
+      )}
     </figure>
   );
 }

@@ -16,11 +16,32 @@ function CitationText({ c }: { c: Citation }) {
       {c.year && <> ({c.year})</>}
       {(c.authors || c.year) && ' '}
       {c.title && <span className="cite-title">{c.title.replace(/\.$/, '')}.</span>}
-      {journal && <> <em className="cite-journal">{journal}</em>.</>}
-      {c.doi && (
-        <> {c.doiHref ? <a href={c.doiHref} target="_blank" rel="noopener noreferrer">doi:{c.doiHref.replace('https://doi.org/', '')}</a> : c.doi}</>
+      {journal && (
+        <>
+          {' '}
+          <em className="cite-journal">{journal}</em>.
+        </>
       )}
-      {!c.doi && c.url && <> <a href={c.url} target="_blank" rel="noopener noreferrer">{c.url}</a></>}
+      {c.doi && (
+        <>
+          {' '}
+          {c.doiHref ? (
+            <a href={c.doiHref} target="_blank" rel="noopener noreferrer">
+              doi:{c.doiHref.replace('https://doi.org/', '')}
+            </a>
+          ) : (
+            c.doi
+          )}
+        </>
+      )}
+      {!c.doi && c.url && (
+        <>
+          {' '}
+          <a href={c.url} target="_blank" rel="noopener noreferrer">
+            {c.url}
+          </a>
+        </>
+      )}
     </p>
   );
 }

@@ -14,7 +14,13 @@ export function ViewThenEdit({ props, children }: { props: FieldProps; children:
   }, [editing]);
   if (editing) {
     return (
-      <div ref={box} className="plugin-editing" onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setEditing(false); }}>
+      <div
+        ref={box}
+        className="plugin-editing"
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setEditing(false);
+        }}
+      >
         <ScalarField {...props} />
       </div>
     );
@@ -23,7 +29,9 @@ export function ViewThenEdit({ props, children }: { props: FieldProps; children:
   return (
     <div className="plugin-view" aria-labelledby={props.labelId}>
       <span className="plugin-value">{empty ? <span className="muted">empty</span> : children}</span>
-      <button type="button" className="link" onClick={() => setEditing(true)} aria-label={`Edit ${props.field.name}`}>Edit</button>
+      <button type="button" className="link" onClick={() => setEditing(true)} aria-label={`Edit ${props.field.name}`}>
+        Edit
+      </button>
     </div>
   );
 }

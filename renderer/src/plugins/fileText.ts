@@ -6,7 +6,10 @@ import { api } from '../lib/api';
 export const MAX_TEXT_BYTES = 64 * 2 ** 20;
 
 export class FileUnavailable extends Error {
-  constructor(message: string, readonly notHere: boolean) {
+  constructor(
+    message: string,
+    readonly notHere: boolean,
+  ) {
     super(message);
   }
 }
@@ -17,7 +20,10 @@ export class FileUnavailable extends Error {
  */
 async function fetchText(file: FileEntry): Promise<string> {
   if (Number(file.file_size ?? 0) > MAX_TEXT_BYTES) {
-    throw new FileUnavailable(`${file.original_name} is ${(Number(file.file_size) / 2 ** 20).toFixed(0)} MB, too large to draw here; download it instead`, false);
+    throw new FileUnavailable(
+      `${file.original_name} is ${(Number(file.file_size) / 2 ** 20).toFixed(0)} MB, too large to draw here; download it instead`,
+      false,
+    );
   }
   let res: Response;
   try {

@@ -58,7 +58,9 @@ export async function chartPng(u: uPlot, series: { name: string; color: string; 
     ctx.fillStyle = theme.text;
     ctx.fillText(s.name, 38, y);
   });
-  return new Promise((resolve, reject) => out.toBlob((b) => (b ? resolve(b) : reject(new Error('The browser could not encode the PNG'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    out.toBlob((b) => (b ? resolve(b) : reject(new Error('The browser could not encode the PNG'))), 'image/png'),
+  );
 }
 
 /** An SVG document of the visible series in the current view, drawn by Observable Plot. */

@@ -29,7 +29,11 @@ export function pluginEditorFor(field: TemplateField): ((p: FieldProps) => React
 export function PluginNote({ plugins }: { plugins: RenderPlugin[] | undefined }) {
   const names = unknownPlugins(plugins);
   if (!names.length) return null;
-  return <span className="plugin-note" title="The template names this ODR render plugin; odr-desktop shows the plain fields instead">{names.join(', ')}</span>;
+  return (
+    <span className="plugin-note" title="The template names this ODR render plugin; odr-desktop shows the plain fields instead">
+      {names.join(', ')}
+    </span>
+  );
 }
 
 /** Shown above a child dataset's records in their parent: the Graph Plugin's chart. */
@@ -40,13 +44,19 @@ export function DatasetPlugin({ tpl, records }: { tpl: Template; records: OdrRec
 
 /** One child record in its parent: a citation for the References Plugin, else its fields. */
 export function ChildRecordPlugin({ tpl, rec, children }: { tpl: Template; rec: OdrRecord; children: ReactNode }) {
-  if (has(tpl.render_plugins, PLUGIN.references)) return <ReferenceRecord tpl={tpl} rec={rec}>{children}</ReferenceRecord>;
+  if (has(tpl.render_plugins, PLUGIN.references))
+    return (
+      <ReferenceRecord tpl={tpl} rec={rec}>
+        {children}
+      </ReferenceRecord>
+    );
   return <>{children}</>;
 }
 
 /** A record-table cell: formulas with sub/superscripts, URL fields as links, else the text. */
 export function PluginCell({ field, text }: { field: TemplateField; text: string }) {
-  if (text && has(field.render_plugins, PLUGIN.chemistry)) return <Formula value={text} options={pluginNamed(field.render_plugins, PLUGIN.chemistry)?.render_plugin_options} />;
+  if (text && has(field.render_plugins, PLUGIN.chemistry))
+    return <Formula value={text} options={pluginNamed(field.render_plugins, PLUGIN.chemistry)?.render_plugin_options} />;
   if (text && has(field.render_plugins, PLUGIN.url)) return <UrlValue value={text} field={field} />;
   return <>{text}</>;
 }

@@ -15,7 +15,13 @@ const flatTags = (tags: TemplateTag[] = [], path = ''): { uuid: string; name: st
   tags.flatMap((t) => [{ uuid: t.template_tag_uuid, name: path + t.name }, ...flatTags(t.tags, `${path}${t.name} › `)]);
 
 /** Sends a change over many records in chunks of MAX_BATCH, reporting progress; answers every earlier state. */
-async function inChunks(dataset: string, records: string[], change: BatchChange, progress: (done: number) => void, before: BatchBefore[] = []): Promise<BatchBefore[]> {
+async function inChunks(
+  dataset: string,
+  records: string[],
+  change: BatchChange,
+  progress: (done: number) => void,
+  before: BatchBefore[] = [],
+): Promise<BatchBefore[]> {
   for (let i = 0; i < records.length; i += MAX_BATCH) {
     const r = await batchEdit(dataset, { records: records.slice(i, i + MAX_BATCH), change });
     before.push(...r.before);
@@ -43,11 +49,17 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
   const [option, setOption] = useState('');
   const [on, setOn] = useState(true);
   const [done, setDone] = useState<number | null>(null);
-  useEffect(() => { ref.current?.showModal(); }, []);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
 
   const f: TemplateField | undefined = fields.find((x) => x.field_uuid === fieldUuid);
   const type = f ? fieldType(f.fieldtype) : undefined;
-  const choices = !f ? [] : type!.storage === 'tags' ? flatTags(f.tags) : (f.radio_options ?? []).map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name }));
+  const choices = !f
+    ? []
+    : type!.storage === 'tags'
+      ? flatTags(f.tags)
+      : (f.radio_options ?? []).map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name }));
   const sent = type?.storage === 'decimal' ? normaliseTypedDecimal(value) : value;
   const check = f && type!.takesValue && type!.storage !== 'boolean' ? checkValue(type!, sent) : null;
   const invalid = check && !check.ok ? check.message : null;
@@ -55,10 +67,22 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
 
   const change = (): { change: BatchChange; label: string } | null => {
     if (!f) return { change: { kind: 'public', public: on }, label: `${on ? 'public' : 'private'} on ${n} records` };
-    if (type!.storage === 'boolean') return { change: { kind: 'value', field: f.field_uuid, value: on ? 1 : 0 }, label: `${f.name} ${on ? 'checked' : 'unchecked'} on ${n} records` };
-    if (type!.takesValue) return invalid ? null : { change: { kind: 'value', field: f.field_uuid, value: sent }, label: `${f.name} = “${sent}” on ${n} records` };
+    if (type!.storage === 'boolean')
+      return {
+        change: { kind: 'value', field: f.field_uuid, value: on ? 1 : 0 },
+        label: `${f.name} ${on ? 'checked' : 'unchecked'} on ${n} records`,
+      };
+    if (type!.takesValue)
+      return invalid
+        ? null
+        : { change: { kind: 'value', field: f.field_uuid, value: sent }, label: `${f.name} = “${sent}” on ${n} records` };
     const c = choices.find((x) => x.uuid === option);
-    return c ? { change: { kind: 'option', field: f.field_uuid, option: c.uuid, on }, label: `${f.name}: ${c.name} ${on ? 'selected' : 'unselected'} on ${n} records` } : null;
+    return c
+      ? {
+          change: { kind: 'option', field: f.field_uuid, option: c.uuid, on },
+          label: `${f.name}: ${c.name} ${on ? 'selected' : 'unselected'} on ${n} records`,
+        }
+      : null;
   };
   const planned = change();
 
@@ -74,9 +98,19 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
     };
     try {
       await inChunks(dataset, records, planned.change, setDone, before);
-      toast({ kind: 'info', text: `Set ${planned.label} (${before.length.toLocaleString()} changed)`, action: { label: 'Undo', run: () => void undo().then(refresh) } }, 8000);
+      toast(
+        {
+          kind: 'info',
+          text: `Set ${planned.label} (${before.length.toLocaleString()} changed)`,
+          action: { label: 'Undo', run: () => void undo().then(refresh) },
+        },
+        8000,
+      );
     } catch (e) {
-      toast({ kind: 'error', text: `Batch edit stopped: ${errorText(e)}. ${before.length.toLocaleString()} records had changed before; Ctrl+Z takes them back.` });
+      toast({
+        kind: 'error',
+        text: `Batch edit stopped: ${errorText(e)}. ${before.length.toLocaleString()} records had changed before; Ctrl+Z takes them back.`,
+      });
     }
     if (before.length) pushUndo({ kind: 'batch', label: planned.label, undo });
     refresh();
@@ -84,21 +118,54 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
   };
 
   return (
-    <dialog ref={ref} className="confirm batch" aria-labelledby="batch-title" onCancel={(e) => { e.preventDefault(); if (done === null) onClose(); }}>
-      <h2 id="batch-title">Batch edit {n} record{records.length === 1 ? '' : 's'}</h2>
+    <dialog
+      ref={ref}
+      className="confirm batch"
+      aria-labelledby="batch-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (done === null) onClose();
+      }}
+    >
+      <h2 id="batch-title">
+        Batch edit {n} record{records.length === 1 ? '' : 's'}
+      </h2>
       <div className="batch-form">
         <label>
           <span>Field</span>
-          <select value={fieldUuid} onChange={(e) => { setField(e.target.value); setValue(''); setOption(''); setOn(true); }} disabled={done !== null}>
-            {fields.map((x) => <option key={x.field_uuid} value={x.field_uuid}>{x.name}</option>)}
+          <select
+            value={fieldUuid}
+            onChange={(e) => {
+              setField(e.target.value);
+              setValue('');
+              setOption('');
+              setOn(true);
+            }}
+            disabled={done !== null}
+          >
+            {fields.map((x) => (
+              <option key={x.field_uuid} value={x.field_uuid}>
+                {x.name}
+              </option>
+            ))}
             <option value={PUBLIC}>Public status</option>
           </select>
         </label>
         {f && type!.takesValue && type!.storage !== 'boolean' && (
           <label>
             <span>New value (empty clears)</span>
-            <input type="text" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid ? true : undefined} disabled={done !== null} />
-            {invalid && <span className="field-error" role="alert">{invalid}</span>}
+            <input
+              type="text"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              aria-invalid={invalid ? true : undefined}
+              disabled={done !== null}
+            />
+            {invalid && (
+              <span className="field-error" role="alert">
+                {invalid}
+              </span>
+            )}
           </label>
         )}
         {f && type!.takesOptions && (
@@ -106,23 +173,35 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
             <span>{type!.storage === 'tags' ? 'Tag' : 'Option'}</span>
             <select value={option} onChange={(e) => setOption(e.target.value)} disabled={done !== null}>
               <option value="">— choose —</option>
-              {choices.map((c) => <option key={c.uuid} value={c.uuid}>{c.name}</option>)}
+              {choices.map((c) => (
+                <option key={c.uuid} value={c.uuid}>
+                  {c.name}
+                </option>
+              ))}
             </select>
           </label>
         )}
         {(!f || type!.storage === 'boolean' || type!.takesOptions) && (
           <div className="choices" role="radiogroup" aria-label="Set to">
-            <label className="choice"><input type="radio" name="batch-on" checked={on} onChange={() => setOn(true)} disabled={done !== null} />
-              {!f ? 'Public (records already public keep their date)' : type!.storage === 'boolean' ? 'Checked' : 'Select'}</label>
-            <label className="choice"><input type="radio" name="batch-on" checked={!on} onChange={() => setOn(false)} disabled={done !== null} />
-              {!f ? 'Private' : type!.storage === 'boolean' ? 'Unchecked' : 'Unselect'}</label>
+            <label className="choice">
+              <input type="radio" name="batch-on" checked={on} onChange={() => setOn(true)} disabled={done !== null} />
+              {!f ? 'Public (records already public keep their date)' : type!.storage === 'boolean' ? 'Checked' : 'Select'}
+            </label>
+            <label className="choice">
+              <input type="radio" name="batch-on" checked={!on} onChange={() => setOn(false)} disabled={done !== null} />
+              {!f ? 'Private' : type!.storage === 'boolean' ? 'Unchecked' : 'Unselect'}
+            </label>
           </div>
         )}
       </div>
       {done !== null && <progress max={records.length} value={done} aria-label="Batch edit progress" />}
       <div className="confirm-actions">
-        <button type="button" onClick={onClose} disabled={done !== null}>Cancel</button>
-        <button type="button" className="primary" disabled={!planned || done !== null} onClick={() => void apply()}>Apply to {n}</button>
+        <button type="button" onClick={onClose} disabled={done !== null}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={!planned || done !== null} onClick={() => void apply()}>
+          Apply to {n}
+        </button>
       </div>
     </dialog>
   );

@@ -44,8 +44,16 @@ function useWidth(): [number, (el: HTMLElement | null) => void] {
 
 const isField = (el: Element | null) => !!el?.closest('input, textarea, select, [contenteditable=true]');
 
-export function DatasetScreen({ summary, route, go, session }: {
-  summary: DatasetSummary; route: Route; go: (r: Partial<Route>) => void; session: Session;
+export function DatasetScreen({
+  summary,
+  route,
+  go,
+  session,
+}: {
+  summary: DatasetSummary;
+  route: Route;
+  go: (r: Partial<Route>) => void;
+  session: Session;
 }) {
   const qc = useQueryClient();
   const { data: tpl, error } = useTemplate(summary.uuid);
@@ -72,7 +80,11 @@ export function DatasetScreen({ summary, route, go, session }: {
   shown.current = route.record;
 
   useEffect(() => setTable((t) => ({ ...t, q })), [q]);
-  useEffect(() => { setActive(0); anchor.current = 0; setSelected(new Set()); }, [summary.uuid, table.q, table.sort, table.dir]);
+  useEffect(() => {
+    setActive(0);
+    anchor.current = 0;
+    setSelected(new Set());
+  }, [summary.uuid, table.q, table.sort, table.dir]);
 
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: keys.table(summary.uuid) });
@@ -94,15 +106,19 @@ export function DatasetScreen({ summary, route, go, session }: {
 
   // A click or key on row i: selection as in Zotero (plain replaces, Ctrl/Cmd toggles, Shift extends)
   // and the record pane follows the row.
-  const onPick = useCallback((i: number, uuid: string | undefined, mods: PickMods) => {
-    follow.current = true;
-    pick.current = mods;
-    setActive(i);
-    if (mods.shift) void selectRange(i);
-    else anchor.current = i;
-    if (uuid) applyPick(i, uuid);
+  const onPick = useCallback(
+    (i: number, uuid: string | undefined, mods: PickMods) => {
+      follow.current = true;
+      pick.current = mods;
+      setActive(i);
+      if (mods.shift) void selectRange(i);
+      else anchor.current = i;
+      if (uuid) applyPick(i, uuid);
+    },
+    // applyPick and selectRange read refs and the latest table; listing them would rebuild every row.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [summary.uuid, table]);
+    [summary.uuid, table],
+  );
 
   const applyPick = (_i: number, uuid: string) => {
     const mods = pick.current;
@@ -131,14 +147,19 @@ export function DatasetScreen({ summary, route, go, session }: {
     const rec = route.record;
     if (!rec || rec === activeUuid.current) return;
     let gone = false;
-    viewPosition(summary.uuid, rec, view).then((i) => {
-      if (gone || i < 0) return;
-      follow.current = true;
-      anchor.current = i;
-      setActive(i);
-      setSelected(new Set([rec]));
-    }, () => {});
-    return () => { gone = true; };
+    viewPosition(summary.uuid, rec, view).then(
+      (i) => {
+        if (gone || i < 0) return;
+        follow.current = true;
+        anchor.current = i;
+        setActive(i);
+        setSelected(new Set([rec]));
+      },
+      () => {},
+    );
+    return () => {
+      gone = true;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [route.record, summary.uuid]);
 
@@ -172,7 +193,8 @@ export function DatasetScreen({ summary, route, go, session }: {
     const ok = await confirmDialog({
       title: uuids.length === 1 ? 'Delete this record?' : `Delete ${what}?`,
       body: `Their values, child records and files go. You can undo for ${UNDO_MS / 1000} seconds.`,
-      confirm: 'Delete', danger: true,
+      confirm: 'Delete',
+      danger: true,
     });
     if (!ok) return;
     setPending((p) => new Set([...p, ...uuids]));
@@ -189,10 +211,21 @@ export function DatasetScreen({ summary, route, go, session }: {
       unpend();
       refresh();
     }, UNDO_MS);
-    toast({
-      kind: 'info', text: `Deleting ${what}…`,
-      action: { label: 'Undo', run: () => { clearTimeout(timer); unpend(); toast({ kind: 'info', text: 'Delete undone' }, 2500); } },
-    }, UNDO_MS);
+    toast(
+      {
+        kind: 'info',
+        text: `Deleting ${what}…`,
+        action: {
+          label: 'Undo',
+          run: () => {
+            clearTimeout(timer);
+            unpend();
+            toast({ kind: 'info', text: 'Delete undone' }, 2500);
+          },
+        },
+      },
+      UNDO_MS,
+    );
   };
 
   const step = (by: number) => {
@@ -221,67 +254,147 @@ export function DatasetScreen({ summary, route, go, session }: {
     if (!route.record) document.title = `${summary.name} — odr-desktop`;
   }, [route.record, summary.name]);
 
-  if (error) return <main className="main"><p role="alert">The template could not be read: {errorText(error)}</p></main>;
-  if (!tpl) return <main className="main" aria-busy="true"><p className="muted">Loading {summary.name}…</p></main>;
+  if (error)
+    return (
+      <main className="main">
+        <p role="alert">The template could not be read: {errorText(error)}</p>
+      </main>
+    );
+  if (!tpl)
+    return (
+      <main className="main" aria-busy="true">
+        <p className="muted">Loading {summary.name}…</p>
+      </main>
+    );
 
   const paneMax = Math.max(PANE_MIN, width - LIST_MIN - 12);
   const paneWidth = Math.max(PANE_MIN, Math.min(pane, paneMax));
-  const setPaneWidth = (px: number) => { setPane(px); localStorage.setItem(PANE_KEY, String(px)); };
-  const count = total === null ? '' : table.q
-    ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match`
-    : countOf(total, 'record');
+  const setPaneWidth = (px: number) => {
+    setPane(px);
+    localStorage.setItem(PANE_KEY, String(px));
+  };
+  const count =
+    total === null ? '' : table.q ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match` : countOf(total, 'record');
 
   return (
     <main className="main">
       <header className="dataset-head">
         <div>
           <h1>{summary.name}</h1>
-          <p className="muted">{countOf(summary.records, 'record')} · last change <Time ts={summary.updated} /></p>
+          <p className="muted">
+            {countOf(summary.records, 'record')} · last change <Time ts={summary.updated} />
+          </p>
         </div>
         <nav className="tabs" aria-label="Dataset views">
-          <button type="button" aria-pressed={route.view === 'records'} onClick={() => go({ view: 'records' })}>Records</button>
-          <button type="button" aria-pressed={route.view === 'template'} onClick={() => go({ view: 'template' })}>Template</button>
+          <button type="button" aria-pressed={route.view === 'records'} onClick={() => go({ view: 'records' })}>
+            Records
+          </button>
+          <button type="button" aria-pressed={route.view === 'template'} onClick={() => go({ view: 'template' })}>
+            Template
+          </button>
         </nav>
       </header>
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
       ) : (
         <>
-        <div className="toolbar" role="toolbar" aria-label="Record actions">
-          <input type="search" placeholder="Search records…" aria-label="Search records" value={search} onChange={(e) => setSearch(e.target.value)}
-            onKeyDown={(e) => { if (e.key === 'Escape') setSearch(''); if (e.key === 'ArrowDown') { e.preventDefault(); focusGrid(); } }} />
-          <span className="count muted" role="status" data-testid="match-count">{count}</span>
-          <span className="spacer" />
-          <button type="button" onClick={() => void create()}>New record</button>
-          <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>Batch edit…</button>
-          <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
-            Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
-          </button>
-        </div>
-        <div ref={workspace} className="workspace" style={{ ['--pane' as string]: route.record ? `${paneWidth}px` : undefined }} data-with-pane={route.record ? 'true' : undefined}>
-          <section className="records" aria-label="Records">
-            <RecordTable dataset={summary.uuid} tpl={tpl} total={summary.records} state={table} onState={setTable}
-              active={active} selected={selected} pending={pending} fresh={fresh} gridRef={grid}
-              onPick={onPick} onActiveRecord={onActiveRecord} onTotal={setTotal}
-              onOpen={(i, uuid) => { onPick(i, uuid, {}); setFocusField(true); }}
-              onSelectAll={(on) => void selectAll(on)}
-              onEscape={() => { if (route.record) go({ record: undefined }); else setSelected(new Set()); }}
-              onDelete={() => void requestDelete([...selected])} />
-          </section>
-          {batching && <BatchEdit dataset={summary.uuid} tpl={tpl} records={[...selected]} onClose={() => { setBatching(false); focusGrid(); }} />}
-          {route.record && (
-            <>
-              <Splitter value={paneWidth} min={PANE_MIN} max={paneMax} onChange={setPaneWidth} label="Resize the record pane" />
-              <RecordEditor key={route.record} uuid={route.record} tpl={tpl} session={session} datasetName={summary.name}
-                position={total !== null ? { index: active, total } : undefined}
-                focusFirst={focusField} onFocused={() => setFocusField(false)}
-                onPrev={() => step(-1)} onNext={() => step(1)}
-                onEscape={focusGrid}
-                onClose={() => { go({ record: undefined }); focusGrid(); }}
-                onDelete={(u) => void requestDelete([u])} />
-            </>
-          )}
-        </div>
+          <div className="toolbar" role="toolbar" aria-label="Record actions">
+            <input
+              type="search"
+              placeholder="Search records…"
+              aria-label="Search records"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') setSearch('');
+                if (e.key === 'ArrowDown') {
+                  e.preventDefault();
+                  focusGrid();
+                }
+              }}
+            />
+            <span className="count muted" role="status" data-testid="match-count">
+              {count}
+            </span>
+            <span className="spacer" />
+            <button type="button" onClick={() => void create()}>
+              New record
+            </button>
+            <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>
+              Batch edit…
+            </button>
+            <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
+              Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
+            </button>
+          </div>
+          <div
+            ref={workspace}
+            className="workspace"
+            style={{ ['--pane' as string]: route.record ? `${paneWidth}px` : undefined }}
+            data-with-pane={route.record ? 'true' : undefined}
+          >
+            <section className="records" aria-label="Records">
+              <RecordTable
+                dataset={summary.uuid}
+                tpl={tpl}
+                total={summary.records}
+                state={table}
+                onState={setTable}
+                active={active}
+                selected={selected}
+                pending={pending}
+                fresh={fresh}
+                gridRef={grid}
+                onPick={onPick}
+                onActiveRecord={onActiveRecord}
+                onTotal={setTotal}
+                onOpen={(i, uuid) => {
+                  onPick(i, uuid, {});
+                  setFocusField(true);
+                }}
+                onSelectAll={(on) => void selectAll(on)}
+                onEscape={() => {
+                  if (route.record) go({ record: undefined });
+                  else setSelected(new Set());
+                }}
+                onDelete={() => void requestDelete([...selected])}
+              />
+            </section>
+            {batching && (
+              <BatchEdit
+                dataset={summary.uuid}
+                tpl={tpl}
+                records={[...selected]}
+                onClose={() => {
+                  setBatching(false);
+                  focusGrid();
+                }}
+              />
+            )}
+            {route.record && (
+              <>
+                <Splitter value={paneWidth} min={PANE_MIN} max={paneMax} onChange={setPaneWidth} label="Resize the record pane" />
+                <RecordEditor
+                  key={route.record}
+                  uuid={route.record}
+                  tpl={tpl}
+                  session={session}
+                  datasetName={summary.name}
+                  position={total !== null ? { index: active, total } : undefined}
+                  focusFirst={focusField}
+                  onFocused={() => setFocusField(false)}
+                  onPrev={() => step(-1)}
+                  onNext={() => step(1)}
+                  onEscape={focusGrid}
+                  onClose={() => {
+                    go({ record: undefined });
+                    focusGrid();
+                  }}
+                  onDelete={(u) => void requestDelete([u])}
+                />
+              </>
+            )}
+          </div>
         </>
       )}
     </main>

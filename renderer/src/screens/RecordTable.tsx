@@ -28,7 +28,10 @@ export interface TableState {
 }
 
 /** How a click or key changes the selection: replace it, toggle one record, or extend a range. */
-export interface PickMods { shift?: boolean; toggle?: boolean }
+export interface PickMods {
+  shift?: boolean;
+  toggle?: boolean;
+}
 
 /** The columns: the dataset's own fields in template order, files as counts, images as thumbnails. */
 export function columnsOf(tpl: Template): TemplateField[] {
@@ -42,27 +45,55 @@ function cellText(rec: OdrRecord, f: TemplateField): string {
   if (!e) return '';
   const t = fieldType(f.fieldtype);
   switch (t.storage) {
-    case 'boolean': return e.selected === 1 ? '✓' : '';
-    case 'options': return (e.values ?? []).map((v) => v.name).join(', ');
-    case 'tags': return (e.tags ?? []).map((v) => v.name).join(', ');
+    case 'boolean':
+      return e.selected === 1 ? '✓' : '';
+    case 'options':
+      return (e.values ?? []).map((v) => v.name).join(', ');
+    case 'tags':
+      return (e.tags ?? []).map((v) => v.name).join(', ');
     case 'files': {
       const n = (e.files ?? []).filter((x) => x.parent_image_id === undefined).length;
       return n ? `${n} file${n > 1 ? 's' : ''}` : '';
     }
-    default: return e.value === null || e.value === undefined ? '' : String(e.value);
+    default:
+      return e.value === null || e.value === undefined ? '' : String(e.value);
   }
 }
 
-const Row = memo(function Row({ grid, rec, tpl, cols, index, top, active, selected, pending, fresh, onPick, onOpen }: {
-  grid: string; rec: OdrRecord | undefined; tpl: Template; cols: TemplateField[]; index: number; top: number;
-  active: boolean; selected: boolean; pending: boolean; fresh: boolean;
-  onPick: (i: number, uuid: string | undefined, mods: PickMods) => void; onOpen: (i: number, uuid: string) => void;
+const Row = memo(function Row({
+  grid,
+  rec,
+  tpl,
+  cols,
+  index,
+  top,
+  active,
+  selected,
+  pending,
+  fresh,
+  onPick,
+  onOpen,
+}: {
+  grid: string;
+  rec: OdrRecord | undefined;
+  tpl: Template;
+  cols: TemplateField[];
+  index: number;
+  top: number;
+  active: boolean;
+  selected: boolean;
+  pending: boolean;
+  fresh: boolean;
+  onPick: (i: number, uuid: string | undefined, mods: PickMods) => void;
+  onOpen: (i: number, uuid: string) => void;
 }) {
   const style = { transform: `translateY(${top}px)` };
   if (!rec) {
     return (
       <div role="row" id={rowId(grid, index)} aria-rowindex={index + 2} className={`row loading${active ? ' active' : ''}`} style={style}>
-        <div role="gridcell" className="cell muted">…</div>
+        <div role="gridcell" className="cell muted">
+          …
+        </div>
       </div>
     );
   }
@@ -86,25 +117,53 @@ const Row = memo(function Row({ grid, rec, tpl, cols, index, top, active, select
       onDoubleClick={() => onOpen(index, rec.record_uuid)}
     >
       <div role="gridcell" className="cell check pin">
-        <input type="checkbox" checked={selected} aria-label={`Select ${name}`} tabIndex={-1}
-          onClick={(e) => { e.stopPropagation(); onPick(index, rec.record_uuid, { toggle: true, shift: e.shiftKey }); }} onChange={() => {}} />
+        <input
+          type="checkbox"
+          checked={selected}
+          aria-label={`Select ${name}`}
+          tabIndex={-1}
+          onClick={(e) => {
+            e.stopPropagation();
+            onPick(index, rec.record_uuid, { toggle: true, shift: e.shiftKey });
+          }}
+          onChange={() => {}}
+        />
       </div>
-      <div role="gridcell" className="cell name pin" title={name}>{name}</div>
-      <div role="gridcell" className="cell id">{rec.internal_id}</div>
+      <div role="gridcell" className="cell name pin" title={name}>
+        {name}
+      </div>
+      <div role="gridcell" className="cell id">
+        {rec.internal_id}
+      </div>
       {cols.map((f) => {
         if (f.fieldtype === 'Image') {
           const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
           const first = groupImages(e?.files ?? [])[0];
           return (
             <div role="gridcell" key={f.field_uuid} className="cell img">
-              {first && first.original.content_local !== false && <img src={api.fileUrl((first.thumb ?? first.original).file_uuid)} alt={first.original.original_name} height={28} loading="lazy" />}
+              {first && first.original.content_local !== false && (
+                <img
+                  src={api.fileUrl((first.thumb ?? first.original).file_uuid)}
+                  alt={first.original.original_name}
+                  height={28}
+                  loading="lazy"
+                />
+              )}
             </div>
           );
         }
         const text = cellText(rec, f);
-        return <div role="gridcell" key={f.field_uuid} className="cell" title={text || undefined}><PluginCell field={f} text={text} /></div>;
+        return (
+          <div role="gridcell" key={f.field_uuid} className="cell" title={text || undefined}>
+            <PluginCell field={f} text={text} />
+          </div>
+        );
       })}
-      {pending && <div role="gridcell" className="cell muted">deleting…</div>}
+      {pending && (
+        <div role="gridcell" className="cell muted">
+          deleting…
+        </div>
+      )}
     </div>
   );
 });
@@ -115,11 +174,33 @@ const Row = memo(function Row({ grid, rec, tpl, cols, index, top, active, select
  * route when sorted or searched. One tab stop; the active row is the grid's active descendant.
  */
 export function RecordTable({
-  dataset, tpl, total: knownTotal, state, onState, active, selected, pending, fresh, onPick, onOpen, onActiveRecord,
-  onTotal, onSelectAll, onEscape, onDelete, gridRef,
+  dataset,
+  tpl,
+  total: knownTotal,
+  state,
+  onState,
+  active,
+  selected,
+  pending,
+  fresh,
+  onPick,
+  onOpen,
+  onActiveRecord,
+  onTotal,
+  onSelectAll,
+  onEscape,
+  onDelete,
+  gridRef,
 }: {
-  dataset: string; tpl: Template; total: number; state: TableState; onState: (s: TableState) => void;
-  active: number; selected: Set<string>; pending: Set<string>; fresh?: string;
+  dataset: string;
+  tpl: Template;
+  total: number;
+  state: TableState;
+  onState: (s: TableState) => void;
+  active: number;
+  selected: Set<string>;
+  pending: Set<string>;
+  fresh?: string;
   onPick: (i: number, uuid: string | undefined, mods: PickMods) => void;
   onOpen: (i: number, uuid: string | undefined) => void;
   /** The active row's record once it is loaded. */
@@ -134,15 +215,19 @@ export function RecordTable({
   const scroller = useRef<HTMLDivElement>(null);
   const plain = !state.q && !state.sort;
   const first = useQueries({
-    queries: [{
-      queryKey: [...keys.table(dataset), state.q, state.sort ?? '', state.dir, 'total'],
-      queryFn: () => tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: 0, limit: 1 }).then((p) => p.total),
-      enabled: !plain,
-    }],
+    queries: [
+      {
+        queryKey: [...keys.table(dataset), state.q, state.sort ?? '', state.dir, 'total'],
+        queryFn: () => tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: 0, limit: 1 }).then((p) => p.total),
+        enabled: !plain,
+      },
+    ],
   })[0]!;
-  const total = plain ? knownTotal : first.data ?? 0;
+  const total = plain ? knownTotal : (first.data ?? 0);
   const counted = plain || first.data !== undefined;
-  useEffect(() => { if (counted) onTotal(total); }, [counted, total, onTotal]);
+  useEffect(() => {
+    if (counted) onTotal(total);
+  }, [counted, total, onTotal]);
 
   const virtualizer = useVirtualizer({
     count: total,
@@ -172,9 +257,10 @@ export function RecordTable({
   const pages = useQueries({
     queries: pageNumbers.map((p) => ({
       queryKey: [...keys.table(dataset), state.q, state.sort ?? '', state.dir, p],
-      queryFn: async () => (plain
-        ? (await api.list(dataset, PAGE, p * PAGE)).records
-        : (await tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: p * PAGE, limit: PAGE })).records),
+      queryFn: async () =>
+        plain
+          ? (await api.list(dataset, PAGE, p * PAGE)).records
+          : (await tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: p * PAGE, limit: PAGE })).records,
       placeholderData: (prev: OdrRecord[] | undefined) => prev,
       staleTime: 10_000,
       // Pages scrolled past are dropped soon and never deep-compared: with 100k rows that
@@ -195,7 +281,9 @@ export function RecordTable({
   }, [active, total, virtualizer]);
 
   const activeUuid = active >= 0 && active < total ? recordAt(active, true)?.record_uuid : undefined;
-  useEffect(() => { if (activeUuid) onActiveRecord(active, activeUuid); }, [active, activeUuid, onActiveRecord]);
+  useEffect(() => {
+    if (activeUuid) onActiveRecord(active, activeUuid);
+  }, [active, activeUuid, onActiveRecord]);
 
   const onKey = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget) return; // a header button handles its own keys
@@ -211,12 +299,18 @@ export function RecordTable({
       return;
     }
     switch (e.key) {
-      case 'ArrowDown': return move(active + 1);
-      case 'ArrowUp': return move(active - 1);
-      case 'PageDown': return move(active + 20);
-      case 'PageUp': return move(active - 20);
-      case 'Home': return move(0);
-      case 'End': return move(total - 1);
+      case 'ArrowDown':
+        return move(active + 1);
+      case 'ArrowUp':
+        return move(active - 1);
+      case 'PageDown':
+        return move(active + 20);
+      case 'PageUp':
+        return move(active - 20);
+      case 'Home':
+        return move(0);
+      case 'End':
+        return move(total - 1);
       case 'Enter':
         e.preventDefault();
         onOpen(active, recordAt(active, true)?.record_uuid);
@@ -249,28 +343,53 @@ export function RecordTable({
   const gridId = `grid-${dataset}`;
 
   return (
-    <div ref={gridRef} className="table" role="grid" aria-label={`${tpl.name} records`} aria-rowcount={total + 1} aria-colcount={cols.length + 3}
-      aria-multiselectable="true" aria-activedescendant={active >= 0 && active < total ? rowId(gridId, active) : undefined}
-      tabIndex={0} onKeyDown={onKey} style={{ ['--cols' as string]: template }} data-testid="record-grid">
+    <div
+      ref={gridRef}
+      className="table"
+      role="grid"
+      aria-label={`${tpl.name} records`}
+      aria-rowcount={total + 1}
+      aria-colcount={cols.length + 3}
+      aria-multiselectable="true"
+      aria-activedescendant={active >= 0 && active < total ? rowId(gridId, active) : undefined}
+      tabIndex={0}
+      onKeyDown={onKey}
+      style={{ ['--cols' as string]: template }}
+      data-testid="record-grid"
+    >
       <div ref={scroller} className="rows" data-testid="table-scroller">
         <div role="rowgroup" className="head-group" style={{ minWidth }}>
           <div role="row" aria-rowindex={1} className="row head">
             <div role="columnheader" className="cell check pin">
-              <input type="checkbox" aria-label="Select all records" checked={all} disabled={total === 0}
-                ref={(el) => { if (el) el.indeterminate = selected.size > 0 && !all; }}
-                onChange={(e) => onSelectAll(e.target.checked)} />
+              <input
+                type="checkbox"
+                aria-label="Select all records"
+                checked={all}
+                disabled={total === 0}
+                ref={(el) => {
+                  if (el) el.indeterminate = selected.size > 0 && !all;
+                }}
+                onChange={(e) => onSelectAll(e.target.checked)}
+              />
             </div>
-            <div role="columnheader" className="cell name pin">Name</div>
+            <div role="columnheader" className="cell name pin">
+              Name
+            </div>
             <div role="columnheader" className="cell id" aria-sort={sortOf('_id')}>
-              <button type="button" className="link" onClick={() => sortBy('_id')} aria-label="Sort by ID">ID{arrow('_id')}</button>
+              <button type="button" className="link" onClick={() => sortBy('_id')} aria-label="Sort by ID">
+                ID{arrow('_id')}
+              </button>
             </div>
             {cols.map((f) => (
               <div role="columnheader" key={f.field_uuid} className="cell" aria-sort={sortOf(f.field_uuid)}>
                 {fieldType(f.fieldtype).sortable ? (
                   <button type="button" className="link" onClick={() => sortBy(f.field_uuid)} aria-label={`Sort by ${f.name}`}>
-                    {f.name}{arrow(f.field_uuid)}
+                    {f.name}
+                    {arrow(f.field_uuid)}
                   </button>
-                ) : f.name}
+                ) : (
+                  f.name
+                )}
               </div>
             ))}
           </div>
@@ -279,9 +398,21 @@ export function RecordTable({
           {items.map((v) => {
             const rec = recordAt(v.index);
             return (
-              <Row key={v.key} grid={gridId} rec={rec} tpl={tpl} cols={cols} index={v.index} top={v.start - HEAD_HEIGHT} active={v.index === active}
-                selected={!!rec && selected.has(rec.record_uuid)} pending={!!rec && pending.has(rec.record_uuid)}
-                fresh={!!rec && rec.record_uuid === fresh} onPick={onPick} onOpen={onOpen} />
+              <Row
+                key={v.key}
+                grid={gridId}
+                rec={rec}
+                tpl={tpl}
+                cols={cols}
+                index={v.index}
+                top={v.start - HEAD_HEIGHT}
+                active={v.index === active}
+                selected={!!rec && selected.has(rec.record_uuid)}
+                pending={!!rec && pending.has(rec.record_uuid)}
+                fresh={!!rec && rec.record_uuid === fresh}
+                onPick={onPick}
+                onOpen={onOpen}
+              />
             );
           })}
         </div>

@@ -6,7 +6,12 @@ import { toast } from '../ui/toasts';
 function Tags({ tags }: { tags: TemplateTag[] }) {
   return (
     <ul className="tag-list">
-      {tags.map((t) => <li key={t.template_tag_uuid}>{t.name}{t.tags?.length ? <Tags tags={t.tags} /> : null}</li>)}
+      {tags.map((t) => (
+        <li key={t.template_tag_uuid}>
+          {t.name}
+          {t.tags?.length ? <Tags tags={t.tags} /> : null}
+        </li>
+      ))}
     </ul>
   );
 }
@@ -14,11 +19,21 @@ function Tags({ tags }: { tags: TemplateTag[] }) {
 function Fields({ tpl }: { tpl: Template }) {
   return (
     <table className="fields-table">
-      <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Options / tags</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Type</th>
+          <th scope="col">Options / tags</th>
+        </tr>
+      </thead>
       <tbody>
         {tpl.fields.map((f) => (
           <tr key={f.field_uuid}>
-            <th scope="row">{f.name}{f.is_unique ? <span className="badge">unique</span> : null}<div className="muted small">{f.description}</div></th>
+            <th scope="row">
+              {f.name}
+              {f.is_unique ? <span className="badge">unique</span> : null}
+              <div className="muted small">{f.description}</div>
+            </th>
             <td>{f.fieldtype}</td>
             <td>
               {f.radio_options?.length ? <span>{f.radio_options.map((o) => o.name).join(' · ')}</span> : null}
@@ -35,9 +50,17 @@ function Tree({ tpl, depth }: { tpl: Template; depth: number }) {
   return (
     <li>
       <details open={depth < 1}>
-        <summary><strong>{tpl.name}</strong> <span className="muted">{tpl.fields.length} fields</span></summary>
+        <summary>
+          <strong>{tpl.name}</strong> <span className="muted">{tpl.fields.length} fields</span>
+        </summary>
         <Fields tpl={tpl} />
-        {tpl.related_databases.length > 0 && <ul className="tree">{tpl.related_databases.map((c) => <Tree key={c.template_uuid} tpl={c} depth={depth + 1} />)}</ul>}
+        {tpl.related_databases.length > 0 && (
+          <ul className="tree">
+            {tpl.related_databases.map((c) => (
+              <Tree key={c.template_uuid} tpl={c} depth={depth + 1} />
+            ))}
+          </ul>
+        )}
       </details>
     </li>
   );
@@ -50,14 +73,24 @@ export function TemplateView({ tpl, dataset }: { tpl: Template; dataset: string 
   return (
     <section className="template" aria-label="Template">
       <p>
-        Files and images stored for this dataset: <strong data-testid="quota">{quota.data ? `${(bytes / 2 ** 20).toFixed(2)} MB (${bytes.toLocaleString()} bytes)` : '…'}</strong>
-        {' '}
-        <button type="button" className="link" onClick={() => rebuildThumbnails(dataset).then(
-          () => toast({ kind: 'info', text: 'Rebuilding thumbnails — see Jobs' }, 3000),
-          (e: unknown) => toast({ kind: 'error', text: errorText(e) }),
-        )}>Rebuild thumbnails</button>
+        Files and images stored for this dataset:{' '}
+        <strong data-testid="quota">{quota.data ? `${(bytes / 2 ** 20).toFixed(2)} MB (${bytes.toLocaleString()} bytes)` : '…'}</strong>{' '}
+        <button
+          type="button"
+          className="link"
+          onClick={() =>
+            rebuildThumbnails(dataset).then(
+              () => toast({ kind: 'info', text: 'Rebuilding thumbnails — see Jobs' }, 3000),
+              (e: unknown) => toast({ kind: 'error', text: errorText(e) }),
+            )
+          }
+        >
+          Rebuild thumbnails
+        </button>
       </p>
-      <ul className="tree"><Tree tpl={tpl} depth={0} /></ul>
+      <ul className="tree">
+        <Tree tpl={tpl} depth={0} />
+      </ul>
     </section>
   );
 }

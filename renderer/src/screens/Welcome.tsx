@@ -17,21 +17,42 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
       </main>
     );
   }
-  const run = (p: Promise<unknown>, what: string) => p.then(onStarted, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
+  const run = (p: Promise<unknown>, what: string) =>
+    p.then(onStarted, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
   return (
     <main className="main welcome">
       <h1>Welcome to odr-desktop</h1>
       <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
       <div className="welcome-actions">
-        <button type="button" className="primary" onClick={() => file.current?.click()}>Import an ODR export…</button>
-        <button type="button" onClick={() => run(createSample(size), 'Sample')}>Generate a sample dataset</button>
+        <button type="button" className="primary" onClick={() => file.current?.click()}>
+          Import an ODR export…
+        </button>
+        <button type="button" onClick={() => run(createSample(size), 'Sample')}>
+          Generate a sample dataset
+        </button>
         <select aria-label="Sample size" value={size} onChange={(e) => setSize(Number(e.target.value))}>
-          {SAMPLE_SIZES.map((n) => <option key={n} value={n}>{n.toLocaleString()} records</option>)}
+          {SAMPLE_SIZES.map((n) => (
+            <option key={n} value={n}>
+              {n.toLocaleString()} records
+            </option>
+          ))}
         </select>
       </div>
-      <p className="muted small">Template exports and record exports ({'{count, records}'}) from any ODR server work; imports run as jobs.</p>
-      <input ref={file} type="file" accept=".json,application/json" hidden aria-label="ODR export to import"
-        onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) run(startImport(f), 'Import'); }} />
+      <p className="muted small">
+        Template exports and record exports ({'{count, records}'}) from any ODR server work; imports run as jobs.
+      </p>
+      <input
+        ref={file}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        aria-label="ODR export to import"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = '';
+          if (f) run(startImport(f), 'Import');
+        }}
+      />
     </main>
   );
 }

@@ -18,7 +18,10 @@ export function SettingsPanel({ bridge, onClose }: { bridge: DesktopBridge; onCl
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     void bridge.appInfo().then(setInfo);
-    void bridge.loopback().then((l) => { setLoop(l); setPort(String(l.settings.port)); });
+    void bridge.loopback().then((l) => {
+      setLoop(l);
+      setPort(String(l.settings.port));
+    });
   }, [bridge]);
 
   const apply = async (enabled: boolean) => {
@@ -42,23 +45,49 @@ export function SettingsPanel({ bridge, onClose }: { bridge: DesktopBridge; onCl
     <SidePanel title="Settings" className="settings-panel" onClose={onClose}>
       <section aria-label="Data">
         <h3>Data</h3>
-        <p className="mono small" data-testid="data-dir">{info?.dataDir ?? '…'}</p>
-        <button type="button" onClick={() => void bridge.revealDataDir()}>Show in folder</button>
+        <p className="mono small" data-testid="data-dir">
+          {info?.dataDir ?? '…'}
+        </p>
+        <button type="button" onClick={() => void bridge.revealDataDir()}>
+          Show in folder
+        </button>
         <p className="muted small">odr-desktop {info?.version ?? ''}</p>
       </section>
       <section aria-label="Local API for scripts">
         <h3>Local API for your scripts</h3>
-        <p className="muted small">Lets ODR scripts on this computer reach the local data over HTTP on 127.0.0.1. Off unless you turn it on.</p>
-        <label className="settings-row">Port <input inputMode="numeric" value={port} onChange={(e) => setPort(e.target.value)} aria-label="Port" /></label>
+        <p className="muted small">
+          Lets ODR scripts on this computer reach the local data over HTTP on 127.0.0.1. Off unless you turn it on.
+        </p>
         <label className="settings-row">
-          <input type="checkbox" checked={!!loop?.settings.enabled} disabled={busy || !loop} onChange={(e) => void apply(e.target.checked)} /> Listen on 127.0.0.1
+          Port <input inputMode="numeric" value={port} onChange={(e) => setPort(e.target.value)} aria-label="Port" />
         </label>
-        {loop?.settings.enabled && loop.settings.port !== Number(port) && <button type="button" disabled={busy} onClick={() => void apply(true)}>Use port {port}</button>}
-        {error && <p className="field-error" role="alert">{error}</p>}
+        <label className="settings-row">
+          <input
+            type="checkbox"
+            checked={!!loop?.settings.enabled}
+            disabled={busy || !loop}
+            onChange={(e) => void apply(e.target.checked)}
+          />{' '}
+          Listen on 127.0.0.1
+        </label>
+        {loop?.settings.enabled && loop.settings.port !== Number(port) && (
+          <button type="button" disabled={busy} onClick={() => void apply(true)}>
+            Use port {port}
+          </button>
+        )}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
         {loop?.url && (
           <div className="settings-api" role="status">
-            <p className="small">API: <span className="mono">{loop.url}</span></p>
-            <p className="small">Token (this session; scripts can also get their own with <span className="mono">POST /token</span>):</p>
+            <p className="small">
+              API: <span className="mono">{loop.url}</span>
+            </p>
+            <p className="small">
+              Token (this session; scripts can also get their own with <span className="mono">POST /token</span>):
+            </p>
             <textarea readOnly rows={3} className="mono" aria-label="Token" value={api.token ?? ''} onFocus={(e) => e.target.select()} />
           </div>
         )}

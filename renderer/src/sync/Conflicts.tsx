@@ -17,7 +17,10 @@ function ConflictCard({ c }: { c: SyncConflict }) {
     setBusy(true);
     try {
       await resolveConflict(c.id, choice === 'merged' ? { choice, value: merged } : { choice });
-      toast({ kind: 'info', text: `${c.field_name}: ${choice === 'mine' ? 'your value will be sent' : choice === 'theirs' ? 'the server value is kept' : 'the merged value is saved and will be sent'}` });
+      toast({
+        kind: 'info',
+        text: `${c.field_name}: ${choice === 'mine' ? 'your value will be sent' : choice === 'theirs' ? 'the server value is kept' : 'the merged value is saved and will be sent'}`,
+      });
       await qc.invalidateQueries({ queryKey: keys.sync });
       void qc.invalidateQueries({ queryKey: keys.record(c.record_uuid) });
     } catch (e) {
@@ -30,26 +33,53 @@ function ConflictCard({ c }: { c: SyncConflict }) {
     <li className="conflict" data-conflict={c.id}>
       <div className="conflict-head">
         <strong>{c.field_name}</strong>
-        <a className="muted mono" href={`#/d/${c.dataset_uuid}/r/${c.record_uuid}`} title={c.record_uuid}>record {c.record_uuid.slice(0, 8)}…</a>
+        <a className="muted mono" href={`#/d/${c.dataset_uuid}/r/${c.record_uuid}`} title={c.record_uuid}>
+          record {c.record_uuid.slice(0, 8)}…
+        </a>
       </div>
       <dl className="conflict-values">
-        <div><dt>Last synced</dt><dd>{shown(c.base)}</dd></div>
-        <div className="mine"><dt>Mine (this computer)</dt><dd>{shown(c.mine)}</dd></div>
-        <div className="theirs"><dt>Theirs (server)</dt><dd>{shown(c.theirs)}</dd></div>
+        <div>
+          <dt>Last synced</dt>
+          <dd>{shown(c.base)}</dd>
+        </div>
+        <div className="mine">
+          <dt>Mine (this computer)</dt>
+          <dd>{shown(c.mine)}</dd>
+        </div>
+        <div className="theirs">
+          <dt>Theirs (server)</dt>
+          <dd>{shown(c.theirs)}</dd>
+        </div>
       </dl>
       {merging ? (
-        <form className="conflict-merge" onSubmit={(e) => { e.preventDefault(); void resolve('merged'); }}>
+        <form
+          className="conflict-merge"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void resolve('merged');
+          }}
+        >
           <textarea aria-label={`Merged value for ${c.field_name}`} value={merged} onChange={(e) => setMerged(e.target.value)} rows={2} />
           <div className="conflict-actions">
-            <button type="submit" className="primary" disabled={busy}>Save merged value</button>
-            <button type="button" className="link" onClick={() => setMerging(false)}>Back</button>
+            <button type="submit" className="primary" disabled={busy}>
+              Save merged value
+            </button>
+            <button type="button" className="link" onClick={() => setMerging(false)}>
+              Back
+            </button>
           </div>
         </form>
       ) : (
         <div className="conflict-actions">
-          <button type="button" disabled={busy} onClick={() => void resolve('mine')}>Keep mine</button>
-          <button type="button" disabled={busy} onClick={() => void resolve('theirs')}>Keep theirs</button>
-          <button type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>Merge…</button>
+          <button type="button" disabled={busy} onClick={() => void resolve('mine')}>
+            Keep mine
+          </button>
+          <button type="button" disabled={busy} onClick={() => void resolve('theirs')}>
+            Keep theirs
+          </button>
+          <button type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
+            Merge…
+          </button>
         </div>
       )}
     </li>
@@ -59,9 +89,15 @@ function ConflictCard({ c }: { c: SyncConflict }) {
 export function Conflicts({ conflicts }: { conflicts: SyncConflict[] }) {
   return (
     <section aria-label="Conflicts">
-      <h3>Conflicts <span className="badge badge-scheduled">{conflicts.length}</span></h3>
+      <h3>
+        Conflicts <span className="badge badge-scheduled">{conflicts.length}</span>
+      </h3>
       <p className="muted small">Changed here and on the server since the last sync. Nothing else waits for these.</p>
-      <ul className="conflicts">{conflicts.map((c) => <ConflictCard key={c.id} c={c} />)}</ul>
+      <ul className="conflicts">
+        {conflicts.map((c) => (
+          <ConflictCard key={c.id} c={c} />
+        ))}
+      </ul>
     </section>
   );
 }

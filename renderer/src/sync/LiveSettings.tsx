@@ -33,12 +33,27 @@ export function LiveSettings({ live }: { live: LiveStatus }) {
       {live.enabled && (
         <label className="small muted">
           Fetch changes every{' '}
-          <input type="number" min={0} step={1} className="seconds" aria-label="Pull interval in seconds" value={seconds}
-            onChange={(e) => setSeconds(e.target.value)} onBlur={commitSeconds} onKeyDown={(e) => { if (e.key === 'Enter') commitSeconds(); }} />
-          {' '}s (0: only when the window regains focus)
+          <input
+            type="number"
+            min={0}
+            step={1}
+            className="seconds"
+            aria-label="Pull interval in seconds"
+            value={seconds}
+            onChange={(e) => setSeconds(e.target.value)}
+            onBlur={commitSeconds}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') commitSeconds();
+            }}
+          />{' '}
+          s (0: only when the window regains focus)
         </label>
       )}
-      {live.state === 'paused' && <p className="field-error small" role="alert">Paused: {live.reason}. Attach the remote again (Change…) to resume.</p>}
+      {live.state === 'paused' && (
+        <p className="field-error small" role="alert">
+          Paused: {live.reason}. Attach the remote again (Change…) to resume.
+        </p>
+      )}
     </section>
   );
 }

@@ -22,15 +22,41 @@ export function RemoteForm({ onAdded, onCancel }: { onAdded: (id: number) => voi
     }
   };
   return (
-    <form className="remote-form" aria-label="Add a remote" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form
+      className="remote-form"
+      aria-label="Add a remote"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
       <p className="muted small">Connect to an ODR server to pull datasets and send the changes made here.</p>
-      <label>Server API address<input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://odr.example.org/api/v4" required /></label>
-      <label>Email<input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required /></label>
-      <label>Password<input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required /></label>
-      {error && <p className="field-error" role="alert">{error}</p>}
+      <label>
+        Server API address
+        <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://odr.example.org/api/v4" required />
+      </label>
+      <label>
+        Email
+        <input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required />
+      </label>
+      <label>
+        Password
+        <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+      </label>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="conflict-actions">
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Connecting…' : 'Connect'}</button>
-        {onCancel && <button type="button" className="link" onClick={onCancel}>Cancel</button>}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Connecting…' : 'Connect'}
+        </button>
+        {onCancel && (
+          <button type="button" className="link" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );

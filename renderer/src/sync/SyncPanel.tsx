@@ -11,7 +11,14 @@ import { LiveSettings } from './LiveSettings';
 import { RemoteForm } from './RemoteForm';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
-const OPS: Record<string, string> = { value: 'Set value', option: 'Select option', public: 'Public date', create: 'Create record', create_child: 'Create child record', delete: 'Delete record' };
+const OPS: Record<string, string> = {
+  value: 'Set value',
+  option: 'Select option',
+  public: 'Public date',
+  create: 'Create record',
+  create_child: 'Create child record',
+  delete: 'Delete record',
+};
 
 /**
  * The remote, its datasets, pending changes, the running sync (a tracked job), conflicts,
@@ -43,20 +50,49 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
   };
 
   let body;
-  if (status.isError) body = <p className="field-error" role="alert">{errorText(status.error)}</p>;
-  else if (!s) body = <p className="muted" aria-busy="true">Loading…</p>;
+  if (status.isError)
+    body = (
+      <p className="field-error" role="alert">
+        {errorText(status.error)}
+      </p>
+    );
+  else if (!s)
+    body = (
+      <p className="muted" aria-busy="true">
+        Loading…
+      </p>
+    );
   else if (!remote || mode === 'add') {
-    body = <RemoteForm onCancel={remote ? () => setMode('view') : undefined} onAdded={() => { void qc.invalidateQueries({ queryKey: keys.sync }); setMode('pick'); }} />;
+    body = (
+      <RemoteForm
+        onCancel={remote ? () => setMode('view') : undefined}
+        onAdded={() => {
+          void qc.invalidateQueries({ queryKey: keys.sync });
+          setMode('pick');
+        }}
+      />
+    );
   } else if (mode === 'pick') {
-    body = <DatasetPicker remoteId={remote.id} synced={s.datasets.map((d) => d.dataset_uuid)} onSync={(ds) => void start(ds)} onCancel={s.datasets.length ? () => setMode('view') : undefined} />;
+    body = (
+      <DatasetPicker
+        remoteId={remote.id}
+        synced={s.datasets.map((d) => d.dataset_uuid)}
+        onSync={(ds) => void start(ds)}
+        onCancel={s.datasets.length ? () => setMode('view') : undefined}
+      />
+    );
   } else {
     const mine = s.datasets.filter((d) => d.remote_id === remote.id);
     body = (
       <>
         <section aria-label="Remote" className="sync-remote">
           <div className="sync-remote-head">
-            <span className="mono" title={remote.url}>{remote.url.replace(/^https?:\/\//, '')}</span>
-            <button type="button" className="link" onClick={() => setMode('add')}>Change…</button>
+            <span className="mono" title={remote.url}>
+              {remote.url.replace(/^https?:\/\//, '')}
+            </span>
+            <button type="button" className="link" onClick={() => setMode('add')}>
+              Change…
+            </button>
           </div>
           <span className="muted small">as {remote.username}</span>
         </section>
@@ -69,16 +105,24 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
               {mine.map((d) => (
                 <li key={d.dataset_uuid}>
                   <strong>{name(d.dataset_uuid)}</strong>
-                  <span className="muted small">pulled {when(d.last_pull)} · sent {when(d.last_push)}</span>
+                  <span className="muted small">
+                    pulled {when(d.last_pull)} · sent {when(d.last_push)}
+                  </span>
                 </li>
               ))}
             </ul>
-            <button type="button" className="link" onClick={() => setMode('pick')}>Choose datasets…</button>
+            <button type="button" className="link" onClick={() => setMode('pick')}>
+              Choose datasets…
+            </button>
           </section>
         )}
         <section aria-label="Sync now" className="sync-now">
-          <p><strong data-testid="pending">{s.pending}</strong> local change{s.pending === 1 ? '' : 's'} waiting to be sent</p>
-          <button type="button" className="primary" disabled={!!running || mine.length === 0} onClick={() => void start()}>{running ? 'Syncing…' : 'Sync now'}</button>
+          <p>
+            <strong data-testid="pending">{s.pending}</strong> local change{s.pending === 1 ? '' : 's'} waiting to be sent
+          </p>
+          <button type="button" className="primary" disabled={!!running || mine.length === 0} onClick={() => void start()}>
+            {running ? 'Syncing…' : 'Sync now'}
+          </button>
           {running && <progress max={100} value={percent(running)} aria-label="Sync progress" />}
           {!running && last && (
             <p className={`small ${last.state === 'failed' ? 'field-error' : 'muted'}`} role="status">
@@ -89,21 +133,34 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
         {s.conflicts.length > 0 && <Conflicts conflicts={s.conflicts} />}
         {s.needsAttention.length > 0 && (
           <section aria-label="Needs attention">
-            <h3>Needs attention <span className="badge badge-failed">{s.needsAttention.length}</span></h3>
+            <h3>
+              Needs attention <span className="badge badge-failed">{s.needsAttention.length}</span>
+            </h3>
             <p className="muted small">The server refused these; they stay here until the cause is fixed.</p>
             <ul className="attention">
               {s.needsAttention.map((o) => (
-                <li key={o.id}><strong>{OPS[o.op] ?? o.op}</strong> <span className="mono small">{o.record_uuid.slice(0, 8)}…</span><div className="field-error small">{o.last_error}</div></li>
+                <li key={o.id}>
+                  <strong>{OPS[o.op] ?? o.op}</strong> <span className="mono small">{o.record_uuid.slice(0, 8)}…</span>
+                  <div className="field-error small">{o.last_error}</div>
+                </li>
               ))}
             </ul>
           </section>
         )}
         {s.removedOnServer.length > 0 && (
           <section aria-label="Removed on server">
-            <h3>Removed on the server <span className="badge">{s.removedOnServer.length}</span></h3>
+            <h3>
+              Removed on the server <span className="badge">{s.removedOnServer.length}</span>
+            </h3>
             <p className="muted small">Kept here: the server no longer lists these records.</p>
             <ul className="attention">
-              {s.removedOnServer.map((r) => <li key={r.record_uuid}><a className="mono small" href={`#/d/${r.dataset_uuid}/r/${r.record_uuid}`}>{r.record_uuid}</a></li>)}
+              {s.removedOnServer.map((r) => (
+                <li key={r.record_uuid}>
+                  <a className="mono small" href={`#/d/${r.dataset_uuid}/r/${r.record_uuid}`}>
+                    {r.record_uuid}
+                  </a>
+                </li>
+              ))}
             </ul>
           </section>
         )}

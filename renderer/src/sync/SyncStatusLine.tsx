@@ -26,7 +26,10 @@ export function describeLive(l: LiveStatus, now: number): { text: string; tone: 
     case 'off':
       return { text: `Live sync off${waiting}${attention}`, tone: attention ? 'warn' : 'busy' };
     default:
-      return { text: `${l.last_sync ? `Online · synced ${ago(l.last_sync, now)}` : 'Online'}${waiting}${attention}`, tone: attention ? 'warn' : 'ok' };
+      return {
+        text: `${l.last_sync ? `Online · synced ${ago(l.last_sync, now)}` : 'Online'}${waiting}${attention}`,
+        tone: attention ? 'warn' : 'ok',
+      };
   }
 }
 
@@ -48,7 +51,14 @@ export function SyncStatusLine({ live, onOpen }: { live: LiveStatus | undefined;
   if (!live) return null;
   const { text, tone } = describeLive(live, now);
   return (
-    <button type="button" className={`sync-line sync-${tone}`} data-testid="sync-status" data-state={live.state} onClick={onOpen} title={live.reason ?? live.url}>
+    <button
+      type="button"
+      className={`sync-line sync-${tone}`}
+      data-testid="sync-status"
+      data-state={live.state}
+      onClick={onOpen}
+      title={live.reason ?? live.url}
+    >
       <span className="sync-dot" aria-hidden="true" />
       <span role="status">{text}</span>
     </button>

@@ -39,13 +39,25 @@ export function Dialogs() {
     if (back.current instanceof HTMLElement && back.current.isConnected) back.current.focus();
   };
   return (
-    <dialog ref={ref} className="confirm" aria-labelledby="confirm-title" aria-describedby="confirm-body"
-      onCancel={(e) => { e.preventDefault(); close(false); }}>
+    <dialog
+      ref={ref}
+      className="confirm"
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-body"
+      onCancel={(e) => {
+        e.preventDefault();
+        close(false);
+      }}
+    >
       <h2 id="confirm-title">{ask.title}</h2>
       <p id="confirm-body">{ask.body}</p>
       <div className="confirm-actions">
-        <button type="button" value="cancel" onClick={() => close(false)}>Cancel</button>
-        <button type="button" className={ask.danger ? 'danger-solid' : 'primary'} onClick={() => close(true)}>{ask.confirm}</button>
+        <button type="button" value="cancel" onClick={() => close(false)}>
+          Cancel
+        </button>
+        <button type="button" className={ask.danger ? 'danger-solid' : 'primary'} onClick={() => close(true)}>
+          {ask.confirm}
+        </button>
       </div>
     </dialog>
   );

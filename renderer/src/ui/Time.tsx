@@ -7,5 +7,10 @@ import { dateTitle, fromWire, localStamp, zoneName } from '../lib/dates';
 export function Time({ ts, zone = false }: { ts: string; zone?: boolean }) {
   const d = fromWire(ts);
   if (!d) return <>{ts}</>;
-  return <time dateTime={d.toISOString()} title={dateTitle(ts)}>{localStamp(d)}{zone ? ` ${zoneName(d)}` : ''}</time>;
+  return (
+    <time dateTime={d.toISOString()} title={dateTitle(ts)}>
+      {localStamp(d)}
+      {zone ? ` ${zoneName(d)}` : ''}
+    </time>
+  );
 }

@@ -30,9 +30,19 @@ export function Toasts() {
         <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
           <span>{t.text}</span>
           {t.action && (
-            <button type="button" onClick={() => { t.action!.run(); dismiss(t.id); }}>{t.action.label}</button>
+            <button
+              type="button"
+              onClick={() => {
+                t.action!.run();
+                dismiss(t.id);
+              }}
+            >
+              {t.action.label}
+            </button>
           )}
-          <button type="button" className="ghost" aria-label="Dismiss message" onClick={() => dismiss(t.id)}>×</button>
+          <button type="button" className="ghost" aria-label="Dismiss message" onClick={() => dismiss(t.id)}>
+            ×
+          </button>
         </div>
       ))}
     </div>

@@ -7,11 +7,16 @@ import { pluginNamed, unknownPlugins } from '../../../shared/plugins/renderPlugi
 describe('Chemistry Field', () => {
   it('turns _…_ into subscripts and ^…^ into superscripts, as ODR writes formulas', () => {
     expect(chemistryPieces('Ca_2_Fe^2+^_5_Si_8_O_22_(OH)_2_')).toEqual([
-      { text: 'Ca', sub: false, sup: false }, { text: '2', sub: true, sup: false },
-      { text: 'Fe', sub: false, sup: false }, { text: '2+', sub: false, sup: true },
-      { text: '5', sub: true, sup: false }, { text: 'Si', sub: false, sup: false },
-      { text: '8', sub: true, sup: false }, { text: 'O', sub: false, sup: false },
-      { text: '22', sub: true, sup: false }, { text: '(OH)', sub: false, sup: false },
+      { text: 'Ca', sub: false, sup: false },
+      { text: '2', sub: true, sup: false },
+      { text: 'Fe', sub: false, sup: false },
+      { text: '2+', sub: false, sup: true },
+      { text: '5', sub: true, sup: false },
+      { text: 'Si', sub: false, sup: false },
+      { text: '8', sub: true, sup: false },
+      { text: 'O', sub: false, sup: false },
+      { text: '22', sub: true, sup: false },
+      { text: '(OH)', sub: false, sup: false },
       { text: '2', sub: true, sup: false },
     ]);
   });
@@ -32,10 +37,14 @@ describe('URL Field', () => {
   });
   it('links a bare AMCSD id only through the plugin options, else it is text', () => {
     expect(linkFor('0012345')).toBeNull();
-    expect(linkFor('0012345', { base_url: 'https://example.org/amcsd?id=', post_url: '&f=cif' }))
-      .toEqual({ href: 'https://example.org/amcsd?id=0012345&f=cif', text: '0012345' });
-    expect(linkFor('a b', { base_url: 'https://x.org/', encode_input: 'yes', display_full_url: 'yes' }))
-      .toEqual({ href: 'https://x.org/a%20b', text: 'https://x.org/a%20b' });
+    expect(linkFor('0012345', { base_url: 'https://example.org/amcsd?id=', post_url: '&f=cif' })).toEqual({
+      href: 'https://example.org/amcsd?id=0012345&f=cif',
+      text: '0012345',
+    });
+    expect(linkFor('a b', { base_url: 'https://x.org/', encode_input: 'yes', display_full_url: 'yes' })).toEqual({
+      href: 'https://x.org/a%20b',
+      text: 'https://x.org/a%20b',
+    });
     expect(linkFor('0012345', { base_url: 'auto' })).toBeNull();
     expect(linkFor('x', { base_url: 'javascript:' })).toBeNull();
   });
@@ -44,10 +53,14 @@ describe('URL Field', () => {
 describe('References Plugin', () => {
   it('reads a CheMin reference by field names and links its DOI', () => {
     const c = citationOf([
-      { name: 'Authors', value: 'Bish, D.L.; Blake, D.F.' }, { name: 'Year', value: '2013' },
+      { name: 'Authors', value: 'Bish, D.L.; Blake, D.F.' },
+      { name: 'Year', value: '2013' },
       { name: 'Article Title', value: 'X-ray diffraction results from Mars Science Laboratory' },
-      { name: 'Journal', value: 'Science' }, { name: 'Volume', value: '341' }, { name: 'Pages', value: '1238932' },
-      { name: 'Ref. DOI', value: 'doi:10.1126/science.1238932' }, { name: 'Annotation', value: 'ignored' },
+      { name: 'Journal', value: 'Science' },
+      { name: 'Volume', value: '341' },
+      { name: 'Pages', value: '1238932' },
+      { name: 'Ref. DOI', value: 'doi:10.1126/science.1238932' },
+      { name: 'Annotation', value: 'ignored' },
     ]);
     expect(c).toMatchObject({ authors: 'Bish, D.L.; Blake, D.F.', year: '2013', journal: 'Science', volume: '341', pages: '1238932' });
     expect(c.doiHref).toBe('https://doi.org/10.1126/science.1238932');
@@ -71,7 +84,12 @@ describe('Graph Plugin file choice', () => {
     const fields = [f('RDA - PDS label file'), f('XRD pattern'), f('AMCSD Phase List'), { name: 'Notes', fieldtype: 'Long Text' } as never];
     expect(graphFileFields(fields).map((x: { name: string }) => x.name)).toEqual(['XRD pattern']);
     // Mineral Abundances: its only data file has its own CSV Table Plugin, the other is a label.
-    expect(graphFileFields([f('MIN - PDS label file'), f('Mineral abundance table', { render_plugins: [{ render_plugin: 'CSV Table Plugin' }] })])).toEqual([]);
+    expect(
+      graphFileFields([
+        f('MIN - PDS label file'),
+        f('Mineral abundance table', { render_plugins: [{ render_plugin: 'CSV Table Plugin' }] }),
+      ]),
+    ).toEqual([]);
     expect(graphFileFields([f('Raw data'), f('Photo')]).map((x: { name: string }) => x.name)).toEqual(['Raw data']);
     const file = (original_name: string) => ({ original_name }) as never;
     expect(graphFileOf([file('a.lbl.txt'), file('b.csv')])).toEqual({ original_name: 'b.csv' });

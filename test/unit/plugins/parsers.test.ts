@@ -83,7 +83,11 @@ describe('CSV table parser', () => {
     expect(sortedIndexes(t, 1, 'desc').map((i) => t.rows[i]![0])).toEqual(['Plagioclase', 'Amorphous', 'Augite', 'Olivine']);
     expect(sortedIndexes(t, 0, 'asc').map((i) => t.rows[i]![0])).toEqual(['Amorphous', 'Augite', 'Olivine', 'Plagioclase']);
     // Blank cells go last either way.
-    expect(sortedIndexes(t, 2, 'desc').slice(-2).map((i) => t.rows[i]![2])).toEqual(['', '']);
+    expect(
+      sortedIndexes(t, 2, 'desc')
+        .slice(-2)
+        .map((i) => t.rows[i]![2]),
+    ).toEqual(['', '']);
   });
 
   it('numbers columns when the file has no header, and reads semicolons with decimal commas', () => {

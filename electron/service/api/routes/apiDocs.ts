@@ -56,7 +56,10 @@ export function apiDocRoutes() {
       if (!file) throw new OdrError(404, 'The API reference script is not bundled with this build');
       script = readFileSync(file);
     }
-    return c.body(new Uint8Array(script), 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' });
+    return c.body(new Uint8Array(script), 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=86400',
+    });
   });
   return app;
 }

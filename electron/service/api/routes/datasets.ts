@@ -18,7 +18,8 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
   // answers the text "Deleted".
   app.delete('/dataset/:uuid', async (c) => {
     const body = await jsonBody(c, { optional: true });
-    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw badRequest('Request body must be a JSON object');
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+      throw badRequest('Request body must be a JSON object');
     const email = (body as { user_email?: unknown } | undefined)?.user_email;
     if (email !== undefined && typeof email !== 'string') throw badRequest('user_email must be a string');
     const user = d.users.actAs(c.get('user'), email);
@@ -29,7 +30,10 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
 
   // Numeric file/image ids of old clients: 302 to the uuid route, which checks access and serves.
   const legacy = (image: boolean) => (c: import('hono').Context<AppEnv>) => {
-    const uuid = d.ctx.db.prepare('SELECT uuid FROM files WHERE internal_id = ? AND is_image = ?').pluck().get(Number(c.req.param('id')), image ? 1 : 0) as string | undefined;
+    const uuid = d.ctx.db
+      .prepare('SELECT uuid FROM files WHERE internal_id = ? AND is_image = ?')
+      .pluck()
+      .get(Number(c.req.param('id')), image ? 1 : 0) as string | undefined;
     if (!uuid) throw notFound(image ? 'Image' : 'File');
     return c.redirect(`${apiBase(c)}/file/${uuid}`, 302);
   };
@@ -51,12 +55,20 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
     const recent = c.req.param('recent')!;
     // Non-numeric means "now" on the real server.
     const since = formatTimestamp(/^\d+$/.test(recent) ? new Date(Math.floor(Number(recent) / 1000) * 1000) : d.ctx.clock());
-    const tops = d.ctx.db.prepare(`SELECT rid, datatype_id, created_by, public_date FROM records
-      WHERE datatype_id = ? AND parent_rid IS NULL AND (update_date >= ? OR create_date >= ?) ORDER BY rid`)
+    const tops = d.ctx.db
+      .prepare(
+        `SELECT rid, datatype_id, created_by, public_date FROM records
+      WHERE datatype_id = ? AND parent_rid IS NULL AND (update_date >= ? OR create_date >= ?) ORDER BY rid`,
+      )
       .all(dt.id, since, since) as { rid: number; datatype_id: number; created_by: number | null; public_date: string }[];
     const readable = tops.filter(search.readable(user)).map((r) => r.rid);
-    const names = d.ctx.db.prepare(`SELECT f.original_name FROM files f JOIN records r ON r.rid = f.record_rid
-      WHERE r.top_rid IN (SELECT value FROM json_each(?)) AND f.parent_rid IS NULL ORDER BY r.top_rid, f.rid`).pluck().all(JSON.stringify(readable)) as string[];
+    const names = d.ctx.db
+      .prepare(
+        `SELECT f.original_name FROM files f JOIN records r ON r.rid = f.record_rid
+      WHERE r.top_rid IN (SELECT value FROM json_each(?)) AND f.parent_rid IS NULL ORDER BY r.top_rid, f.rid`,
+      )
+      .pluck()
+      .all(JSON.stringify(readable)) as string[];
     return c.json({ files: names.slice(offset, limit ? offset! + limit : undefined) });
   });
   return app;
@@ -66,7 +78,12 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
 export function authStatusRoute(tokens: Tokens) {
   return new Hono<AppEnv>().get('/api/v4/auth/status', async (c) => {
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-    const loggedIn = m ? await tokens.verify(m[1]!).then(() => true, () => false) : false;
+    const loggedIn = m
+      ? await tokens.verify(m[1]!).then(
+          () => true,
+          () => false,
+        )
+      : false;
     return c.json({ logged_in: loggedIn });
   });
 }

@@ -11,7 +11,14 @@ import { apiBase, recordJson } from './context.js';
 import type { Domain } from '../../domain/domain.js';
 import { notFound, OdrError } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
-import { deleteFile, insertUploads, readableFile, resolveUploadTarget, type StoredUpload, type UploadForm } from '../../domain/files/fileOps.js';
+import {
+  deleteFile,
+  insertUploads,
+  readableFile,
+  resolveUploadTarget,
+  type StoredUpload,
+  type UploadForm,
+} from '../../domain/files/fileOps.js';
 import { checkUpload } from '../../domain/files/images.js';
 import { cleanFileName, commitBlob, storeBuffer } from '../../domain/files/ingest.js';
 
@@ -84,7 +91,10 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
   app.get('/file/:uuid', async (c) => {
     const { file, meta } = readableFile(d, c.get('user'), c.req.param('uuid'));
     if (!file.content_hash) {
-      throw new OdrError(404, `The bytes of file ${file.uuid} are not stored here: it was imported as metadata only${file.source_href ? ` (source: ${file.source_href})` : ''}`);
+      throw new OdrError(
+        404,
+        `The bytes of file ${file.uuid} are not stored here: it was imported as metadata only${file.source_href ? ` (source: ${file.source_href})` : ''}`,
+      );
     }
     const p = blobs.pathOf(file.content_hash);
     const st = await stat(p).catch(() => null);
@@ -107,7 +117,9 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
     const rangeHeader = c.req.header('range');
     const range = rangeHeader ? parseRange(rangeHeader, size) : null;
     if (range === 'unsatisfiable') {
-      return c.json({ error: { code: 416, message: `Range "${rangeHeader}" is outside the file's ${size} bytes` } }, 416, { 'Content-Range': `bytes */${size}` });
+      return c.json({ error: { code: 416, message: `Range "${rangeHeader}" is outside the file's ${size} bytes` } }, 416, {
+        'Content-Range': `bytes */${size}`,
+      });
     }
     const { start, end } = range ?? { start: 0, end: size - 1 };
     const length = size === 0 ? 0 : end - start + 1;

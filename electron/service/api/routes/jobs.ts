@@ -37,7 +37,8 @@ export function jobRoutes(d: Domain) {
 
   const status = (c: import('hono').Context<AppEnv>) => {
     const full = c.req.param('full');
-    if (full !== undefined && !/^\d$/.test(full)) throw badRequest(`The last segment must be one digit (0 = stored values, 1 = recount), not "${full}"`);
+    if (full !== undefined && !/^\d$/.test(full))
+      throw badRequest(`The last segment must be one digit (0 = stored values, 1 = recount), not "${full}"`);
     const user = d.users.actAs(c.get('user'), c.req.query('user_email'));
     return c.json(jobResponse(d.jobs.status(user, jobId(c.req.param('id')), full === undefined ? 1 : Number(full))));
   };

@@ -28,7 +28,8 @@ export function sessionRoutes(d: Domain, tokens: Tokens, policy: SessionPolicy) 
     const url = new URL(c.req.url);
     const origin = c.req.header('origin');
     if (url.protocol === `${APP_SCHEME}:`) {
-      if (origin !== undefined && origin !== `${APP_SCHEME}://${url.host}`) throw new OdrError(403, 'Automatic login is only for the local app');
+      if (origin !== undefined && origin !== `${APP_SCHEME}://${url.host}`)
+        throw new OdrError(403, 'Automatic login is only for the local app');
     } else {
       const host = c.req.header('host') ?? '';
       if (!LOOPBACK_HOST.test(host)) throw new OdrError(403, 'Automatic login is only for the local app');
@@ -36,7 +37,10 @@ export function sessionRoutes(d: Domain, tokens: Tokens, policy: SessionPolicy) 
     }
     const user = d.users.firstSuperUser();
     if (!user) throw new OdrError(503, 'No user exists yet');
-    return c.json({ token: await tokens.issue(user), user: { email: user.email, name: user.display, super_user: user.isSuper } } satisfies LocalSession);
+    return c.json({
+      token: await tokens.issue(user),
+      user: { email: user.email, name: user.display, super_user: user.isSuper },
+    } satisfies LocalSession);
   });
 }
 

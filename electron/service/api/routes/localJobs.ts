@@ -35,10 +35,14 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
         queue.push({ event, data: JSON.stringify(data) });
         wake?.();
       };
-      const onJob = (e: { userId: number; job: TrackedJob }) => { if (e.userId === user.id) push('job', e.job); };
+      const onJob = (e: { userId: number; job: TrackedJob }) => {
+        if (e.userId === user.id) push('job', e.job);
+      };
       const onRecords = (e: { datasetUuid: string; recordUuids: string[] }) => push('records', e);
       // `sync`: live sync status of a remote, for the header (super-users, as GET /local/sync).
-      const onSync = (e: LiveStatus) => { if (user.isSuper) push('sync', e); };
+      const onSync = (e: LiveStatus) => {
+        if (user.isSuper) push('sync', e);
+      };
       d.ctx.events.on('job', onJob);
       d.ctx.events.on('records', onRecords);
       d.ctx.events.on('sync', onSync);
@@ -107,17 +111,22 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
   app.post('/thumbnails/:dataset', (c) => {
     const user = c.get('user');
     const dt = d.datatype(c.req.param('dataset'));
-    if (!isAdmin(user, dt)) throw forbidden('Only the dataset\'s admins may rebuild its thumbnails');
+    if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may rebuild its thumbnails");
     const images = originalImages(d, d.schema().subtreeIds(dt));
-    const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, (r) => rebuildThumbnails(d, blobs, images, r));
+    const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, (r) =>
+      rebuildThumbnails(d, blobs, images, r),
+    );
     return c.json(job, 202);
   });
   // The first-run screen's "generate a sample dataset" (every field type, `records` records).
   app.post('/sample', (c) => {
     const raw = c.req.query('records') ?? '500';
-    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_SAMPLE_RECORDS) throw badRequest(`records must be an integer from 1 to ${MAX_SAMPLE_RECORDS}`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_SAMPLE_RECORDS)
+      throw badRequest(`records must be an integer from 1 to ${MAX_SAMPLE_RECORDS}`);
     const user = c.get('user');
-    const job = startJob(d, user, { type: 'sample', target: 'Synthetic Samples', total: 1000 }, (r) => createSampleDataset(d, user, Number(raw), r));
+    const job = startJob(d, user, { type: 'sample', target: 'Synthetic Samples', total: 1000 }, (r) =>
+      createSampleDataset(d, user, Number(raw), r),
+    );
     return c.json(job, 202);
   });
   return app;

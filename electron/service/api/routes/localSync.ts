@@ -1,5 +1,13 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { type LiveStatus, type LiveStatusList, type SyncStatus, AddRemoteRequest, LiveSettingsRequest, ResolveConflictRequest, RunSyncRequest } from '../../../../shared/schemas/sync.js';
+import {
+  type LiveStatus,
+  type LiveStatusList,
+  type SyncStatus,
+  AddRemoteRequest,
+  LiveSettingsRequest,
+  ResolveConflictRequest,
+  RunSyncRequest,
+} from '../../../../shared/schemas/sync.js';
 import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
@@ -28,7 +36,7 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
   app.put('/sync/remotes/:id/live', async (c) => {
     const id = checkRemoteId(c.req.param('id'));
     const body = await parsedJson(c, LiveSettingsRequest);
-    return c.json(await sync.configureLive(id, body) satisfies LiveStatus);
+    return c.json((await sync.configureLive(id, body)) satisfies LiveStatus);
   });
   // The window regained focus: pull now. Answers at once; progress comes as `sync` events.
   app.post('/sync/focus', (c) => {
@@ -40,7 +48,9 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const body = await parsedJson(c, RunSyncRequest);
     const user = c.get('user');
     sync.checkRun(body.remote_id, body.datasets);
-    const job = startJob(d, user, { type: 'sync', target: `remote ${body.remote_id}`, total: 1000 }, (r) => sync.run(body.remote_id, user, body.datasets, r));
+    const job = startJob(d, user, { type: 'sync', target: `remote ${body.remote_id}`, total: 1000 }, (r) =>
+      sync.run(body.remote_id, user, body.datasets, r),
+    );
     return c.json(job, 202);
   });
   app.post('/sync/conflicts/:id', async (c) => {

@@ -46,7 +46,8 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
       if (!/^\d+$/.test(recent)) return idList(c, d.ctx.clock().getTime() + 1000);
       const ms = Number(recent);
       // Past the last date JavaScript can hold, nothing can have changed since.
-      if (!Number.isSafeInteger(ms) || ms > 8.64e15) throw badRequest(`recent must be a time in milliseconds, not "${recent.slice(0, 40)}"`);
+      if (!Number.isSafeInteger(ms) || ms > 8.64e15)
+        throw badRequest(`recent must be a time in milliseconds, not "${recent.slice(0, 40)}"`);
       return idList(c, ms);
     });
   }
@@ -68,8 +69,10 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
       user = d.users.actAs(user, wrapped.data.user_email);
       payload = wrapped.data.dataset;
     }
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw badRequest('Request body must be a record JSON object');
-    if (typeof (payload as { record_uuid?: unknown }).record_uuid !== 'string') throw badRequest('Top-level Records must have a record_uuid set');
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+      throw badRequest('Request body must be a record JSON object');
+    if (typeof (payload as { record_uuid?: unknown }).record_uuid !== 'string')
+      throw badRequest('Top-level Records must have a record_uuid set');
     const parsed = SaveRecord.parse(payload);
     const rec = await d.writes.run(() => saveRecord(d, user, parsed));
     return recordJson(c, d, rec, user);
@@ -80,7 +83,9 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
   app.post('/dataset/:uuid/record', async (c) => {
     const form = CreateRecordForm.parse(await formFields(c));
     const user = d.users.actAs(c.get('user'), form.user_email);
-    const rec = await d.writes.run(() => createRecord(d, user, c.req.param('uuid')!, { publicDate: form.public_date, created: form.created }));
+    const rec = await d.writes.run(() =>
+      createRecord(d, user, c.req.param('uuid')!, { publicDate: form.public_date, created: form.created }),
+    );
     return c.json(d.render(rec, renderOpts(c, d, user, true)));
   });
 

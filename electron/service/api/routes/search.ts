@@ -33,7 +33,8 @@ async function postedKey(c: Context): Promise<Record<string, unknown>> {
     return decodeKey(TemplateSearchPost.parse(await formFields(c)).search_key);
   }
   const body = await jsonBody(c);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object with a search_key');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('Request body must be a JSON object with a search_key');
   const o = body as Record<string, unknown>;
   // A client may post the decoded key itself.
   if (o.search_key === undefined && o.template_uuid !== undefined) return o;

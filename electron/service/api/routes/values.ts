@@ -31,7 +31,9 @@ export function valueRoutes(d: Domain) {
       throw badRequest(`Malformed URL: the last segment must be "selected" or "unselected", not "${state}"`);
     }
     const user = d.users.actAs(c.get('user'), c.req.query('user_email'));
-    const rec = await d.writes.run(() => setOption(d, user, c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected'));
+    const rec = await d.writes.run(() =>
+      setOption(d, user, c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected'),
+    );
     return recordJson(c, d, rec, user);
   });
   return app;

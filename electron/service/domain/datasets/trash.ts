@@ -1,4 +1,16 @@
-import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { TrashEntry } from '../../../../shared/schemas/local.js';
 import { newUuid } from '../ids.js';
@@ -20,7 +32,6 @@ import type { User } from '../users.js';
 
 export const TRASH_DAYS = 30;
 const DAY_MS = 86_400_000;
-
 
 interface TrashMeta extends TrashEntry {
   deleted_by_id: number;
@@ -46,7 +57,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   // As on the real server: the metadata dataset's uuid deletes the dataset it describes.
   if (dt.metadataForUuid) dt = d.schema().datatypesByUuid.get(dt.metadataForUuid) ?? dt;
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-  if (!isAdmin(user, dt)) throw forbidden('Only the dataset\'s admins may delete it');
+  if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may delete it");
   const schema = d.schema();
   const dtIds = schema.subtreeIds(dt);
   const db = d.ctx.db;
@@ -57,13 +68,18 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
 
   // Everything below runs without yielding, so no write can slip between snapshot and delete.
   writeFileSync(path.join(dir, 'template.json'), JSON.stringify(readTemplate(d, SYSTEM_USER, dt.uuid)));
-  const tops = db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE datatype_id = ? AND parent_rid IS NULL ORDER BY rid`).all(dt.id) as RecordRow[];
+  const tops = db
+    .prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE datatype_id = ? AND parent_rid IS NULL ORDER BY rid`)
+    .all(dt.id) as RecordRow[];
   const fd = openSync(path.join(dir, 'records.json'), 'w');
   try {
     writeSync(fd, `{"count":${tops.length},"records":[`);
     const opts = { viewer: SYSTEM_USER, now, apiBase: 'http://localhost/api/v4' };
     for (let i = 0; i < tops.length; i += 500) {
-      const chunk = d.reader.renderTops(tops.slice(i, i + 500), opts).map((r) => JSON.stringify(r)).join(',');
+      const chunk = d.reader
+        .renderTops(tops.slice(i, i + 500), opts)
+        .map((r) => JSON.stringify(r))
+        .join(',');
       writeSync(fd, (i ? ',' : '') + chunk);
     }
     writeSync(fd, ']}');
@@ -71,8 +87,18 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     closeSync(fd);
   }
   const inTypes = `(SELECT value FROM json_each('${JSON.stringify(dtIds)}'))`;
-  const creators = Object.fromEntries((db.prepare(`SELECT uuid, created_by FROM records WHERE datatype_id IN ${inTypes}`).all() as { uuid: string; created_by: number | null }[]).map((r) => [r.uuid, r.created_by]));
-  const fileRows = db.prepare(`SELECT f.uuid, f.created_by, f.content_hash FROM files f JOIN records r ON r.rid = f.record_rid WHERE r.datatype_id IN ${inTypes}`)
+  const creators = Object.fromEntries(
+    (
+      db.prepare(`SELECT uuid, created_by FROM records WHERE datatype_id IN ${inTypes}`).all() as {
+        uuid: string;
+        created_by: number | null;
+      }[]
+    ).map((r) => [r.uuid, r.created_by]),
+  );
+  const fileRows = db
+    .prepare(
+      `SELECT f.uuid, f.created_by, f.content_hash FROM files f JOIN records r ON r.rid = f.record_rid WHERE r.datatype_id IN ${inTypes}`,
+    )
     .all() as { uuid: string; created_by: number | null; content_hash: string | null }[];
   for (const h of new Set(fileRows.flatMap((f) => (f.content_hash ? [f.content_hash] : [])))) {
     const target = path.join(dir, 'blobs', h);
@@ -84,9 +110,16 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     }
   }
   const meta: TrashMeta = {
-    id, dataset_uuid: dt.uuid, name: dt.name, records: tops.length, deleted_at: now, deleted_by: user.email,
+    id,
+    dataset_uuid: dt.uuid,
+    name: dt.name,
+    records: tops.length,
+    deleted_at: now,
+    deleted_by: user.email,
     expires_at: new Date(d.ctx.clock().getTime() + TRASH_DAYS * DAY_MS).toISOString(),
-    deleted_by_id: user.id, owner_id: dt.ownerId, creators,
+    deleted_by_id: user.id,
+    owner_id: dt.ownerId,
+    creators,
     files: Object.fromEntries(fileRows.map((f) => [f.uuid, [f.created_by, f.content_hash]])),
   };
   writeFileSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
@@ -95,14 +128,25 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     // Child datatypes, fields, options, tags, records and their values go by ON DELETE CASCADE.
     db.prepare('DELETE FROM datatypes WHERE id = ?').run(dt.id);
     d.ctx.schema.changed();
-    d.log.append(now, { op: 'dataset.delete', userId: user.id, datasetUuid: dt.uuid, old: { name: dt.name, records: tops.length, trash: id } });
+    d.log.append(now, {
+      op: 'dataset.delete',
+      userId: user.id,
+      datasetUuid: dt.uuid,
+      old: { name: dt.name, records: tops.length, trash: id },
+    });
   });
   blobs.removeUnreferenced(Object.values(meta.files).flatMap(([, h]) => (h ? [h] : [])));
   return publicEntry(meta);
 }
 
 const publicEntry = (m: TrashMeta): TrashEntry => ({
-  id: m.id, dataset_uuid: m.dataset_uuid, name: m.name, records: m.records, deleted_at: m.deleted_at, deleted_by: m.deleted_by, expires_at: m.expires_at,
+  id: m.id,
+  dataset_uuid: m.dataset_uuid,
+  name: m.name,
+  records: m.records,
+  deleted_at: m.deleted_at,
+  deleted_by: m.deleted_by,
+  expires_at: m.expires_at,
 });
 
 /** Entries the user may see (their own deletions; super-users see all); expired ones are purged. */
@@ -140,7 +184,8 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   const m = readMeta(dir);
   if (!m) throw notFound('trash entry');
   if (!user.isSuper && m.deleted_by_id !== user.id) throw forbidden('Only who deleted a dataset (or a super-user) may restore it');
-  if (d.schema().datatypesByUuid.has(m.dataset_uuid)) throw new OdrError(409, `A dataset with uuid ${m.dataset_uuid} exists again; delete it first`);
+  if (d.schema().datatypesByUuid.has(m.dataset_uuid))
+    throw new OdrError(409, `A dataset with uuid ${m.dataset_uuid} exists again; delete it first`);
   for (const h of readdirSync(path.join(dir, 'blobs'))) {
     if (existsSync(blobs.pathOf(h))) continue;
     mkdirSync(blobs.dirOf(h), { recursive: true });
@@ -152,10 +197,17 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   tx(d.ctx, () => {
     db.prepare('UPDATE datatypes SET owner_id = ? WHERE uuid = ?').run(m.owner_id, m.dataset_uuid);
     db.prepare('UPDATE records SET created_by = j.value FROM json_each(?) j WHERE records.uuid = j.key').run(JSON.stringify(m.creators));
-    db.prepare(`UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]')
-                FROM json_each(?) j WHERE files.uuid = j.key`).run(JSON.stringify(m.files));
+    db.prepare(
+      `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]')
+                FROM json_each(?) j WHERE files.uuid = j.key`,
+    ).run(JSON.stringify(m.files));
     d.ctx.schema.changed();
-    d.log.append(d.now(), { op: 'dataset.restore', userId: user.id, datasetUuid: m.dataset_uuid, new: { name: m.name, records: m.records } });
+    d.log.append(d.now(), {
+      op: 'dataset.restore',
+      userId: user.id,
+      datasetUuid: m.dataset_uuid,
+      new: { name: m.name, records: m.records },
+    });
   });
   rmSync(dir, { recursive: true, force: true });
   return publicEntry(m);

@@ -45,16 +45,22 @@ export function resolveUploadTarget(d: Domain, user: User, form: UploadForm): Up
   const dt = d.datatype(form.dataset_uuid);
   if (!form.record_uuid) throw badRequest('record_uuid is required');
   const rec = editableRecord(d, user, form.record_uuid);
-  if (rec.datatype_id !== dt.id) throw badRequest(`Record ${rec.uuid} is not a record of datatype ${dt.uuid} (give the record's own datatype, a child datatype for a child record)`);
+  if (rec.datatype_id !== dt.id)
+    throw badRequest(
+      `Record ${rec.uuid} is not a record of datatype ${dt.uuid} (give the record's own datatype, a child datatype for a child record)`,
+    );
   const fieldKey = form.template_field_uuid || form.field_uuid;
   if (!fieldKey) throw badRequest('template_field_uuid or field_uuid is required');
   const field = dt.fields.find((f) => f.templateFieldUuid === fieldKey) ?? dt.fields.find((f) => f.uuid === fieldKey);
   if (!field) throw notFound('Datafield');
-  if (field.type.storage !== 'files') throw badRequest(`Field ${field.uuid} "${field.name}" is a ${field.fieldtype} field, not a File or Image field`);
+  if (field.type.storage !== 'files')
+    throw badRequest(`Field ${field.uuid} "${field.name}" is a ${field.fieldtype} field, not a File or Image field`);
   const displayOrder = intField(form.display_order, 'display_order');
   if (form.display_order && field.type.name !== 'Image') throw badRequest('display_order applies to images only');
   return {
-    dt, rec, field,
+    dt,
+    rec,
+    field,
     created: form.created ? parseDateOrThrow(d, form.created, 'created') : undefined,
     publicDate: form.public_date ? parseDateOrThrow(d, form.public_date, 'public_date') : PRIVATE_DATE,
     displayOrder,
@@ -85,16 +91,54 @@ export function insertUploads(d: Domain, user: User, t: UploadTarget, uploads: S
   const rows: FileRow[] = [];
   for (const u of uploads) {
     const isImage = u.image !== null;
-    const row = ins.get(nextId.get(), newUuid(), t.rec.rid, t.field.id, isImage ? 1 : 0, null, u.name, u.hash, u.size, u.mime,
-      u.image?.width ?? null, u.image?.height ?? null, t.displayOrder, t.quality, user.id, created, user.display, t.publicDate) as FileRow;
+    const row = ins.get(
+      nextId.get(),
+      newUuid(),
+      t.rec.rid,
+      t.field.id,
+      isImage ? 1 : 0,
+      null,
+      u.name,
+      u.hash,
+      u.size,
+      u.mime,
+      u.image?.width ?? null,
+      u.image?.height ?? null,
+      t.displayOrder,
+      t.quality,
+      user.id,
+      created,
+      user.display,
+      t.publicDate,
+    ) as FileRow;
     rows.push(row);
     if (u.image) {
       const th = u.image.thumb;
-      ins.get(nextId.get(), newUuid(), t.rec.rid, t.field.id, 1, row.rid, u.name, th.hash, th.size, th.mime,
-        th.width, th.height, t.displayOrder, t.quality, user.id, created, user.display, t.publicDate);
+      ins.get(
+        nextId.get(),
+        newUuid(),
+        t.rec.rid,
+        t.field.id,
+        1,
+        row.rid,
+        u.name,
+        th.hash,
+        th.size,
+        th.mime,
+        th.width,
+        th.height,
+        t.displayOrder,
+        t.quality,
+        user.id,
+        created,
+        user.display,
+        t.publicDate,
+      );
     }
     d.logRecordChange(at, user, t.rec, {
-      op: 'file.add', fieldUuid: t.field.uuid, itemUuid: row.uuid,
+      op: 'file.add',
+      fieldUuid: t.field.uuid,
+      itemUuid: row.uuid,
       new: { original_name: u.name, file_size: u.size, content_hash: u.hash, image: isImage, public_date: t.publicDate },
     });
   }
@@ -122,7 +166,9 @@ export function deleteFile(d: Domain, user: User, uuid: string): FileDeleteOutco
   db.prepare('DELETE FROM files WHERE rid = ?').run(file.rid);
   const f = d.schema().fields.get(file.datafield_id)!;
   d.logRecordChange(at, user, rec, {
-    op: 'file.delete', fieldUuid: f.uuid, itemUuid: file.uuid,
+    op: 'file.delete',
+    fieldUuid: f.uuid,
+    itemUuid: file.uuid,
     old: { original_name: file.original_name, file_size: file.file_size, content_hash: file.content_hash, image: file.is_image === 1 },
   });
   d.store.touchInstance(rec.rid, f.id, at, user.display);
@@ -142,8 +188,7 @@ export function readableFile(d: Domain, user: User, uuid: string): { file: FileR
   const rec = d.ctx.db.prepare('SELECT * FROM records WHERE rid = ?').get(file.record_rid) as RecordRow;
   const dt = d.datatypeOf(rec);
   const now = d.now();
-  const allowed = isAdmin(user, dt) || meta.created_by === user.id
-    || (isPublicAt(meta.public_date, now) && canRead(d, user, rec));
+  const allowed = isAdmin(user, dt) || meta.created_by === user.id || (isPublicAt(meta.public_date, now) && canRead(d, user, rec));
   if (!allowed) throw notFound('File');
   return { file, meta };
 }

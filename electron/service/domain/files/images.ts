@@ -12,7 +12,11 @@ export const THUMBNAIL = { width: 500, height: 375 } as const;
 export const MAX_IMAGE_PIXELS = 100_000_000;
 
 const IMAGE_FORMATS: Record<string, string> = {
-  jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', tiff: 'image/tiff',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  tiff: 'image/tiff',
 };
 const IMAGE_MIMES = new Set(Object.values(IMAGE_FORMATS));
 
@@ -47,7 +51,8 @@ export interface Thumbnail {
 export async function thumbnail(file: string, info: ImageInfo): Promise<Thumbnail> {
   // failOn 'warning': a truncated or corrupt image fails here rather than giving a grey thumbnail.
   let img = sharp(file, { animated: false, limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'warning' })
-    .rotate().resize(THUMBNAIL.width, THUMBNAIL.height, { fit: 'inside', withoutEnlargement: true });
+    .rotate()
+    .resize(THUMBNAIL.width, THUMBNAIL.height, { fit: 'inside', withoutEnlargement: true });
   const lossless = info.format === 'png' || info.format === 'gif';
   img = lossless ? img.png() : img.jpeg({ quality: 85 });
   const { data, info: out } = await img.toBuffer({ resolveWithObject: true });
@@ -62,16 +67,23 @@ const describe = (e: unknown) => (e instanceof Error ? e.message.split('\n')[0] 
  * is not (HTML or SVG renamed .png) are refused with a 400 naming the file. Image-field uploads
  * get their info and thumbnail; other files their image info when they are images.
  */
-export async function checkUpload(file: string, name: string, size: number, imageField: boolean): Promise<{ info: ImageInfo | null; thumb: Thumbnail | null }> {
+export async function checkUpload(
+  file: string,
+  name: string,
+  size: number,
+  imageField: boolean,
+): Promise<{ info: ImageInfo | null; thumb: Thumbnail | null }> {
   if (size === 0) throw badRequest(`"${name}" is empty (0 bytes)`);
   const named = getMimeType(name);
   const claimsImage = named !== undefined && IMAGE_MIMES.has(named);
   if (!imageField && !claimsImage) return { info: null, thumb: null };
   const info = await probeImage(file);
   if (!info) {
-    throw badRequest(imageField
-      ? `"${name}" is not an image this service can read (JPEG, PNG, GIF, WebP or TIFF)`
-      : `"${name}" is named as a ${named} image but its content is not one`);
+    throw badRequest(
+      imageField
+        ? `"${name}" is not an image this service can read (JPEG, PNG, GIF, WebP or TIFF)`
+        : `"${name}" is named as a ${named} image but its content is not one`,
+    );
   }
   if (claimsImage && named !== info.mime) throw badRequest(`"${name}" is named as a ${named} image but its content is ${info.mime}`);
   if (info.width * info.height > MAX_IMAGE_PIXELS) {

@@ -45,7 +45,10 @@ export async function stage(blobs: BlobStore, source: Readable, maxBytes: number
 /** Moves staged bytes to their content address (a copy already there wins; equal bytes). */
 export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
   const dest = blobs.pathOf(s.hash);
-  const exists = await stat(dest).then(() => true, () => false);
+  const exists = await stat(dest).then(
+    () => true,
+    () => false,
+  );
   if (exists) {
     await rm(s.tmp, { force: true });
   } else {
@@ -59,7 +62,12 @@ export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
 export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
   const hash = createHash('sha256').update(buf).digest('hex');
   const dest = blobs.pathOf(hash);
-  if (!(await stat(dest).then(() => true, () => false))) {
+  if (
+    !(await stat(dest).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     mkdirSync(blobs.dirOf(hash), { recursive: true });
     const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
     const { writeFile } = await import('node:fs/promises');

@@ -8,18 +8,25 @@ import type { JobReporter } from '../jobRunner.js';
 
 /** Original images of a dataset (child datasets too) whose bytes are stored here. */
 export function originalImages(d: Domain, datasetIds: number[]): FileRow[] {
-  return d.ctx.db.prepare(
-    `SELECT f.* FROM files f JOIN records r ON r.rid = f.record_rid
+  return d.ctx.db
+    .prepare(
+      `SELECT f.* FROM files f JOIN records r ON r.rid = f.record_rid
      WHERE r.datatype_id IN (SELECT value FROM json_each(?)) AND f.is_image = 1 AND f.parent_rid IS NULL AND f.content_hash IS NOT NULL
      ORDER BY f.rid`,
-  ).all(JSON.stringify(datasetIds)) as FileRow[];
+    )
+    .all(JSON.stringify(datasetIds)) as FileRow[];
 }
 
 /**
  * Re-creates the default thumbnail of each image (bulk thumbnailing, run as a tracked job).
  * Decoding runs on libvips' threads; each image's rows swap in their own small transaction.
  */
-export async function rebuildThumbnails(d: Domain, blobs: BlobStore, images: FileRow[], r: JobReporter): Promise<{ images: number; failed: number }> {
+export async function rebuildThumbnails(
+  d: Domain,
+  blobs: BlobStore,
+  images: FileRow[],
+  r: JobReporter,
+): Promise<{ images: number; failed: number }> {
   const db = d.ctx.db;
   const oldDerivatives = db.prepare('SELECT content_hash FROM files WHERE parent_rid = ?').pluck();
   const dropDerivatives = db.prepare('DELETE FROM files WHERE parent_rid = ?');
@@ -52,8 +59,25 @@ export async function rebuildThumbnails(d: Domain, blobs: BlobStore, images: Fil
         // list them: drop the record tree's cached renders here.
         d.ctx.renders.dropTop(d.store.topOf(d.store.byRid(img.record_rid)!).uuid);
         dropDerivatives.run(img.rid);
-        ins.run(nextId.get(), newUuid(), img.record_rid, img.datafield_id, img.rid, img.original_name, stored.hash, stored.size, th.mime,
-          th.width, th.height, img.display_order, img.quality, img.created_by, img.create_date, img.create_auth, img.public_date);
+        ins.run(
+          nextId.get(),
+          newUuid(),
+          img.record_rid,
+          img.datafield_id,
+          img.rid,
+          img.original_name,
+          stored.hash,
+          stored.size,
+          th.mime,
+          th.width,
+          th.height,
+          img.display_order,
+          img.quality,
+          img.created_by,
+          img.create_date,
+          img.create_auth,
+          img.public_date,
+        );
       });
       blobs.removeUnreferenced(old.filter((h): h is string => h !== null && h !== stored.hash));
     }

@@ -57,7 +57,11 @@ export async function importFile(d: Domain, user: User, file: string, opts: Impo
 }
 
 async function importAny(d: Domain, user: User, file: string, opts: ImportOptions): Promise<ImportSummary> {
-  const size = (await stat(file).catch(() => { throw new ImportError(`cannot read ${file}`); })).size;
+  const size = (
+    await stat(file).catch(() => {
+      throw new ImportError(`cannot read ${file}`);
+    })
+  ).size;
   if (size <= WHOLE_PARSE_LIMIT) {
     let json: unknown;
     try {
@@ -70,8 +74,13 @@ async function importAny(d: Domain, user: User, file: string, opts: ImportOption
     if (isObj(json) && Array.isArray(json.fields) && typeof json.template_uuid === 'string') {
       return importTemplate(d, user, json, opts);
     }
-    const list = Array.isArray(json) ? json : isObj(json) && Array.isArray(json.records) ? json.records
-      : isObj(json) && typeof json.record_uuid === 'string' ? [json] : null;
+    const list = Array.isArray(json)
+      ? json
+      : isObj(json) && Array.isArray(json.records)
+        ? json.records
+        : isObj(json) && typeof json.record_uuid === 'string'
+          ? [json]
+          : null;
     if (!list) throw new ImportError(`${file} is neither an ODR template export nor a record list ({count, records})`);
     const read = { done: 0 };
     return importRecords(d, user, inMemory(list, read), () => read.done / Math.max(1, list.length), opts);
@@ -92,7 +101,10 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
   }
   const writer = new TemplateWriter(d);
   let fields = 0;
-  const count = (x: typeof t): void => { fields += x.fields.length; x.related_databases.forEach(count); };
+  const count = (x: typeof t): void => {
+    fields += x.fields.length;
+    x.related_databases.forEach(count);
+  };
   count(t);
   tx(d.ctx, () => {
     writer.datatype(t, null, 0, user, opts.master ?? false);
@@ -113,7 +125,13 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
  * Records produced one at a time (the sample generator): imported in batches like a file, so
  * memory stays flat whatever the count. `fraction` reports how far the source is.
  */
-export async function importRecordStream(d: Domain, user: User, source: AsyncGenerator<unknown>, fraction: () => number, opts: ImportOptions = {}): Promise<ImportSummary> {
+export async function importRecordStream(
+  d: Domain,
+  user: User,
+  source: AsyncGenerator<unknown>,
+  fraction: () => number,
+  opts: ImportOptions = {},
+): Promise<ImportSummary> {
   const release = d.search.hold();
   try {
     return await importRecords(d, user, source, fraction, opts);
@@ -131,7 +149,11 @@ export function importRecordObjects(d: Domain, user: User, records: unknown[], o
 }
 
 async function importRecords(
-  d: Domain, user: User, source: AsyncGenerator<unknown>, fraction: () => number, opts: ImportOptions,
+  d: Domain,
+  user: User,
+  source: AsyncGenerator<unknown>,
+  fraction: () => number,
+  opts: ImportOptions,
 ): Promise<ImportSummary> {
   const importer = new RecordImporter(d, user, opts.replace ?? false);
   const types = importer.typesByUuid();
@@ -142,7 +164,9 @@ async function importRecords(
     const items = batch;
     batch = [];
     try {
-      tx(d.ctx, () => { for (const raw of items) importer.importTop(raw, types); });
+      tx(d.ctx, () => {
+        for (const raw of items) importer.importTop(raw, types);
+      });
     } catch (e) {
       const where = `after ${importer.stats.imported + importer.stats.skipped} records`;
       if (e instanceof ShapeError) throw new ImportError(`record list: ${e.message} (${where})`);

@@ -55,7 +55,11 @@ export class RecordImporter {
   private readonly inferred = new Set<number>();
   readonly stats: RecordImportStats = { imported: 0, skipped: 0, children: 0, files: 0, datasets: new Map() };
 
-  constructor(private readonly d: Domain, private readonly user: User, private readonly replace: boolean) {
+  constructor(
+    private readonly d: Domain,
+    private readonly user: User,
+    private readonly replace: boolean,
+  ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
     const p = (sql: string) => d.ctx.db.prepare(sql);
@@ -114,7 +118,11 @@ export class RecordImporter {
     const ds = this.d.datatypeOf(row).uuid;
     this.stats.datasets.set(ds, (this.stats.datasets.get(ds) ?? 0) + 1);
     this.d.log.append(this.d.now(), {
-      op: 'record.import', userId: this.user.id, datasetUuid: ds, recordUuid: row.uuid, topRecordUuid: row.uuid,
+      op: 'record.import',
+      userId: this.user.id,
+      datasetUuid: ds,
+      recordUuid: row.uuid,
+      topRecordUuid: row.uuid,
     });
   }
 
@@ -123,10 +131,17 @@ export class RecordImporter {
     if (!dt) {
       const at = this.d.now();
       this.s.insDt!.run(
-        rec.database_uuid, parentDt?.id ?? null, `Dataset ${rec.database_uuid}`, rec.template_uuid, rec.metadata_for_uuid,
-        parentDt ? null : this.user.id, parentDt ? parentDt.children.length : 0,
-        rec._record_metadata._create_date || at, rec._record_metadata._create_auth || this.user.display,
-        rec._record_metadata._public_date || at, at,
+        rec.database_uuid,
+        parentDt?.id ?? null,
+        `Dataset ${rec.database_uuid}`,
+        rec.template_uuid,
+        rec.metadata_for_uuid,
+        parentDt ? null : this.user.id,
+        parentDt ? parentDt.children.length : 0,
+        rec._record_metadata._create_date || at,
+        rec._record_metadata._create_auth || this.user.display,
+        rec._record_metadata._public_date || at,
+        at,
       );
       this.refresh();
       dt = this.schema.datatypesByUuid.get(rec.database_uuid)!;
@@ -139,19 +154,33 @@ export class RecordImporter {
   }
 
   private fieldFor(dt: DatatypeInfo, e: FieldEntry): FieldInfo {
-    let f = dt.fieldsByUuid.get(e.field_uuid)
-      ?? (e.template_field_uuid ? dt.fields.find((x) => x.templateFieldUuid === e.template_field_uuid) : undefined);
+    let f =
+      dt.fieldsByUuid.get(e.field_uuid) ??
+      (e.template_field_uuid ? dt.fields.find((x) => x.templateFieldUuid === e.template_field_uuid) : undefined);
     if (!f) {
       const type = inferType(e);
       const at = this.d.now();
-      const id = this.tw.field({
-        internal_id: e.id, name: e.field_name, description: null, fieldtype: type, field_uuid: e.field_uuid,
-        template_field_uuid: e.template_field_uuid, updated_at: at,
-        _field_metadata: {
-          _create_date: at, _create_auth: this.user.display, _public_date: e._field_metadata?._public_date ?? PRIVATE_DATE,
-          _master_published_version: '0', _master_revision: '0', _tracking_master_version: '0',
+      const id = this.tw.field(
+        {
+          internal_id: e.id,
+          name: e.field_name,
+          description: null,
+          fieldtype: type,
+          field_uuid: e.field_uuid,
+          template_field_uuid: e.template_field_uuid,
+          updated_at: at,
+          _field_metadata: {
+            _create_date: at,
+            _create_auth: this.user.display,
+            _public_date: e._field_metadata?._public_date ?? PRIVATE_DATE,
+            _master_published_version: '0',
+            _master_revision: '0',
+            _tracking_master_version: '0',
+          },
         },
-      }, dt.id, dt.fields.length);
+        dt.id,
+        dt.fields.length,
+      );
       this.inferred.add(id);
       this.refresh();
       f = this.schema.fields.get(id)!;
@@ -168,9 +197,15 @@ export class RecordImporter {
     const m = rec._record_metadata;
     const at = this.d.now();
     const row = this.d.store.insert({
-      uuid: rec.record_uuid, internalId: rec.internal_id || undefined, datatypeId: dt.id, parent, createdBy: this.user.id,
-      createDate: m._create_date || at, updateDate: m._update_date || m._create_date || at,
-      createAuth: m._create_auth || this.user.display, publicDate: m._public_date || PRIVATE_DATE,
+      uuid: rec.record_uuid,
+      internalId: rec.internal_id || undefined,
+      datatypeId: dt.id,
+      parent,
+      createdBy: this.user.id,
+      createDate: m._create_date || at,
+      updateDate: m._update_date || m._create_date || at,
+      createAuth: m._create_auth || this.user.display,
+      publicDate: m._public_date || PRIVATE_DATE,
     });
     if (parent) this.stats.children++;
     const named = typeof rec.record_name === 'string' && rec.record_name !== '' && rec.record_name !== String(rec.internal_id);
@@ -186,25 +221,35 @@ export class RecordImporter {
       if (storage === 'options') {
         for (const o of e.values ?? []) {
           const known = this.schema.fields.get(f.id)!.optionsByUuid.get(o.template_radio_option_uuid)?.id;
-          const opt = known === undefined ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id) : this.adoptId('option', known, o.id);
+          const opt =
+            known === undefined ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id) : this.adoptId('option', known, o.id);
           this.s.selOption!.run(row.rid, opt, f.id, o.option_selected ?? updated);
         }
       } else if (storage === 'tags') {
         for (const t of e.tags ?? []) {
           const known = this.schema.fields.get(f.id)!.tagsByUuid.get(t.template_tag_uuid)?.id;
-          const tag = known === undefined ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid) : this.adoptId('tag', known, t.id);
+          const tag =
+            known === undefined
+              ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid)
+              : this.adoptId('tag', known, t.id);
           this.s.selTag!.run(row.rid, tag, f.id, t.tag_selected ?? updated);
         }
       } else if (storage === 'files') {
         this.insertFiles(row, f, e);
       }
-      const value = storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'readonly' ? null : storedScalar(f.fieldtype as FieldTypeName, e);
+      const value =
+        storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'readonly'
+          ? null
+          : storedScalar(f.fieldtype as FieldTypeName, e);
       this.s.insValue!.run(row.rid, f.id, value, created, updated, auth);
       if (named && value === rec.record_name) matching.add(f.id);
     }
     if (named) {
       const prev = this.nameCandidates.get(dt.id);
-      this.nameCandidates.set(dt.id, prev === undefined ? matching : prev === null ? null : new Set([...prev].filter((x) => matching.has(x))));
+      this.nameCandidates.set(
+        dt.id,
+        prev === undefined ? matching : prev === null ? null : new Set([...prev].filter((x) => matching.has(x))),
+      );
     }
     for (const c of rec.records) this.insertTree(c, row, dt);
     return row;
@@ -239,7 +284,7 @@ export class RecordImporter {
 
   private newTag(f: FieldInfo, uuid: string, name: string, parentUuid: string | undefined): number {
     const field = this.schema.fields.get(f.id)!;
-    const parent = parentUuid ? field.tagsByUuid.get(parentUuid)?.id ?? null : null;
+    const parent = parentUuid ? (field.tagsByUuid.get(parentUuid)?.id ?? null) : null;
     const tagId = this.tw.tag(f.id, uuid, name, parent, field.tagsByUuid.size, '');
     this.refresh();
     return tagId;
@@ -255,16 +300,26 @@ export class RecordImporter {
       const free = file.id > 0 && this.s.fileIdFree!.get(file.id);
       const internalId = free ? file.id : (this.s.nextFileId!.get() as number);
       const isImage = f.fieldtype === 'Image' || file.width !== undefined;
-      const parentRid = file.parent_image_id !== undefined ? byExportId.get(file.parent_image_id) ?? null : null;
+      const parentRid = file.parent_image_id !== undefined ? (byExportId.get(file.parent_image_id) ?? null) : null;
       const info = this.s.insFile!.run(
-        internalId, file.file_uuid, row.rid, f.id, isImage ? 1 : 0, parentRid, file.original_name,
+        internalId,
+        file.file_uuid,
+        row.rid,
+        f.id,
+        isImage ? 1 : 0,
+        parentRid,
+        file.original_name,
         file.file_size !== undefined && /^\d+$/.test(file.file_size) ? Number(file.file_size) : null,
         file.width && /^\d+$/.test(file.width) ? Number(file.width) : null,
         file.height && /^\d+$/.test(file.height) ? Number(file.height) : null,
-        file.caption ?? '', meta._external_id ?? '', file.href || null,
+        file.caption ?? '',
+        meta._external_id ?? '',
+        file.href || null,
         meta._display_order && /^-?\d+$/.test(meta._display_order) ? Number(meta._display_order) : 0,
         meta._quality && /^-?\d+$/.test(meta._quality) ? Number(meta._quality) : 0,
-        this.user.id, meta._create_date || row.create_date, meta._create_auth || row.create_auth,
+        this.user.id,
+        meta._create_date || row.create_date,
+        meta._create_auth || row.create_auth,
         meta._public_date || row.public_date,
       );
       byExportId.set(file.id, Number(info.lastInsertRowid));

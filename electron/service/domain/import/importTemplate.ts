@@ -30,11 +30,15 @@ export class TemplateWriter {
                     master_published_version = ?, master_revision = ?, tracking_master_version = ? WHERE id = ?`),
       optionId: p('SELECT id FROM radio_options WHERE datafield_id = ? AND uuid = ?').pluck(),
       optionIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM radio_options WHERE id = ?)').pluck(),
-      insOption: p(`INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+      insOption: p(
+        `INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
       updOption: p('UPDATE radio_options SET name = ?, display_order = ?, updated_at = ? WHERE id = ?'),
       tagId: p('SELECT id FROM tags WHERE datafield_id = ? AND uuid = ?').pluck(),
       tagIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM tags WHERE id = ?)').pluck(),
-      insTag: p(`INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insTag: p(
+        `INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       updTag: p('UPDATE tags SET parent_id = ?, name = ?, display_order = ?, updated_at = ? WHERE id = ?'),
     };
   }
@@ -46,16 +50,42 @@ export class TemplateWriter {
     let id = this.s.dtByUuid!.get(t.template_uuid) as number | undefined;
     if (id === undefined) {
       const wanted = t.internal_id > 0 && this.s.dtIdFree!.get(t.internal_id) ? t.internal_id : null;
-      id = Number(this.s.insDt!.run(
-        wanted, t.template_uuid, parentId, master ? 1 : 0, t.name, t.description, t.metadata_for_uuid, plugins, order,
-        parentId === null ? user.id : null, m._create_date || this.d.now(), m._create_auth || user.display,
-        m._public_date || this.d.now(), t.updated_at || this.d.now(),
-        m._master_published_version, m._master_revision, m._tracking_master_version,
-      ).lastInsertRowid);
+      id = Number(
+        this.s.insDt!.run(
+          wanted,
+          t.template_uuid,
+          parentId,
+          master ? 1 : 0,
+          t.name,
+          t.description,
+          t.metadata_for_uuid,
+          plugins,
+          order,
+          parentId === null ? user.id : null,
+          m._create_date || this.d.now(),
+          m._create_auth || user.display,
+          m._public_date || this.d.now(),
+          t.updated_at || this.d.now(),
+          m._master_published_version,
+          m._master_revision,
+          m._tracking_master_version,
+        ).lastInsertRowid,
+      );
     } else {
       this.s.updDt!.run(
-        t.name, t.description, t.metadata_for_uuid, plugins, order, m._create_date, m._create_auth, m._public_date,
-        t.updated_at, m._master_published_version, m._master_revision, m._tracking_master_version, id,
+        t.name,
+        t.description,
+        t.metadata_for_uuid,
+        plugins,
+        order,
+        m._create_date,
+        m._create_auth,
+        m._public_date,
+        t.updated_at,
+        m._master_published_version,
+        m._master_revision,
+        m._tracking_master_version,
+        id,
       );
     }
     t.fields.forEach((f, i) => this.field(f, id, i));
@@ -67,9 +97,21 @@ export class TemplateWriter {
     const m = f._field_metadata;
     const plugins = JSON.stringify(f.render_plugins ?? []);
     let id = this.s.fieldByUuid!.get(f.field_uuid) as number | undefined;
-    const common = [f.name, f.description, f.fieldtype, f.is_unique ? 1 : 0, plugins, order,
-      m._create_date || this.d.now(), m._create_auth, m._public_date || '2200-01-01 00:00:00', f.updated_at || this.d.now(),
-      m._master_published_version, m._master_revision, m._tracking_master_version];
+    const common = [
+      f.name,
+      f.description,
+      f.fieldtype,
+      f.is_unique ? 1 : 0,
+      plugins,
+      order,
+      m._create_date || this.d.now(),
+      m._create_auth,
+      m._public_date || '2200-01-01 00:00:00',
+      f.updated_at || this.d.now(),
+      m._master_published_version,
+      m._master_revision,
+      m._tracking_master_version,
+    ];
     if (id === undefined) {
       const wanted = f.internal_id > 0 && this.s.fieldIdFree!.get(f.internal_id) ? f.internal_id : null;
       id = Number(this.s.insField!.run(wanted, f.field_uuid, datatypeId, f.template_field_uuid, ...common).lastInsertRowid);

@@ -14,8 +14,10 @@ import { publicDateFor, writeCtx } from './ops.js';
 function snapshot(d: Domain, rec: RecordRow, f: FieldInfo | undefined): BatchBefore {
   if (!f) return { record: rec.uuid, public_date: rec.public_date };
   const schema = d.schema();
-  if (f.type.storage === 'tags') return { record: rec.uuid, selected: d.store.selectedTags(rec.rid, f.id).map((id) => schema.tags.get(id)!.uuid) };
-  if (f.type.takesOptions) return { record: rec.uuid, selected: d.store.selectedOptions(rec.rid, f.id).map((id) => schema.options.get(id)!.uuid) };
+  if (f.type.storage === 'tags')
+    return { record: rec.uuid, selected: d.store.selectedTags(rec.rid, f.id).map((id) => schema.tags.get(id)!.uuid) };
+  if (f.type.takesOptions)
+    return { record: rec.uuid, selected: d.store.selectedOptions(rec.rid, f.id).map((id) => schema.options.get(id)!.uuid) };
   return { record: rec.uuid, value: d.store.getValue(rec.rid, f.id)?.value ?? null };
 }
 
@@ -62,7 +64,8 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
     if (seen.has(item.record)) throw badRequest(`record ${item.record} is listed twice`);
     seen.add(item.record);
     const rec = editableRecord(d, user, item.record);
-    if (rec.datatype_id !== dt.id || rec.parent_rid !== null) throw badRequest(`Record ${item.record} is not a top-level record of dataset ${datasetUuid}`);
+    if (rec.datatype_id !== dt.id || rec.parent_rid !== null)
+      throw badRequest(`Record ${item.record} is not a top-level record of dataset ${datasetUuid}`);
     return rec;
   });
 
@@ -75,9 +78,16 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
       const was = snapshot(d, rec, f);
       let did: boolean;
       switch (change.kind) {
-        case 'value': did = writeScalar(w, rec, f!, change.value); break;
-        case 'option': did = f!.type.storage === 'tags' ? writeTag(w, rec, f!, change.option, change.on) : writeOption(w, rec, f!, change.option, change.on); break;
-        case 'public': did = writePublic(w, rec, change.public ? publicDateFor(d, rec, undefined) : PRIVATE_DATE); break;
+        case 'value':
+          did = writeScalar(w, rec, f!, change.value);
+          break;
+        case 'option':
+          did =
+            f!.type.storage === 'tags' ? writeTag(w, rec, f!, change.option, change.on) : writeOption(w, rec, f!, change.option, change.on);
+          break;
+        case 'public':
+          did = writePublic(w, rec, change.public ? publicDateFor(d, rec, undefined) : PRIVATE_DATE);
+          break;
         case 'restore':
           if (!f) did = writePublic(w, rec, item.public_date!);
           else if (f.type.storage === 'tags') did = writeExactTags(w, rec, f, item.selected ?? []);

@@ -23,10 +23,13 @@ export function writeScalar(w: WriteCtx, rec: RecordRow, f: FieldInfo, input: un
   const current = w.d.store.getValue(rec.rid, f.id);
   if (current && sameStored(current.value, check.stored)) return false;
   // `created` dates a new field instance (its update date too); an existing one keeps its own.
-  const stamp = current ? w.at : createDate ?? w.at;
+  const stamp = current ? w.at : (createDate ?? w.at);
   w.d.store.upsertValue(rec.rid, f.id, check.stored, stamp, w.user.display, stamp);
   w.d.logRecordChange(w.at, w.user, rec, {
-    op: 'value.set', fieldUuid: f.uuid, old: current ? current.value : null, new: check.stored,
+    op: 'value.set',
+    fieldUuid: f.uuid,
+    old: current ? current.value : null,
+    new: check.stored,
   });
   return true;
 }
@@ -83,7 +86,13 @@ export function writeOptionSet(w: WriteCtx, rec: RecordRow, f: FieldInfo, uuids:
   for (const id of remove) unselect(w, rec, f, id);
   for (const id of add) {
     w.d.store.selectOption(rec.rid, f.id, id, w.at);
-    w.d.logRecordChange(w.at, w.user, rec, { op: 'option.select', fieldUuid: f.uuid, itemUuid: w.d.schema().options.get(id)!.uuid, old: 0, new: 1 });
+    w.d.logRecordChange(w.at, w.user, rec, {
+      op: 'option.select',
+      fieldUuid: f.uuid,
+      itemUuid: w.d.schema().options.get(id)!.uuid,
+      old: 0,
+      new: 1,
+    });
   }
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
   return true;
@@ -97,7 +106,13 @@ export function writeTag(w: WriteCtx, rec: RecordRow, f: FieldInfo, tagUuid: str
   if (on) w.d.store.selectTag(rec.rid, f.id, t.id, w.at);
   else w.d.store.unselectTag(rec.rid, t.id);
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
-  w.d.logRecordChange(w.at, w.user, rec, { op: on ? 'tag.select' : 'tag.unselect', fieldUuid: f.uuid, itemUuid: t.uuid, old: on ? 0 : 1, new: on ? 1 : 0 });
+  w.d.logRecordChange(w.at, w.user, rec, {
+    op: on ? 'tag.select' : 'tag.unselect',
+    fieldUuid: f.uuid,
+    itemUuid: t.uuid,
+    old: on ? 0 : 1,
+    new: on ? 1 : 0,
+  });
   return true;
 }
 
@@ -114,7 +129,11 @@ export function writeTagSet(w: WriteCtx, rec: RecordRow, f: FieldInfo, uuids: st
     const tag = tagByUuid(f, u);
     desired.add(tag.id);
     if (current.has(tag.id)) continue;
-    for (let t = tag.parentId === null ? undefined : schema.tags.get(tag.parentId); t; t = t.parentId === null ? undefined : schema.tags.get(t.parentId)) {
+    for (
+      let t = tag.parentId === null ? undefined : schema.tags.get(tag.parentId);
+      t;
+      t = t.parentId === null ? undefined : schema.tags.get(t.parentId)
+    ) {
       desired.add(t.id);
     }
   }

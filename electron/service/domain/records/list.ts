@@ -23,7 +23,11 @@ export class RecordLists {
     const base = (filter: string) => `FROM records r WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter}`;
     const modified = 'AND (@since IS NULL OR r.update_date >= @since OR r.create_date >= @since)';
     const make = (filter: string) => ({
-      page: db.prepare(`SELECT ${RECORD_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')} ${base(filter)} ORDER BY r.rid LIMIT @limit OFFSET @offset`),
+      page: db.prepare(
+        `SELECT ${RECORD_COLUMNS.split(', ')
+          .map((c) => `r.${c}`)
+          .join(', ')} ${base(filter)} ORDER BY r.rid LIMIT @limit OFFSET @offset`,
+      ),
       ids: db.prepare(`SELECT r.internal_id, r.uuid, v.value AS name
                        FROM records r LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @nameField
                        WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter} ${modified}
@@ -64,9 +68,15 @@ export class RecordLists {
         throw badRequest(`This database only has ${total} viewable records, but a starting offset of ${offset} was specified.`);
       }
     }
-    const rows = this.idsStmt[scope].all({ ...args, limit: limit === 0 ? -1 : limit, offset }) as { internal_id: number; uuid: string; name: unknown }[];
+    const rows = this.idsStmt[scope].all({ ...args, limit: limit === 0 ? -1 : limit, offset }) as {
+      internal_id: number;
+      uuid: string;
+      name: unknown;
+    }[];
     return rows.map((r) => ({
-      internal_id: r.internal_id, unique_id: r.uuid, external_id: '',
+      internal_id: r.internal_id,
+      unique_id: r.uuid,
+      external_id: '',
       record_name: r.name === null || r.name === undefined ? '' : String(r.name),
     }));
   }

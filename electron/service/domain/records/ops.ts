@@ -47,8 +47,14 @@ export function createRecord(d: Domain, user: User, datasetUuid: string, input: 
   const publicDate = input.publicDate ? parseDateOrThrow(d, input.publicDate, 'public_date') : dt.newRecordsPublic ? now : PRIVATE_DATE;
   const rec = tx(d.ctx, () => {
     const r = d.store.insert({
-      uuid: newUuid(), datatypeId: dt.id, parent: null, createdBy: user.id,
-      createDate: created, updateDate: created, createAuth: user.display, publicDate,
+      uuid: newUuid(),
+      datatypeId: dt.id,
+      parent: null,
+      createdBy: user.id,
+      createDate: created,
+      updateDate: created,
+      createAuth: user.display,
+      publicDate,
     });
     selectDefaults(d, r, dt, now);
     d.logRecordChange(now, user, r, { op: 'record.create', new: { database_uuid: dt.uuid, public_date: publicDate, created } });

@@ -43,13 +43,23 @@ function writeField(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: Sav
   }
   if (p.tags) {
     if (kind !== 'tags') throw structureError(f, 'tags');
-    return writeTagSet(w, rec, f, p.tags.filter((t) => !isOff(t.selected)).map((t) => t.template_tag_uuid));
+    return writeTagSet(
+      w,
+      rec,
+      f,
+      p.tags.filter((t) => !isOff(t.selected)).map((t) => t.template_tag_uuid),
+    );
   }
   if (p.values) {
     if (kind !== 'options') throw structureError(f, 'values');
-    return writeOptionSet(w, rec, f, p.values.filter((o) => !isOff(o.selected)).map((o) => o.template_radio_option_uuid));
+    return writeOptionSet(
+      w,
+      rec,
+      f,
+      p.values.filter((o) => !isOff(o.selected)).map((o) => o.template_radio_option_uuid),
+    );
   }
-  const input = kind === 'boolean' ? p.selected ?? p.value : p.value;
+  const input = kind === 'boolean' ? (p.selected ?? p.value) : p.value;
   if (input === undefined || input === null) {
     if (p.selected !== undefined && p.selected !== null && kind !== 'boolean') throw structureError(f, 'selected');
     return false;
@@ -69,8 +79,10 @@ const FILE_META_KEYS = ['created', 'public_date', 'quality', 'display_order', 'c
 function writeFileMeta(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: SaveFile): boolean {
   if (!FILE_META_KEYS.some((k) => p[k] !== undefined)) return false;
   const file = d.store.fileByUuid(p.file_uuid);
-  if (!file || file.record_rid !== rec.rid || file.datafield_id !== f.id) throw notFound(`File "${p.file_uuid}" of field ${f.uuid} on record ${rec.uuid}`);
-  const original = file.parent_rid === null ? file : (d.ctx.db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow);
+  if (!file || file.record_rid !== rec.rid || file.datafield_id !== f.id)
+    throw notFound(`File "${p.file_uuid}" of field ${f.uuid} on record ${rec.uuid}`);
+  const original =
+    file.parent_rid === null ? file : (d.ctx.db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow);
   const set: Partial<Pick<FileRow, 'create_date' | 'public_date' | 'quality' | 'display_order' | 'caption'>> = {};
   if (p.created !== undefined) set.create_date = parseDateOrThrow(d, p.created, 'created');
   if (p.public_date !== undefined) set.public_date = parseDateOrThrow(d, p.public_date, 'public_date');
@@ -87,8 +99,11 @@ function writeFileMeta(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: 
   d.ctx.db.prepare(`UPDATE files SET ${assignments} WHERE rid = ?`).run(...changes.map(([, v]) => v), file.rid);
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
   d.logRecordChange(w.at, w.user, rec, {
-    op: 'file.meta', fieldUuid: f.uuid, itemUuid: file.uuid,
-    old: Object.fromEntries(changes.map(([k]) => [k, file[k as keyof FileRow]])), new: Object.fromEntries(changes),
+    op: 'file.meta',
+    fieldUuid: f.uuid,
+    itemUuid: file.uuid,
+    old: Object.fromEntries(changes.map(([k]) => [k, file[k as keyof FileRow]])),
+    new: Object.fromEntries(changes),
   });
   return true;
 }
@@ -152,14 +167,22 @@ function createChild(d: Domain, user: User, w: WriteCtx, parent: RecordRow, pare
     throw new OdrError(404, `Datatype ${p.database_uuid} is not a child of ${parentDt.uuid}`);
   }
   const created = p.created === undefined ? w.at : parseDateOrThrow(d, p.created, 'created');
-  const publicDate = p.public_date === undefined ? (childDt.newRecordsPublic ? w.at : PRIVATE_DATE) : parseDateOrThrow(d, p.public_date, 'public_date');
+  const publicDate =
+    p.public_date === undefined ? (childDt.newRecordsPublic ? w.at : PRIVATE_DATE) : parseDateOrThrow(d, p.public_date, 'public_date');
   const child = d.store.insert({
-    uuid: newUuid(), datatypeId: childDt.id, parent, createdBy: user.id,
-    createDate: created, updateDate: created, createAuth: user.display, publicDate,
+    uuid: newUuid(),
+    datatypeId: childDt.id,
+    parent,
+    createdBy: user.id,
+    createDate: created,
+    updateDate: created,
+    createAuth: user.display,
+    publicDate,
   });
   selectDefaults(d, child, childDt, w.at);
   d.logRecordChange(w.at, user, child, {
-    op: 'record.create', new: { database_uuid: childDt.uuid, parent_uuid: parent.uuid, public_date: publicDate, created },
+    op: 'record.create',
+    new: { database_uuid: childDt.uuid, parent_uuid: parent.uuid, public_date: publicDate, created },
   });
   saveNode(d, user, child, p, true);
   return true;

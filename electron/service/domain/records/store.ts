@@ -25,7 +25,8 @@ export class RecordStore {
       byRid: p(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid = ?`),
       nextInternalId: p('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM records').pluck(),
       internalIdTaken: p('SELECT 1 FROM records WHERE internal_id = ?').pluck(),
-      insert: p(`INSERT INTO records (internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
+      insert:
+        p(`INSERT INTO records (internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       setTop: p('UPDATE records SET top_rid = rid WHERE rid = ?'),
       touch: p(`WITH RECURSIVE chain(rid) AS (
@@ -70,8 +71,16 @@ export class RecordStore {
     const wanted = n.internalId;
     const internalId = wanted !== undefined && !this.s.internalIdTaken!.get(wanted) ? wanted : (this.s.nextInternalId!.get() as number);
     const info = this.s.insert!.run(
-      internalId, n.uuid, n.datatypeId, n.parent?.rid ?? null, n.parent?.top_rid ?? 0, n.createdBy,
-      n.createDate, n.updateDate, n.createAuth, n.publicDate,
+      internalId,
+      n.uuid,
+      n.datatypeId,
+      n.parent?.rid ?? null,
+      n.parent?.top_rid ?? 0,
+      n.createdBy,
+      n.createDate,
+      n.updateDate,
+      n.createAuth,
+      n.publicDate,
     );
     const rid = Number(info.lastInsertRowid);
     if (!n.parent) this.s.setTop!.run(rid);

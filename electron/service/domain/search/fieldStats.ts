@@ -19,7 +19,8 @@ function resolve(d: Domain, templateUuid: string, fieldUuid: string) {
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
   const own = templateFields([dt], fieldUuid)[0];
   if (!own) throw notFound('Datafield');
-  if (own.type.storage !== 'options' && own.type.storage !== 'tags') throw badRequest('Getting field stats only makes sense for Radio or Tag fields');
+  if (own.type.storage !== 'options' && own.type.storage !== 'tags')
+    throw badRequest('Getting field stats only makes sense for Radio or Tag fields');
   const datasets = templateDatasets(d, templateUuid);
   return { own, fields: templateFields(datasets, fieldUuid) };
 }
@@ -43,7 +44,9 @@ function selectionSql(d: Domain, own: FieldInfo, fields: FieldInfo[], select: st
   const table = own.type.storage === 'options' ? 'option_selections' : 'tag_selections';
   const col = own.type.storage === 'options' ? 'option_id' : 'tag_id';
   const top = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
-  const join = top ? 'JOIN records t ON t.rid = s.record_rid' : 'JOIN records c ON c.rid = s.record_rid JOIN records t ON t.rid = c.top_rid';
+  const join = top
+    ? 'JOIN records t ON t.rid = s.record_rid'
+    : 'JOIN records c ON c.rid = s.record_rid JOIN records t ON t.rid = c.top_rid';
   // By item id (the option/tag index answers) rather than by field (no index: a full scan).
   const items = own.type.storage === 'options' ? 'radio_options' : 'tags';
   return `SELECT s.${col} AS item, t.datatype_id, t.created_by, t.public_date, ${select.replace('@count', top ? 'COUNT(*)' : 'COUNT(DISTINCT t.rid)')}
@@ -52,13 +55,14 @@ function selectionSql(d: Domain, own: FieldInfo, fields: FieldInfo[], select: st
 }
 
 const itemUuid = (d: Domain, own: FieldInfo, id: number) =>
-  (own.type.storage === 'options' ? d.schema().options.get(id)?.uuid : d.schema().tags.get(id)?.uuid);
+  own.type.storage === 'options' ? d.schema().options.get(id)?.uuid : d.schema().tags.get(id)?.uuid;
 
 /** Readable top-level records per option or tag uuid. */
 function countsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, number> {
   const out = new Map<string, number>();
   if (!fields.length) return out;
-  const groups = d.ctx.db.prepare(selectionSql(d, own, fields, '@count AS n', 'GROUP BY 1, 2, 3, 4'))
+  const groups = d.ctx.db
+    .prepare(selectionSql(d, own, fields, '@count AS n', 'GROUP BY 1, 2, 3, 4'))
     .all(JSON.stringify(fields.map((f) => f.id))) as Group[];
   const canRead = search.readable(user);
   for (const g of groups) {
@@ -72,7 +76,9 @@ function countsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldIn
 function recordsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   if (!fields.length) return out;
-  const hits = d.ctx.db.prepare(selectionSql(d, own, fields, 't.rid', '')).all(JSON.stringify(fields.map((f) => f.id))) as (Group & { rid: number })[];
+  const hits = d.ctx.db.prepare(selectionSql(d, own, fields, 't.rid', '')).all(JSON.stringify(fields.map((f) => f.id))) as (Group & {
+    rid: number;
+  })[];
   const canRead = search.readable(user);
   for (const h of hits) {
     const uuid = itemUuid(d, own, h.item);
@@ -103,12 +109,21 @@ export function fieldStats(d: Domain, search: RecordSearch, user: User, template
   return Object.fromEntries(entries.map((e) => [e.name, { count: e.count, [label]: e.uuid }]));
 }
 
-export function fieldStatsByDataset(d: Domain, search: RecordSearch, user: User, templateUuid: string, fieldUuid: string): FieldStatsByDataset {
+export function fieldStatsByDataset(
+  d: Domain,
+  search: RecordSearch,
+  user: User,
+  templateUuid: string,
+  fieldUuid: string,
+): FieldStatsByDataset {
   const { own, fields } = resolve(d, templateUuid, fieldUuid);
   const out = templateField(own) as FieldStatsByDataset;
   if (own.type.storage === 'options') {
     const per = countsPerItem(d, search, user, own, fields);
-    out.radio_options = (out.radio_options ?? []).map((o): StatsRadioOption => ({ ...o, count: per.get(o.template_radio_option_uuid) ?? 0 }));
+    out.radio_options = (out.radio_options ?? []).map((o): StatsRadioOption => ({
+      ...o,
+      count: per.get(o.template_radio_option_uuid) ?? 0,
+    }));
   } else {
     const per = recordsPerItem(d, search, user, own, fields);
     // A tag counts the records carrying it or any tag below it.

@@ -12,7 +12,10 @@ import { ftsQuery } from './searchIndex.js';
 // then pass the same visibility rule as record reads.
 
 export type TextMatch = { mode: 'contains'; text: string } | { mode: 'exact'; text: string } | { mode: 'empty' } | { mode: 'filled' };
-export interface Comparison { op: '=' | '<' | '>' | '<=' | '>='; value: number | string }
+export interface Comparison {
+  op: '=' | '<' | '>' | '<=' | '>=';
+  value: number | string;
+}
 
 export type Term =
   | { kind: 'text'; fields: FieldInfo[]; match: TextMatch }
@@ -73,7 +76,15 @@ function compile(d: Domain, t: Term): Compiled {
       // Integers are stored as numbers and use the index; decimals are stored as text.
       const col = t.numeric && t.fields.some((f) => f.type.storage !== 'integer') ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
       const where = ["v.value IS NOT NULL AND v.value != ''", ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
-      return inner(topsOf('field_values', t.fields, d, where, t.all.map((c) => c.value)));
+      return inner(
+        topsOf(
+          'field_values',
+          t.fields,
+          d,
+          where,
+          t.all.map((c) => c.value),
+        ),
+      );
     }
     case 'boolean': {
       const on = topsOf('field_values', t.fields, d, 'v.value = 1', []);
@@ -163,7 +174,9 @@ export class RecordSearch {
   /** Full rows of a page of rids, in the given order. */
   rows(rids: number[]): RecordRow[] {
     if (rids.length === 0) return [];
-    const rows = this.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rids)) as RecordRow[];
+    const rows = this.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`).all(
+      JSON.stringify(rids),
+    ) as RecordRow[];
     const byRid = new Map(rows.map((r) => [r.rid, r]));
     return rids.map((rid) => byRid.get(rid)!).filter(Boolean);
   }

@@ -26,7 +26,10 @@ export interface TableQuery {
 }
 
 const SPECIAL: Record<string, string> = {
-  _id: 'r.internal_id', _updated: 'r.update_date', _created: 'r.create_date', _public: 'r.public_date',
+  _id: 'r.internal_id',
+  _updated: 'r.update_date',
+  _created: 'r.create_date',
+  _public: 'r.public_date',
 };
 const CACHE = 8;
 
@@ -38,10 +41,16 @@ const CACHE = 8;
 export class RecordTable {
   private readonly cache = new Map<string, number[]>();
 
-  constructor(private readonly d: Domain, private readonly search: SearchIndex) {}
+  constructor(
+    private readonly d: Domain,
+    private readonly search: SearchIndex,
+  ) {}
 
   /** ORDER BY terms; `nulls` terms keep empty values last whatever the direction. */
-  private orderFor(dt: DatatypeInfo, sort: string | undefined): { join: string; order: { sql: string; nulls?: boolean }[]; args: Record<string, unknown> } {
+  private orderFor(
+    dt: DatatypeInfo,
+    sort: string | undefined,
+  ): { join: string; order: { sql: string; nulls?: boolean }[]; args: Record<string, unknown> } {
     if (!sort) return { join: '', order: [{ sql: 'r.rid' }], args: {} };
     if (SPECIAL[sort]) return { join: '', order: [{ sql: SPECIAL[sort] }], args: {} };
     const f = dt.fieldsByUuid.get(sort) ?? dt.fields.find((x) => x.templateFieldUuid === sort);
@@ -49,12 +58,16 @@ export class RecordTable {
     if (['text', 'integer', 'decimal', 'datetime', 'boolean'].includes(f.type.storage)) {
       return {
         join: 'LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @sortField',
-        order: [{ sql: "(v.value IS NULL OR v.value = '')", nulls: true }, { sql: f.type.storage === 'integer' || f.type.storage === 'decimal' ? 'CAST(v.value AS REAL)' : 'v.value' }],
+        order: [
+          { sql: "(v.value IS NULL OR v.value = '')", nulls: true },
+          { sql: f.type.storage === 'integer' || f.type.storage === 'decimal' ? 'CAST(v.value AS REAL)' : 'v.value' },
+        ],
         args: { sortField: f.id },
       };
     }
     if (f.type.storage === 'options') {
-      const first = '(SELECT MIN(o.name) FROM option_selections s JOIN radio_options o ON o.id = s.option_id WHERE s.record_rid = r.rid AND s.datafield_id = @sortField)';
+      const first =
+        '(SELECT MIN(o.name) FROM option_selections s JOIN radio_options o ON o.id = s.option_id WHERE s.record_rid = r.rid AND s.datafield_id = @sortField)';
       return { join: '', order: [{ sql: `${first} IS NULL`, nulls: true }, { sql: first }], args: { sortField: f.id } };
     }
     throw badRequest(`sort: ${f.fieldtype} fields are not sortable`);
@@ -78,7 +91,10 @@ export class RecordTable {
       const filter = match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
       const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
                    ORDER BY ${orderSql}, r.rid ${dir}`;
-      ids = this.d.ctx.db.prepare(sql).pluck().all({ dt: dt.id, user: user.id, now, match, ...args }) as number[];
+      ids = this.d.ctx.db
+        .prepare(sql)
+        .pluck()
+        .all({ dt: dt.id, user: user.id, now, match, ...args }) as number[];
       this.cache.set(key, ids);
       while (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value!);
     } else {
@@ -86,7 +102,9 @@ export class RecordTable {
       this.cache.set(key, ids);
     }
     const slice = ids.slice(q.offset, q.offset + q.limit);
-    const rows = this.d.ctx.db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(slice)) as RecordRow[];
+    const rows = this.d.ctx.db
+      .prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(slice)) as RecordRow[];
     const byRid = new Map(rows.map((r) => [r.rid, r]));
     return { total: ids.length, rows: slice.map((rid) => byRid.get(rid)!).filter(Boolean) };
   }
@@ -96,15 +114,26 @@ export class RecordTable {
 export function datasetSummaries(d: Domain, user: User): DatasetSummary[] {
   const now = d.now();
   const stats = new Map(
-    (d.ctx.db.prepare(`SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id`)
-      .all() as { id: number; n: number; updated: string }[]).map((s) => [s.id, s]),
+    (
+      d.ctx.db
+        .prepare(
+          `SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id`,
+        )
+        .all() as { id: number; n: number; updated: string }[]
+    ).map((s) => [s.id, s]),
   );
-  return d.schema().topLevel()
+  return d
+    .schema()
+    .topLevel()
     .filter((dt) => !dt.isMaster && canViewDatatype(user, dt, now))
     .map((dt) => ({
-      uuid: dt.uuid, name: dt.name, description: dt.description, template_uuid: dt.masterUuid || null,
+      uuid: dt.uuid,
+      name: dt.name,
+      description: dt.description,
+      template_uuid: dt.masterUuid || null,
       metadata_for: dt.metadataForUuid || null,
-      records: stats.get(dt.id)?.n ?? 0, updated: stats.get(dt.id)?.updated ?? dt.updatedAt,
+      records: stats.get(dt.id)?.n ?? 0,
+      updated: stats.get(dt.id)?.updated ?? dt.updatedAt,
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -59,20 +59,24 @@ export class SearchIndex {
     const rows = this.s.changes!.all(from) as { seq: number; top_record_uuid: string | null }[];
     if (rows.length === 0) return false;
     const uuids = [...new Set(rows.flatMap((r) => (r.top_record_uuid ? [r.top_record_uuid] : [])))];
-    this.ctx.db.transaction(() => {
-      const rids = this.s.rids!.all(JSON.stringify(uuids)) as number[];
-      for (const { rid, body } of this.s.bodies!.all(JSON.stringify(rids)) as { rid: number; body: string }[]) {
-        this.s.del!.run(rid);
-        this.s.ins!.run(rid, body);
-      }
-      this.s.setCursor!.run(String(rows.at(-1)!.seq));
-    }).immediate();
+    this.ctx.db
+      .transaction(() => {
+        const rids = this.s.rids!.all(JSON.stringify(uuids)) as number[];
+        for (const { rid, body } of this.s.bodies!.all(JSON.stringify(rids)) as { rid: number; body: string }[]) {
+          this.s.del!.run(rid);
+          this.s.ins!.run(rid, body);
+        }
+        this.s.setCursor!.run(String(rows.at(-1)!.seq));
+      })
+      .immediate();
     return rows.length === BATCH;
   }
 
   /** Brings the index up to date now (searches call this: read-your-writes). */
   catchUp(): void {
-    while (this.step()) { /* next batch */ }
+    while (this.step()) {
+      /* next batch */
+    }
   }
 
   /** Pauses background indexing (bulk imports); the returned function resumes it. */
@@ -114,5 +118,8 @@ export class SearchIndex {
 export function ftsQuery(input: string): string | null {
   const words = input.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
   if (words.length === 0) return null;
-  return words.slice(0, 16).map((w) => `"${w.replace(/"/g, '""')}"*`).join(' AND ');
+  return words
+    .slice(0, 16)
+    .map((w) => `"${w.replace(/"/g, '""')}"*`)
+    .join(' AND ');
 }

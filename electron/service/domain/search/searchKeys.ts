@@ -35,7 +35,11 @@ export function decodeKey(key: string): Record<string, unknown> {
 
 /** The inverse, as the real server writes keys (sorted keys, url-safe, unpadded). */
 export function encodeKey(params: Record<string, unknown>): string {
-  const sorted = Object.fromEntries(Object.keys(params).sort().map((k) => [k, params[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k]]),
+  );
   return Buffer.from(JSON.stringify(sorted)).toString('base64url');
 }
 
@@ -100,7 +104,10 @@ export function valueTerm(fields: FieldInfo[], raw: string): Term {
 
 function dateTerm(fields: FieldInfo[], after: string | undefined, before: string | undefined): Term {
   const all: Comparison[] = [];
-  for (const [v, op] of [[after, '>='], [before, '<=']] as const) {
+  for (const [v, op] of [
+    [after, '>='],
+    [before, '<='],
+  ] as const) {
     if (v === undefined || v === '') continue;
     if (!DATE_ONLY_RE.test(v)) throw invalid(`"${v}" is not a valid date`);
     all.push({ op, value: v });
@@ -155,7 +162,8 @@ export function datasetKeyCriteria(d: Domain, user: User, key: Record<string, un
     if (m) {
       const f = fieldById(m[1]!);
       if (f.type.storage !== 'datetime') throw invalid(`"${k}": field ${m[1]} is not a DateTime field`);
-      if (key[m[1]!] !== undefined && String(key[m[1]!]).trim() !== '') throw invalid('Unable to simultaneously search for the empty string and a date in the same field');
+      if (key[m[1]!] !== undefined && String(key[m[1]!]).trim() !== '')
+        throw invalid('Unable to simultaneously search for the empty string and a date in the same field');
       const range = dates.get(m[1]!) ?? {};
       range[m[2] as 's' | 'e'] = str(v, k);
       dates.set(m[1]!, range);
@@ -252,7 +260,8 @@ export function templateKeyCriteria(d: Domain, key: Record<string, unknown>): Cr
     }
   }
   for (const k of Object.keys(key)) {
-    if (!['template_uuid', 'template_name', 'field_name', 'name', 'general', 'sort_by', 'fields'].includes(k)) throw invalid(`unrecognized parameter "${k}"`);
+    if (!['template_uuid', 'template_name', 'field_name', 'name', 'general', 'sort_by', 'fields'].includes(k))
+      throw invalid(`unrecognized parameter "${k}"`);
   }
   const list = key.fields === undefined ? [] : asArray(key.fields, 'fields');
   list.forEach((entry, num) => {
@@ -264,7 +273,8 @@ export function templateKeyCriteria(d: Domain, key: Record<string, unknown>): Cr
     if (!f) throw invalid(`invalid datafield ${fu}`);
     const storage = f.type.storage;
     if (df.value !== undefined) {
-      if (storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'datetime') throw invalid(`"value" defined for a "${f.fieldtype}" datafield`);
+      if (storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'datetime')
+        throw invalid(`"value" defined for a "${f.fieldtype}" datafield`);
       const raw = str(df.value, 'value');
       if (raw.trim() !== '') crit.terms.push(valueTerm(fields, raw));
     } else if (df.selected_options !== undefined) {
@@ -293,8 +303,17 @@ export function templateKeyCriteria(d: Domain, key: Record<string, unknown>): Cr
       }
       if (ids.length) crit.terms.push({ kind: 'tags', fields, any: ids, none: [] });
     } else if (df.before !== undefined || df.after !== undefined) {
-      if (storage !== 'datetime') throw invalid(`"${df.before !== undefined ? 'before' : 'after'}" defined for a "${f.fieldtype}" datafield, expected a Datetime datafield`);
-      crit.terms.push(dateTerm(fields, df.after === undefined ? undefined : str(df.after, 'after'), df.before === undefined ? undefined : str(df.before, 'before')));
+      if (storage !== 'datetime')
+        throw invalid(
+          `"${df.before !== undefined ? 'before' : 'after'}" defined for a "${f.fieldtype}" datafield, expected a Datetime datafield`,
+        );
+      crit.terms.push(
+        dateTerm(
+          fields,
+          df.after === undefined ? undefined : str(df.after, 'after'),
+          df.before === undefined ? undefined : str(df.before, 'before'),
+        ),
+      );
     } else if (df.filename !== undefined) {
       if (storage !== 'files') throw invalid(`"filename" defined for a "${f.fieldtype}" datafield, expected a File or Image datafield`);
       crit.terms.push(valueTerm(fields, str(df.filename, 'filename')));
@@ -324,12 +343,13 @@ export function fieldListCriteria(dt: DatatypeInfo, body: { fields: { field_uuid
       const ids: number[] = [];
       for (const v of values) {
         const want = String(v).trim().toLowerCase();
-        const found = f.type.storage === 'options'
-          ? f.options.filter((o) => o.uuid === want || o.name.toLowerCase() === want).map((o) => o.id)
-          : (() => {
-            const t = findTag(f.tags, (tg) => tg.uuid === want || tg.name.toLowerCase() === want);
-            return t ? tagAndDescendants(t) : [];
-          })();
+        const found =
+          f.type.storage === 'options'
+            ? f.options.filter((o) => o.uuid === want || o.name.toLowerCase() === want).map((o) => o.id)
+            : (() => {
+                const t = findTag(f.tags, (tg) => tg.uuid === want || tg.name.toLowerCase() === want);
+                return t ? tagAndDescendants(t) : [];
+              })();
         if (!found.length) throw badRequest(`fields.${i}.value: "${String(v)}" is not an option of field ${f.uuid}`);
         ids.push(...found);
       }
