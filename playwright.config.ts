@@ -1,9 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-// Chromium: the system one where it exists (Debian's /usr/bin/chromium here: Playwright's own
-// download is not reachable), else the browser `npx playwright install chromium` fetched.
-const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+import { chromiumLaunchOptions } from './e2e/support/chromium.js';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,16 +16,6 @@ export default defineConfig({
   use: {
     viewport: { width: 1400, height: 880 },
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.ODR_CHROMIUM ?? SYSTEM_CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

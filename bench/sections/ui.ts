@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { SYNTH } from '../synthetic.js';
+import { chromiumLaunchOptions } from '../../e2e/support/chromium.js';
 import { fmt, forkTs, type BenchContext } from '../util.js';
 
 // Browser globals used inside page.evaluate callbacks (they run in Chromium, not here); declared
@@ -16,8 +17,6 @@ declare const requestAnimationFrame: (f: () => void) => number;
 type HTMLElement = any;
 type HTMLInputElement = any;
 
-const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-
 /**
  * Issue 4's figures, in a real Chromium against the service holding the synthetic dataset:
  * first table paint after navigation, long tasks while scrolling top to bottom, and the time
@@ -29,17 +28,7 @@ export async function uiBench(ctx: BenchContext): Promise<void> {
   if (!existsSync(path.join(ctx.work, '..', 'dist', 'renderer', 'index.html')))
     throw new Error('build the renderer first: npm run build:renderer');
   const server = await forkTs('server.ts', [dataDir]);
-  const browser = await chromium.launch({
-    executablePath: process.env.ODR_CHROMIUM ?? SYSTEM_CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // tsx compiles the callbacks below with esbuild's keepNames, which calls a __name helper.
