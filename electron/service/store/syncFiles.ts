@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileRow } from '../domain/rows.js';
+import { perConnection } from './prepared.js';
 
 // Files in sync (migration 006): the map from files uploaded here to the server's, the datasets
 // whose files are kept offline, and the file rows sync reads and fills in (bytes fetched from the
@@ -206,3 +207,6 @@ export class SyncFileStore {
     );
   }
 }
+
+/** The connection's one SyncFileStore (statements prepared once per connection). */
+export const syncFileStore = perConnection((db: Database) => new SyncFileStore(db));

@@ -9,7 +9,7 @@ import { probeImage, thumbnail } from '../domain/files/images.js';
 import { commitBlob, stage, storeBuffer, type Staged } from '../domain/files/ingest.js';
 import type { JobReporter } from '../domain/jobRunner.js';
 import type { FileRow } from '../domain/rows.js';
-import { SyncFileStore } from '../store/syncFiles.js';
+import { syncFileStore, type SyncFileStore } from '../store/syncFiles.js';
 import { RemoteError, type RemoteClient } from './remoteClient.js';
 
 /** A download that sends nothing for this long is given up (the next use tries again). */
@@ -32,7 +32,7 @@ export class FileFetcher {
     private readonly blobs: BlobStore,
     private readonly client: (remoteId: number) => RemoteClient,
   ) {
-    this.files = new SyncFileStore(d.ctx.db);
+    this.files = syncFileStore(d.ctx.db);
   }
 
   /** The file with its bytes here: at once when they are, else fetched (one download per file at a time). */
