@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { FileRow } from '../domain/rows.js';
+import type { FileRow } from './rows.js';
 import { perConnection } from './prepared.js';
 
 // Files in sync (migration 006): the map from files uploaded here to the server's, the datasets

@@ -8,7 +8,7 @@ import type { BlobStore } from '../domain/files/blobStore.js';
 import { probeImage, thumbnail } from '../domain/files/images.js';
 import { commitBlob, stage, storeBuffer, type Staged } from '../domain/files/ingest.js';
 import type { JobReporter } from '../domain/jobRunner.js';
-import type { FileRow } from '../domain/rows.js';
+import type { FileRow } from '../store/rows.js';
 import { syncFileStore, type SyncFileStore } from '../store/syncFiles.js';
 import { RemoteError, type RemoteClient } from './remoteClient.js';
 

@@ -21,7 +21,7 @@ import {
 } from '../../domain/files/fileOps.js';
 import { checkUpload } from '../../domain/files/images.js';
 import { cleanFileName, commitBlob, storeBuffer } from '../../domain/files/ingest.js';
-import type { FileRow } from '../../domain/rows.js';
+import type { FileRow } from '../../store/rows.js';
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file). */
 export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
