@@ -77,7 +77,10 @@ export const recordLists = perConnection((db: Db) => {
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
     'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
   );
+  const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
   return {
+    /** Uuids of every top-level record of a dataset. */
+    topUuids: (dt: number) => topUuids.all(dt),
     page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
     ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
