@@ -7,6 +7,9 @@ import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery, type SearchIndex } from './searchIndex.js';
 import type { DatasetSummary } from '../../../../shared/schemas/local.js';
+import type { ViewFilter } from '../../../../shared/schemas/view.js';
+import { termsWhere } from './recordSearch.js';
+import { filterTerms } from './viewFilters.js';
 
 /** What the table reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
 export interface TableView {
@@ -21,6 +24,8 @@ export interface TableQuery {
   /** A field uuid, or `_id` (internal id), `_updated`, `_created`, `_public`. */
   sort?: string;
   dir?: 'asc' | 'desc';
+  /** Per-field filters (all hold), compiled by the search engine's term compiler. */
+  filters?: ViewFilter[];
   offset: number;
   limit: number;
 }
@@ -50,25 +55,26 @@ export class RecordTable {
   private orderFor(
     dt: DatatypeInfo,
     sort: string | undefined,
-  ): { join: string; order: { sql: string; nulls?: boolean }[]; args: Record<string, unknown> } {
-    if (!sort) return { join: '', order: [{ sql: 'r.rid' }], args: {} };
-    if (SPECIAL[sort]) return { join: '', order: [{ sql: SPECIAL[sort] }], args: {} };
+  ): { join: string; joinArgs: unknown[]; order: { sql: string; nulls?: boolean }[]; orderArgs: unknown[] } {
+    if (!sort) return { join: '', joinArgs: [], order: [{ sql: 'r.rid' }], orderArgs: [] };
+    if (SPECIAL[sort]) return { join: '', joinArgs: [], order: [{ sql: SPECIAL[sort] }], orderArgs: [] };
     const f = dt.fieldsByUuid.get(sort) ?? dt.fields.find((x) => x.templateFieldUuid === sort);
     if (!f) throw badRequest(`sort: ${sort} is not a field of dataset ${dt.uuid}`);
     if (['text', 'integer', 'decimal', 'datetime', 'boolean'].includes(f.type.storage)) {
       return {
-        join: 'LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @sortField',
+        join: 'LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = ?',
+        joinArgs: [f.id],
         order: [
           { sql: "(v.value IS NULL OR v.value = '')", nulls: true },
           { sql: f.type.storage === 'integer' || f.type.storage === 'decimal' ? 'CAST(v.value AS REAL)' : 'v.value' },
         ],
-        args: { sortField: f.id },
+        orderArgs: [],
       };
     }
     if (f.type.storage === 'options') {
       const first =
-        '(SELECT MIN(o.name) FROM option_selections s JOIN radio_options o ON o.id = s.option_id WHERE s.record_rid = r.rid AND s.datafield_id = @sortField)';
-      return { join: '', order: [{ sql: `${first} IS NULL`, nulls: true }, { sql: first }], args: { sortField: f.id } };
+        '(SELECT MIN(o.name) FROM option_selections s JOIN radio_options o ON o.id = s.option_id WHERE s.record_rid = r.rid AND s.datafield_id = ?)';
+      return { join: '', joinArgs: [], order: [{ sql: `${first} IS NULL`, nulls: true }, { sql: first }], orderArgs: [f.id, f.id] };
     }
     throw badRequest(`sort: ${f.fieldtype} fields are not sortable`);
   }
@@ -80,21 +86,45 @@ export class RecordTable {
     const admin = isAdmin(user, dt);
     const match = q.q ? ftsQuery(q.q) : null;
     if (match) this.search.catchUp();
+    const terms = filterTerms(dt, q.filters ?? []);
     const gen = this.d.ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck().get() as number;
-    const key = JSON.stringify([dt.id, admin ? 'all' : `${user.id}@${now.slice(0, 16)}`, match, q.sort ?? '', q.dir ?? 'asc', gen]);
+    // A public filter, like a non-admin's visibility, changes with the clock: keyed by the minute.
+    const timed = !admin || q.filters?.some((f) => f.kind === 'public');
+    const key = JSON.stringify([
+      dt.id,
+      admin ? 'all' : user.id,
+      timed ? now.slice(0, 16) : '',
+      match,
+      q.filters ?? [],
+      q.sort ?? '',
+      q.dir ?? 'asc',
+      gen,
+    ]);
     let ids = this.cache.get(key);
     if (!ids) {
-      const { join, order, args } = this.orderFor(dt, q.sort);
+      const { join, joinArgs, order, orderArgs } = this.orderFor(dt, q.sort);
       const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
       const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${dir}`)).join(', ');
-      const visible = admin ? '' : `AND (r.created_by = @user OR (r.public_date != '${PRIVATE_DATE}' AND r.public_date <= @now))`;
-      const filter = match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
-      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
-                   ORDER BY ${orderSql}, r.rid ${dir}`;
+      const where = ['r.datatype_id = ? AND r.parent_rid IS NULL'];
+      const args: unknown[] = [...joinArgs, dt.id];
+      if (!admin) {
+        where.push(`(r.created_by = ? OR (r.public_date != '${PRIVATE_DATE}' AND r.public_date <= ?))`);
+        args.push(user.id, now);
+      }
+      if (match) {
+        where.push('r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?)');
+        args.push(match);
+      }
+      const filtered = termsWhere(this.d, terms);
+      if (filtered) {
+        where.push(filtered.sql);
+        args.push(...filtered.args);
+      }
+      const sql = `SELECT r.rid FROM records r ${join} WHERE ${where.join(' AND ')} ORDER BY ${orderSql}, r.rid ${dir}`;
       ids = this.d.ctx.db
         .prepare(sql)
         .pluck()
-        .all({ dt: dt.id, user: user.id, now, match, ...args }) as number[];
+        .all(...args, ...orderArgs) as number[];
       this.cache.set(key, ids);
       while (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value!);
     } else {
