@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
 
 // What an export of a record list reads per batch of top-level records, set-based: the stored
 // values, the selected option and tag names, and the original files of the chosen fields.
@@ -36,25 +36,22 @@ export interface ExportCellsRepository {
 const IN_RIDS = 'record_rid IN (SELECT value FROM json_each(?))';
 const IN_FIELDS = 'datafield_id IN (SELECT value FROM json_each(?))';
 
-export function exportCellsRepository(db: Db): ExportCellsRepository {
+export const exportCellsRepository = perConnection((db: Db): ExportCellsRepository => {
   type Args = [string, string];
   const stmts = {
-    values: db.prepare(`SELECT record_rid, datafield_id, value FROM field_values WHERE ${IN_RIDS} AND ${IN_FIELDS}`) as Statement<
-      Args,
-      CellValueRow
-    >,
-    options: db.prepare(
+    values: db.prepare<Args, CellValueRow>(`SELECT record_rid, datafield_id, value FROM field_values WHERE ${IN_RIDS} AND ${IN_FIELDS}`),
+    options: db.prepare<Args, CellNameRow>(
       `SELECT s.record_rid, s.datafield_id, o.name FROM option_selections s JOIN radio_options o ON o.id = s.option_id
        WHERE s.${IN_RIDS} AND s.${IN_FIELDS} ORDER BY s.record_rid, o.display_order, o.id`,
-    ) as Statement<Args, CellNameRow>,
-    tags: db.prepare(
+    ),
+    tags: db.prepare<Args, CellNameRow>(
       `SELECT s.record_rid, s.datafield_id, t.name FROM tag_selections s JOIN tags t ON t.id = s.tag_id
        WHERE s.${IN_RIDS} AND s.${IN_FIELDS} ORDER BY s.record_rid, t.display_order, t.id`,
-    ) as Statement<Args, CellNameRow>,
-    files: db.prepare(
+    ),
+    files: db.prepare<Args, CellFileRow>(
       `SELECT record_rid, datafield_id, rid, original_name, content_hash, public_date, created_by FROM files
        WHERE ${IN_RIDS} AND ${IN_FIELDS} AND parent_rid IS NULL ORDER BY record_rid, display_order, rid`,
-    ) as Statement<Args, CellFileRow>,
+    ),
   };
   const args = (rids: number[], fieldIds: number[]): Args => [JSON.stringify(rids), JSON.stringify(fieldIds)];
   return {
@@ -63,4 +60,4 @@ export function exportCellsRepository(db: Db): ExportCellsRepository {
     tags: (r, f) => (f.length ? stmts.tags.all(...args(r, f)) : []),
     files: (r, f) => (f.length ? stmts.files.all(...args(r, f)) : []),
   };
-}
+});

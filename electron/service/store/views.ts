@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
 
 // Saved searches and column layouts (migration 006): typed rows, named prepared statements.
 // The view and layout columns hold JSON the domain validated with the shared zod schemas.
@@ -22,25 +22,21 @@ export interface ViewsRepository {
   putColumnLayout(userId: number, datasetUuid: string, layout: string, updated: string): void;
 }
 
-export function viewsRepository(db: Db): ViewsRepository {
+export const viewsRepository = perConnection((db: Db): ViewsRepository => {
   const stmts = {
-    list: db.prepare('SELECT * FROM saved_searches WHERE user_id = ? AND dataset_uuid = ? ORDER BY name COLLATE NOCASE, id') as Statement<
-      [number, string],
-      SavedSearchRow
-    >,
-    one: db.prepare('SELECT * FROM saved_searches WHERE id = ?') as Statement<[number], SavedSearchRow>,
-    add: db.prepare(
+    list: db.prepare<[number, string], SavedSearchRow>(
+      'SELECT * FROM saved_searches WHERE user_id = ? AND dataset_uuid = ? ORDER BY name COLLATE NOCASE, id',
+    ),
+    one: db.prepare<[number], SavedSearchRow>('SELECT * FROM saved_searches WHERE id = ?'),
+    add: db.prepare<[Omit<SavedSearchRow, 'id'>]>(
       'INSERT INTO saved_searches (user_id, dataset_uuid, name, view, created) VALUES (@user_id, @dataset_uuid, @name, @view, @created)',
-    ) as Statement<[Omit<SavedSearchRow, 'id'>]>,
-    del: db.prepare('DELETE FROM saved_searches WHERE id = ?') as Statement<[number]>,
-    layout: db.prepare('SELECT layout FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?').pluck() as Statement<
-      [number, string],
-      string
-    >,
-    putLayout: db.prepare(
+    ),
+    del: db.prepare<[number]>('DELETE FROM saved_searches WHERE id = ?'),
+    layout: db.prepare<[number, string], string>('SELECT layout FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?').pluck(),
+    putLayout: db.prepare<[number, string, string, string]>(
       `INSERT INTO column_layouts (user_id, dataset_uuid, layout, updated) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_id, dataset_uuid) DO UPDATE SET layout = excluded.layout, updated = excluded.updated`,
-    ) as Statement<[number, string, string, string]>,
+    ),
   };
   return {
     savedSearches: (userId, datasetUuid) => stmts.list.all(userId, datasetUuid),
@@ -50,4 +46,4 @@ export function viewsRepository(db: Db): ViewsRepository {
     columnLayout: (userId, datasetUuid) => stmts.layout.get(userId, datasetUuid),
     putColumnLayout: (userId, datasetUuid, layout, updated) => void stmts.putLayout.run(userId, datasetUuid, layout, updated),
   };
-}
+});

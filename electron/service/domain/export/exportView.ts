@@ -14,7 +14,7 @@ import { badRequest } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import type { JobReporter } from '../jobRunner.js';
 import { isAdmin } from '../permissions.js';
-import type { RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { parseFilters } from '../search/viewFilters.js';
