@@ -31,6 +31,8 @@ export interface TableArgs extends ListArgs {
   match: string | null;
   sort: TableSort;
   dir: 'ASC' | 'DESC';
+  /** A condition on `r` with positional arguments (the search engine's compiled terms), or null. */
+  filter: { sql: string; args: unknown[] } | null;
 }
 
 const COLUMNS = RECORD_COLUMNS.split(', ')
@@ -98,11 +100,19 @@ export const recordLists = perConnection((db: Db) => {
       const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${a.dir}`)).join(', ');
       const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
       const filter = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
-      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
+      const terms = a.filter ? `AND ${a.filter.sql}` : '';
+      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter} ${terms}
                    ORDER BY ${orderSql}, r.rid ${a.dir}`;
-      return shaped(db)<[Record<string, unknown>], number>(sql)
+      // The terms' `?` bind in order; the named parameters from the object.
+      return shaped(db)<unknown[], number>(sql)
         .pluck()
-        .all({ dt: a.dt, user: a.user, now: a.now, match: a.match, ...(fieldId === undefined ? {} : { sortField: fieldId }) });
+        .all(...(a.filter?.args ?? []), {
+          dt: a.dt,
+          user: a.user,
+          now: a.now,
+          match: a.match,
+          ...(fieldId === undefined ? {} : { sortField: fieldId }),
+        });
     },
     /** Top-level record count and last change per dataset. */
     summaries: () => summaries.all(),
