@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, type BenchContext } from './util.js';
 import { coreBench } from './sections/core.js';
+import { csvImportBench } from './sections/csvImport.js';
 import { filesBench } from './sections/files.js';
 import { startupBench } from './sections/startup.js';
 import { searchBench } from './sections/search.js';
@@ -34,6 +35,7 @@ const sections: Record<string, (c: BenchContext) => Promise<void>> = {
   files: filesBench,
   sync: syncBench,
   search: searchBench,
+  csv: csvImportBench,
 };
 const only = values.only ? values.only.split(',') : Object.keys(sections);
 console.log(`odr-desktop bench — ${new Date().toISOString()} — node ${process.version}, ${ctx.records} records`);
