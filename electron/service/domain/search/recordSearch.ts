@@ -1,7 +1,8 @@
 import type { Statement } from 'better-sqlite3';
+import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { canViewRecord } from '../permissions.js';
-import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
+import { RECORD_COLUMNS, type RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery } from './searchIndex.js';
@@ -24,7 +25,9 @@ export type Term =
   | { kind: 'boolean'; fields: FieldInfo[]; selected: boolean }
   /** Records with any of `any` selected (when given) and none of `none`. */
   | { kind: 'options' | 'tags'; fields: FieldInfo[]; any: number[]; none: number[] }
-  | { kind: 'file'; fields: FieldInfo[]; has: boolean; name?: string };
+  | { kind: 'file'; fields: FieldInfo[]; has: boolean; name?: string }
+  /** Public now, or private (never public, or public only from a later date). */
+  | { kind: 'public'; public: boolean };
 
 export interface Criteria {
   /** Top-level datasets searched. */
@@ -49,7 +52,9 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  * `byField: false` for selections: option and tag ids belong to one field already, and leaving
  * the field out lets the option/tag index answer alone.
  */
-function topsOf(table: string, fields: FieldInfo[], d: Domain, where: string, args: unknown[], byField = true): Compiled {
+type Terms = Pick<Domain, 'schema' | 'now'>;
+
+function topsOf(table: string, fields: FieldInfo[], d: Terms, where: string, args: unknown[], byField = true): Compiled {
   const schema = d.schema();
   const allTop = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
   const ids = byField ? fields.map((f) => f.id) : [];
@@ -60,8 +65,8 @@ function topsOf(table: string, fields: FieldInfo[], d: Domain, where: string, ar
   return { sql, args: [...ids, ...args] };
 }
 
-/** A term as `r.rid [NOT] IN (…)`. */
-function compile(d: Domain, t: Term): Compiled {
+/** A term as `r.rid [NOT] IN (…)`, or a condition on the top-level record `r` itself. */
+function compile(d: Terms, t: Term): Compiled {
   const inner = (c: Compiled, negate = false): Compiled => ({ sql: `r.rid ${negate ? 'NOT IN' : 'IN'} (${c.sql})`, args: c.args });
   switch (t.kind) {
     case 'text': {
@@ -73,9 +78,12 @@ function compile(d: Domain, t: Term): Compiled {
       return inner(topsOf('field_values', t.fields, d, "v.value LIKE ? ESCAPE '\\'", [`%${escapeLike(m.text)}%`]));
     }
     case 'compare': {
-      // Integers are stored as numbers and use the index; decimals are stored as text.
-      const col = t.numeric && t.fields.some((f) => f.type.storage !== 'integer') ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
-      const where = ["v.value IS NOT NULL AND v.value != ''", ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
+      // Integers are stored as numbers and range over field_values_by_field; decimals are text
+      // and range over field_values_by_number, whose WHERE term is repeated so it applies.
+      const decimal = t.numeric && t.fields.some((f) => f.type.storage !== 'integer');
+      const col = decimal ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
+      const kind = decimal ? "typeof(v.value) = 'text' AND v.value != ''" : "v.value IS NOT NULL AND v.value != ''";
+      const where = [kind, ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
       return inner(
         topsOf(
           'field_values',
@@ -104,7 +112,18 @@ function compile(d: Domain, t: Term): Compiled {
       const where = t.name === undefined ? 'v.parent_rid IS NULL' : "v.parent_rid IS NULL AND v.original_name LIKE ? ESCAPE '\\'";
       return inner(topsOf('files', t.fields, d, where, t.name === undefined ? [] : [`%${escapeLike(t.name)}%`]), !t.has);
     }
+    case 'public': {
+      const sql = `(r.public_date != '${PRIVATE_DATE}' AND r.public_date <= ?)`;
+      return { sql: t.public ? sql : `NOT ${sql}`, args: [d.now()] };
+    }
   }
+}
+
+/** Terms all holding (AND) as one condition on `r` (a top-level record), for other queries over `records r`. */
+export function termsWhere(d: Terms, terms: Term[]): Compiled | null {
+  if (!terms.length) return null;
+  const parts = terms.map((t) => compile(d, t));
+  return { sql: `(${parts.map((p) => p.sql).join(' AND ')})`, args: parts.flatMap((p) => p.args) };
 }
 
 interface Candidate {
@@ -137,6 +156,24 @@ export class RecordSearch {
    */
   run(user: User, c: Criteria, enough = Infinity): number[] {
     if (c.datasets.length === 0) return [];
+    const { sql, args } = this.compiled(c);
+    const out: number[] = [];
+    // Taken before iterating: the connection runs nothing else while a statement is open.
+    const canRead = this.readable(user);
+    for (const row of this.prepare(sql).iterate(...args) as IterableIterator<Candidate>) {
+      if (out.length >= enough) break;
+      if (canRead(row)) out.push(row.rid);
+    }
+    return out;
+  }
+
+  /** SQLite's plan for a search (EXPLAIN QUERY PLAN details): tests check the indexes it uses. */
+  plan(c: Criteria): string[] {
+    const { sql, args } = this.compiled(c);
+    return (this.d.ctx.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+  }
+
+  private compiled(c: Criteria): Compiled {
     const where: string[] = [`r.parent_rid IS NULL AND r.datatype_id IN (${marks(c.datasets.length)})`];
     const args: unknown[] = c.datasets.map((dt) => dt.id);
     const general = c.general ? ftsQuery(c.general) : null;
@@ -151,14 +188,7 @@ export class RecordSearch {
       args.push(...terms.flatMap((t) => t.args));
     }
     const sql = `SELECT r.rid, r.datatype_id, r.created_by, r.public_date FROM records r WHERE ${where.join(' AND ')} ORDER BY r.rid`;
-    const out: number[] = [];
-    // Taken before iterating: the connection runs nothing else while a statement is open.
-    const canRead = this.readable(user);
-    for (const row of this.prepare(sql).iterate(...args) as IterableIterator<Candidate>) {
-      if (out.length >= enough) break;
-      if (canRead(row)) out.push(row.rid);
-    }
-    return out;
+    return { sql, args };
   }
 
   /** The record-read rule (permissions.canViewRecord) for candidate top-level rows. */
@@ -167,7 +197,7 @@ export class RecordSearch {
     const schema = this.d.schema();
     return (r) => {
       const dt = schema.datatypes.get(r.datatype_id);
-      return dt !== undefined && canViewRecord(user, dt, r as unknown as RecordRow, r as unknown as RecordRow, now);
+      return dt !== undefined && canViewRecord(user, dt, r, r, now);
     };
   }
 
