@@ -14,6 +14,7 @@ import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
 import { localSelectionRoutes } from './routes/localSelection.js';
+import { localHistoryRoutes } from './routes/localHistory.js';
 import { localBatchRoutes } from './routes/localBatch.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { localSyncRoutes } from './routes/localSync.js';
@@ -104,6 +105,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
+  local.route('/', localHistoryRoutes(d));
   const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);
