@@ -1,6 +1,6 @@
-import type { Statement } from 'better-sqlite3';
 import { HISTORY_OPS } from '../../../shared/schemas/history.js';
 import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
 
 /** One change-log row of a record tree, with who made it. */
 export interface HistoryRow {
@@ -36,25 +36,22 @@ const COLUMNS = `c.seq, c.at, c.op, c.record_uuid, c.field_uuid, c.item_uuid, c.
  * the user joined in, newest first. Record deletes and imports are left out: they carry whole
  * record snapshots, not a field's change.
  */
-export class HistoryRepository {
-  private readonly tree: Statement<[string, number, number], HistoryRow>;
-  private readonly treeField: Statement<[string, number, string, number], HistoryRow>;
-
-  constructor(db: Db) {
-    this.tree = db.prepare(
+export const historyStore = perConnection((db: Db) => {
+  const s = {
+    tree: db.prepare<[string, number, number], HistoryRow>(
       `SELECT ${COLUMNS} FROM change_log c LEFT JOIN users u ON u.id = c.user_id
        WHERE c.top_record_uuid = ? AND c.seq < ? AND c.op IN (${OPS})
        ORDER BY c.seq DESC LIMIT ?`,
-    );
-    this.treeField = db.prepare(
+    ),
+    treeField: db.prepare<[string, number, string, number], HistoryRow>(
       `SELECT ${COLUMNS} FROM change_log c LEFT JOIN users u ON u.id = c.user_id
        WHERE c.top_record_uuid = ? AND c.seq < ? AND c.field_uuid = ? AND c.op IN (${OPS})
        ORDER BY c.seq DESC LIMIT ?`,
-    );
-  }
-
-  /** Up to `limit` rows of the tree under `top` (its field `field` only, when given). */
-  page(p: HistoryPage): HistoryRow[] {
-    return p.field === undefined ? this.tree.all(p.top, p.before, p.limit) : this.treeField.all(p.top, p.before, p.field, p.limit);
-  }
-}
+    ),
+  };
+  return {
+    /** Up to `limit` rows of the tree under `top` (its field `field` only, when given). */
+    page: (p: HistoryPage): HistoryRow[] =>
+      p.field === undefined ? s.tree.all(p.top, p.before, p.limit) : s.treeField.all(p.top, p.before, p.field, p.limit),
+  };
+});

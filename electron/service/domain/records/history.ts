@@ -1,5 +1,5 @@
 import { MAX_HISTORY, type HistoryEntry, type RecordHistory } from '../../../../shared/schemas/history.js';
-import type { HistoryRepository, HistoryRow } from '../../store/history.js';
+import { historyStore, type HistoryRow } from '../../store/history.js';
 import { canRead, readableRecord } from '../access.js';
 import type { Domain } from '../domain.js';
 import { badRequest } from '../errors.js';
@@ -42,12 +42,17 @@ function under(d: Domain, rec: RecordRow, root: RecordRow): boolean {
  * gated like a record read (404 unknown, 403 not readable); entries of child records the caller
  * may not read, or that no longer exist, are left out.
  */
-export function recordHistory(d: Domain, repo: HistoryRepository, user: User, uuid: string, o: HistoryOptions): RecordHistory {
+export function recordHistory(d: Domain, user: User, uuid: string, o: HistoryOptions): RecordHistory {
   if (o.limit < 1 || o.limit > MAX_HISTORY) throw badRequest(`limit must be between 1 and ${MAX_HISTORY}, not ${o.limit}`);
   if (o.field !== undefined && !d.schema().fieldsByUuid.has(o.field)) throw badRequest(`field ${o.field} is not a known field`);
   const rec = readableRecord(d, user, uuid);
   const top = d.store.topOf(rec);
-  const rows = repo.page({ top: top.uuid, field: o.field, before: o.before ?? Number.MAX_SAFE_INTEGER, limit: o.limit + 1 });
+  const rows = historyStore(d.ctx.db).page({
+    top: top.uuid,
+    field: o.field,
+    before: o.before ?? Number.MAX_SAFE_INTEGER,
+    limit: o.limit + 1,
+  });
   const more = rows.length > o.limit;
   // Few distinct records per page (the record and some children): each checked once.
   const shown = new Map<string, boolean>([[rec.uuid, true]]);
