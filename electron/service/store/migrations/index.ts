@@ -3,7 +3,11 @@ import jobs from './002_jobs.js';
 import search from './003_search.js';
 import sync from './004_sync.js';
 import fieldSearch from './005_field_search.js';
-import history from './006_history.js';
+<<<<<<< HEAD
+import history from './007_history.js';
+=======
+import numericSearch from './006_numeric_search.js';
+>>>>>>> main
 
 export interface Migration {
   version: number;
@@ -18,5 +22,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'search', sql: search },
   { version: 4, name: 'sync', sql: sync },
   { version: 5, name: 'field_search', sql: fieldSearch },
-  { version: 6, name: 'history', sql: history },
+  { version: 6, name: 'numeric_search', sql: numericSearch },
+  { version: 7, name: 'history', sql: history },
 ];
