@@ -3,11 +3,8 @@ import jobs from './002_jobs.js';
 import search from './003_search.js';
 import sync from './004_sync.js';
 import fieldSearch from './005_field_search.js';
-<<<<<<< HEAD
-import history from './007_history.js';
-=======
 import numericSearch from './006_numeric_search.js';
->>>>>>> main
+import history from './007_history.js';
 
 export interface Migration {
   version: number;
