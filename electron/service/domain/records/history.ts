@@ -3,7 +3,7 @@ import { historyStore, type HistoryRow } from '../../store/history.js';
 import { canRead, readableRecord } from '../access.js';
 import type { Domain } from '../domain.js';
 import { badRequest } from '../errors.js';
-import type { RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { User } from '../users.js';
 
 export interface HistoryOptions {
