@@ -16,6 +16,8 @@ import { localDataRoutes } from './routes/localData.js';
 import { localSelectionRoutes } from './routes/localSelection.js';
 import { localHistoryRoutes } from './routes/localHistory.js';
 import { localBatchRoutes } from './routes/localBatch.js';
+import { localViewRoutes } from './routes/localViews.js';
+import { localExportRoutes } from './routes/localExport.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { localSyncRoutes } from './routes/localSync.js';
 import { SyncService } from '../sync/runner.js';
@@ -105,6 +107,8 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
+  local.route('/', localViewRoutes(d));
+  local.route('/', localExportRoutes(d, blobs));
   local.route('/', localHistoryRoutes(d));
   const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
