@@ -109,6 +109,8 @@ test('a delete is on the undo list while it waits: Ctrl+Z keeps the record, Ctrl
   await page.clock.install();
   await openDataset(page, 'Synthetic Samples');
   await page.getByRole('searchbox', { name: 'Search records' }).fill(SYNTH_NAME(25));
+  // The search has replaced the list (a new search clears the selection).
+  await expect(page.getByTestId('match-count')).toHaveText(/^1 of [\d,]+ match$/);
   const row = page.getByRole('row', { name: SYNTH_NAME(25), exact: true });
   await row.getByRole('checkbox').check();
   await page.getByRole('button', { name: /Delete selected \(1\)/ }).click();
