@@ -9,3 +9,4 @@ export * from './search.js';
 export * from './selection.js';
 export * from './batch.js';
 export * from './csvImport.js';
+export * from './history.js';
