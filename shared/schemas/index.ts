@@ -8,3 +8,4 @@ export * from './local.js';
 export * from './search.js';
 export * from './selection.js';
 export * from './batch.js';
+export * from './users.js';

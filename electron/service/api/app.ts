@@ -25,6 +25,7 @@ import { searchRoutes } from './routes/search.js';
 import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/token.js';
 import { valueRoutes } from './routes/values.js';
+import { localUserRoutes, userRoutes } from './routes/users.js';
 
 export interface AppOptions extends SessionPolicy {
   /** Seals remote passwords (a key file in serve mode, safeStorage in Electron). */
@@ -84,6 +85,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', valueRoutes(d));
   api.route('/', fileRoutes(d, blobs));
   api.route('/', jobRoutes(d));
+  api.route('/', userRoutes(d));
   api.route(
     '/',
     recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)),
@@ -104,6 +106,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
+  local.route('/', localUserRoutes(d));
   const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);

@@ -114,4 +114,5 @@ export const SYSTEM_USER: User = {
   lastName: '',
   isSuper: true,
   display: 'system',
+  roles: new Map(),
 };

@@ -1,15 +1,15 @@
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
-import { isAdmin } from './permissions.js';
+import { seesAll } from './permissions.js';
 import type { RecordReader, RenderOptions, RenderTrace } from './recordReader.js';
 import type { RecordRow } from './rows.js';
 import type { Schema } from './schemaCache.js';
 import type { User } from './users.js';
 
 // Rendered record JSON (bytes), per record and per visibility class of the viewer. A render
-// depends on the stored rows, the schema, and the viewer only through: administering the
-// record's dataset (sees everything), having created something in the tree (sees it), and the
-// time (what is public yet). So one render serves every admin of the dataset, and another every
+// depends on the stored rows, the schema, and the viewer only through: seeing all of the
+// record's dataset (its admins and view/edit roles), having created something in the tree (sees
+// it), and the time (what is public yet). So one render serves everyone who sees all, and another every
 // other viewer who created nothing in the tree, until the tree's next public-date boundary.
 //
 // Kept true by: every mutation appends to the change log in its own transaction, and
@@ -128,12 +128,12 @@ export class RenderCache {
   }
 
   private classOf(viewer: User, rec: RecordRow, schema: Schema): ViewClass {
-    return isAdmin(viewer, schema.datatypes.get(rec.datatype_id)!) ? 'admin' : 'public';
+    return seesAll(viewer, schema.datatypes.get(rec.datatype_id)!) ? 'admin' : 'public';
   }
 
   /** Does this render equal the class render for this viewer? */
   private serves(trace: RenderTrace, cls: ViewClass, opts: RenderOptions): boolean {
-    for (const ds of trace.datasets) if (isAdmin(opts.viewer, ds) !== (cls === 'admin')) return false;
+    for (const ds of trace.datasets) if (seesAll(opts.viewer, ds) !== (cls === 'admin')) return false;
     if (cls === 'admin') return true;
     return !trace.creators.has(opts.viewer.id) && (trace.nextBoundary === null || opts.now < trace.nextBoundary);
   }

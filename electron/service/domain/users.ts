@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import type { Ctx } from './context.js';
 import { nowStamp } from './context.js';
 import { OdrError, forbidden } from './errors.js';
+import type { DatasetRole } from '../../../shared/schemas/users.js';
+import { userStore, type RoleRow, type UserRow, type UserStore } from '../store/users.js';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -15,24 +17,18 @@ export interface User {
   isSuper: boolean;
   /** How ODR shows a user in `_create_auth`: "First Last", else the email. */
   display: string;
+  /** Role per top-level datatype id (domain/permissions.ts reads it). */
+  roles: ReadonlyMap<number, DatasetRole>;
 }
 
-interface UserRow {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_super: number;
-  password_hash: string;
-}
-
-const toUser = (r: UserRow): User => ({
+const toUser = (r: UserRow, roles: readonly RoleRow[]): User => ({
   id: r.id,
   email: r.email,
   firstName: r.first_name,
   lastName: r.last_name,
   isSuper: r.is_super === 1,
   display: `${r.first_name} ${r.last_name}`.trim() || r.email,
+  roles: new Map(roles.map((x) => [x.datatype_id, x.role])),
 });
 
 export async function hashPassword(password: string): Promise<string> {
@@ -56,32 +52,60 @@ async function checkPassword(password: string, stored: string): Promise<boolean>
 
 export class Users {
   private readonly byId = new Map<number, User>();
+  private rev: string | undefined;
+  private readonly rows: UserStore;
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(private readonly ctx: Ctx) {
+    this.rows = userStore(ctx.db);
+  }
 
-  get(id: number): User | undefined {
-    let u = this.byId.get(id);
-    if (!u) {
-      const row = this.ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
-      if (!row) return undefined;
-      u = toUser(row);
-      this.byId.set(id, u);
+  /**
+   * Every User handed out (to a request, the token cache, a job) is built from rows as of the
+   * current users_rev: a demoted super-user or a revoked role counts from the next lookup on,
+   * whichever process or connection changed it. One indexed read per lookup.
+   */
+  private fresh(): void {
+    const rev = this.rows.rev.get();
+    if (rev !== this.rev) {
+      this.byId.clear();
+      this.rev = rev;
     }
+  }
+
+  private load(row: UserRow): User {
+    const u = toUser(row, this.rows.rolesOf.all(row.id));
+    this.byId.set(row.id, u);
     return u;
   }
 
+  get(id: number): User | undefined {
+    this.fresh();
+    const u = this.byId.get(id);
+    if (u) return u;
+    const row = this.rows.byId.get(id);
+    return row ? this.load(row) : undefined;
+  }
+
   findByEmail(email: string): User | undefined {
-    const row = this.ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
-    return row ? toUser(row) : undefined;
+    this.fresh();
+    const row = this.rows.byEmail.get(email);
+    return row ? (this.byId.get(row.id) ?? this.load(row)) : undefined;
   }
 
   count(): number {
-    return this.ctx.db.prepare('SELECT COUNT(*) FROM users').pluck().get() as number;
+    return this.rows.count.get()!;
   }
 
   firstSuperUser(): User | undefined {
-    const row = this.ctx.db.prepare('SELECT * FROM users WHERE is_super = 1 ORDER BY id LIMIT 1').get() as UserRow | undefined;
-    return row ? toUser(row) : undefined;
+    const row = this.rows.firstSuper.get();
+    return row ? this.get(row.id) : undefined;
+  }
+
+  /** Every user with their roles (GET /local/users). */
+  all(): User[] {
+    const roles = new Map<number, RoleRow[]>();
+    for (const r of this.rows.allRoles.all()) roles.set(r.user_id, [...(roles.get(r.user_id) ?? []), r]);
+    return this.rows.all.all().map((r) => toUser(r, roles.get(r.id) ?? []));
   }
 
   async create(input: { email: string; password: string; isSuper?: boolean; firstName?: string; lastName?: string }): Promise<User> {
@@ -89,38 +113,66 @@ export class Users {
     if (input.password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     if (this.findByEmail(input.email)) throw new OdrError(409, `A user with email "${input.email}" already exists`);
     const hash = await hashPassword(input.password);
-    const info = this.ctx.db
-      .prepare(`INSERT INTO users (email, first_name, last_name, password_hash, is_super, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(input.email, input.firstName ?? '', input.lastName ?? '', hash, input.isSuper ? 1 : 0, nowStamp(this.ctx));
+    const info = this.rows.insert.run(
+      input.email,
+      input.firstName ?? '',
+      input.lastName ?? '',
+      hash,
+      input.isSuper ? 1 : 0,
+      nowStamp(this.ctx),
+    );
     return this.get(Number(info.lastInsertRowid))!;
   }
 
   async setPassword(email: string, password: string): Promise<void> {
     if (password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     const hash = await hashPassword(password);
-    const info = this.ctx.db.prepare('UPDATE users SET password_hash = ? WHERE email = ?').run(hash, email);
+    const info = this.rows.setPassword.run(hash, email);
     if (info.changes === 0) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
+  }
+
+  setNames(id: number, firstName: string, lastName: string): void {
+    this.rows.setNames.run(firstName, lastName, id);
+  }
+
+  setSuper(id: number, isSuper: boolean): void {
+    this.rows.setSuper.run(isSuper ? 1 : 0, id);
+  }
+
+  superUsers(): number {
+    return this.rows.superCount.get()!;
+  }
+
+  /** Sets (or with null removes) a user's role on a top-level datatype. */
+  setRole(userId: number, datatypeId: number, role: DatasetRole | null, grantedBy: number): void {
+    if (role === null) this.rows.revoke.run(userId, datatypeId);
+    else this.rows.grant.run(userId, datatypeId, role, grantedBy, nowStamp(this.ctx));
+  }
+
+  /** Roles on one datatype (kept with a dataset in the trash). */
+  rolesOn(datatypeId: number): RoleRow[] {
+    return this.rows.rolesOn.all(datatypeId);
   }
 
   /** Username/password check for POST /token; undefined on any mismatch. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
-    const row = this.ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+    const row = this.rows.byEmail.get(email);
     if (!row) {
       await hashPassword(password); // same cost whether or not the user exists
       return undefined;
     }
-    return (await checkPassword(password, row.password_hash)) ? toUser(row) : undefined;
+    return (await checkPassword(password, row.password_hash)) ? this.get(row.id) : undefined;
   }
 
   /** A new API token for the job routes' `x-auth` header; only its hash is kept. */
   issueApiToken(userId: number): string {
     const token = randomBytes(24).toString('base64url');
-    this.ctx.db.prepare('UPDATE users SET api_token_hash = ? WHERE id = ?').run(sha256(token), userId);
+    this.rows.setApiToken.run(sha256(token), userId);
     return token;
   }
 
   byApiToken(token: string): User | undefined {
-    const id = this.ctx.db.prepare('SELECT id FROM users WHERE api_token_hash = ?').pluck().get(sha256(token)) as number | undefined;
+    const id = this.rows.idByApiToken.get(sha256(token));
     return id === undefined ? undefined : this.get(id);
   }
 

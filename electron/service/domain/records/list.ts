@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { PRIVATE_DATE, formatTimestamp } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { badRequest, forbidden } from '../errors.js';
-import { canViewDatatype, isAdmin } from '../permissions.js';
+import { canViewDatatype, seesAll } from '../permissions.js';
 import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
@@ -44,7 +44,7 @@ export class RecordLists {
   private scope(user: User, dt: DatatypeInfo): 'all' | 'visible' {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     if (!canViewDatatype(user, dt, this.d.now())) throw forbidden();
-    return isAdmin(user, dt) ? 'all' : 'visible';
+    return seesAll(user, dt) ? 'all' : 'visible';
   }
 
   /** GET /dataset/{uuid}/{limit}/{offset}: a page of full records. */

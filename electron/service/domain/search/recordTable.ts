@@ -1,7 +1,7 @@
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Ctx } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
-import { canViewDatatype, isAdmin } from '../permissions.js';
+import { canViewDatatype, seesAll } from '../permissions.js';
 import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
 import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
@@ -77,7 +77,7 @@ export class RecordTable {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     const now = this.d.now();
     if (!canViewDatatype(user, dt, now)) throw forbidden();
-    const admin = isAdmin(user, dt);
+    const admin = seesAll(user, dt);
     const match = q.q ? ftsQuery(q.q) : null;
     if (match) this.search.catchUp();
     const gen = this.d.ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck().get() as number;
