@@ -222,9 +222,9 @@ describe('/local/users and super-user changes', () => {
     try {
       const userId = t.service.domain.users.findByEmail(USER.email)!.id;
       const dtId = t.service.domain.schema().datatypesByUuid.get(SYNTH.dataset)!.id;
-      userStore(other).grant.run(userId, dtId, 'view', userId, '2026-01-01 00:00:00');
+      userStore(other).setRole(userId, dtId, 'view', userId, '2026-01-01 00:00:00');
       expect((await read()).status).toBe(200);
-      userStore(other).revoke.run(userId, dtId);
+      userStore(other).setRole(userId, dtId, null, userId, '2026-01-01 00:00:00');
       expect((await read()).status).toBe(403);
     } finally {
       other.close();

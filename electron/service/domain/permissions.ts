@@ -2,7 +2,7 @@ import { isPublicAt } from '../../../shared/dates.js';
 import type { DatasetRole } from '../../../shared/schemas/users.js';
 import type { DatatypeInfo } from './schemaCache.js';
 import type { User } from './users.js';
-import type { RecordRow } from './rows.js';
+import { rowVisibleTo, type VisibilityFacts } from '../store/visibility.js';
 
 // The local permission model (documented in the README). Super-users may do everything. A
 // top-level dataset's owner and its `admin` role holders administer it (template, dataset,
@@ -29,8 +29,9 @@ export const canViewDatatype = (u: User, dt: DatatypeInfo, now: string) =>
   isAdmin(u, dt) || rank(u, dt) >= RANK.view_only || isPublicAt(dt.top.publicDate, now);
 
 /** `top` is the record's top-level record (itself for a top-level record). */
-export const canEditRecord = (u: User, dt: DatatypeInfo, rec: RecordRow, top: RecordRow) =>
+export const canEditRecord = (u: User, dt: DatatypeInfo, rec: VisibilityFacts, top: VisibilityFacts) =>
   isAdmin(u, dt) || rank(u, dt) >= RANK.edit || rec.created_by === u.id || top.created_by === u.id;
 
-export const canViewRecord = (u: User, dt: DatatypeInfo, rec: RecordRow, top: RecordRow, now: string) =>
-  canEditRecord(u, dt, rec, top) || seesAll(u, dt) || (canViewDatatype(u, dt, now) && isPublicAt(rec.public_date, now));
+/** The record-read rule; its row part (creator or public now) is store/visibility.ts's, shared with SQL. */
+export const canViewRecord = (u: User, dt: DatatypeInfo, rec: VisibilityFacts, top: VisibilityFacts, now: string) =>
+  canEditRecord(u, dt, rec, top) || seesAll(u, dt) || (canViewDatatype(u, dt, now) && rowVisibleTo(rec, u.id, now));

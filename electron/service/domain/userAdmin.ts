@@ -44,7 +44,7 @@ function ownedDatasetRecords(d: Domain, owner: User, apiBase: string): OdrRecord
   const out: OdrRecord[] = [];
   for (const dt of d.schema().topLevel()) {
     if (dt.isMaster || dt.ownerId !== owner.id) continue;
-    const uuid = store.firstTopRecord.get(dt.id);
+    const uuid = store.firstTopRecordUuid(dt.id);
     const rec = uuid === undefined ? undefined : d.store.byUuid(uuid);
     if (!rec) continue;
     try {

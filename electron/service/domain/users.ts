@@ -4,7 +4,7 @@ import type { Ctx } from './context.js';
 import { nowStamp } from './context.js';
 import { OdrError, forbidden } from './errors.js';
 import type { DatasetRole } from '../../../shared/schemas/users.js';
-import { userStore, type RoleRow, type UserRow, type UserStore } from '../store/users.js';
+import { userStore, type RoleRow, type UserRow } from '../store/users.js';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -53,10 +53,11 @@ async function checkPassword(password: string, stored: string): Promise<boolean>
 export class Users {
   private readonly byId = new Map<number, User>();
   private rev: string | undefined;
-  private readonly rows: UserStore;
 
-  constructor(private readonly ctx: Ctx) {
-    this.rows = userStore(ctx.db);
+  constructor(private readonly ctx: Ctx) {}
+
+  private get rows(): ReturnType<typeof userStore> {
+    return userStore(this.ctx.db);
   }
 
   /**
@@ -65,7 +66,7 @@ export class Users {
    * whichever process or connection changed it. One indexed read per lookup.
    */
   private fresh(): void {
-    const rev = this.rows.rev.get();
+    const rev = this.rows.revision();
     if (rev !== this.rev) {
       this.byId.clear();
       this.rev = rev;
@@ -73,7 +74,7 @@ export class Users {
   }
 
   private load(row: UserRow): User {
-    const u = toUser(row, this.rows.rolesOf.all(row.id));
+    const u = toUser(row, this.rows.rolesOf(row.id));
     this.byId.set(row.id, u);
     return u;
   }
@@ -82,30 +83,52 @@ export class Users {
     this.fresh();
     const u = this.byId.get(id);
     if (u) return u;
-    const row = this.rows.byId.get(id);
+    const row = this.rows.byId(id);
     return row ? this.load(row) : undefined;
   }
 
   findByEmail(email: string): User | undefined {
     this.fresh();
-    const row = this.rows.byEmail.get(email);
+    const row = this.rows.byEmail(email);
     return row ? (this.byId.get(row.id) ?? this.load(row)) : undefined;
   }
 
   count(): number {
-    return this.rows.count.get()!;
+    return this.rows.count();
   }
 
   firstSuperUser(): User | undefined {
-    const row = this.rows.firstSuper.get();
+    const row = this.rows.firstSuperUser();
     return row ? this.get(row.id) : undefined;
   }
 
   /** Every user with their roles (GET /local/users). */
   all(): User[] {
     const roles = new Map<number, RoleRow[]>();
-    for (const r of this.rows.allRoles.all()) roles.set(r.user_id, [...(roles.get(r.user_id) ?? []), r]);
-    return this.rows.all.all().map((r) => toUser(r, roles.get(r.id) ?? []));
+    for (const r of this.rows.allRoles()) roles.set(r.user_id, [...(roles.get(r.user_id) ?? []), r]);
+    return this.rows.all().map((r) => toUser(r, roles.get(r.id) ?? []));
+  }
+
+  superUsers(): number {
+    return this.rows.superUserCount();
+  }
+
+  setNames(id: number, firstName: string, lastName: string): void {
+    this.rows.setNames(id, firstName, lastName);
+  }
+
+  setSuper(id: number, isSuper: boolean): void {
+    this.rows.setSuper(id, isSuper);
+  }
+
+  /** Sets (or with null removes) a user's role on a top-level datatype. */
+  setRole(userId: number, datatypeId: number, role: DatasetRole | null, grantedBy: number): void {
+    this.rows.setRole(userId, datatypeId, role, grantedBy, nowStamp(this.ctx));
+  }
+
+  /** Roles on one datatype (kept with a dataset in the trash). */
+  rolesOn(datatypeId: number): RoleRow[] {
+    return this.rows.rolesOn(datatypeId);
   }
 
   async create(input: { email: string; password: string; isSuper?: boolean; firstName?: string; lastName?: string }): Promise<User> {
@@ -113,50 +136,26 @@ export class Users {
     if (input.password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     if (this.findByEmail(input.email)) throw new OdrError(409, `A user with email "${input.email}" already exists`);
     const hash = await hashPassword(input.password);
-    const info = this.rows.insert.run(
-      input.email,
-      input.firstName ?? '',
-      input.lastName ?? '',
-      hash,
-      input.isSuper ? 1 : 0,
-      nowStamp(this.ctx),
-    );
-    return this.get(Number(info.lastInsertRowid))!;
+    const id = this.rows.insert({
+      email: input.email,
+      firstName: input.firstName ?? '',
+      lastName: input.lastName ?? '',
+      passwordHash: hash,
+      isSuper: input.isSuper ?? false,
+      createdAt: nowStamp(this.ctx),
+    });
+    return this.get(id)!;
   }
 
   async setPassword(email: string, password: string): Promise<void> {
     if (password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     const hash = await hashPassword(password);
-    const info = this.rows.setPassword.run(hash, email);
-    if (info.changes === 0) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
-  }
-
-  setNames(id: number, firstName: string, lastName: string): void {
-    this.rows.setNames.run(firstName, lastName, id);
-  }
-
-  setSuper(id: number, isSuper: boolean): void {
-    this.rows.setSuper.run(isSuper ? 1 : 0, id);
-  }
-
-  superUsers(): number {
-    return this.rows.superCount.get()!;
-  }
-
-  /** Sets (or with null removes) a user's role on a top-level datatype. */
-  setRole(userId: number, datatypeId: number, role: DatasetRole | null, grantedBy: number): void {
-    if (role === null) this.rows.revoke.run(userId, datatypeId);
-    else this.rows.grant.run(userId, datatypeId, role, grantedBy, nowStamp(this.ctx));
-  }
-
-  /** Roles on one datatype (kept with a dataset in the trash). */
-  rolesOn(datatypeId: number): RoleRow[] {
-    return this.rows.rolesOn.all(datatypeId);
+    if (!this.rows.setPassword(email, hash)) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
   }
 
   /** Username/password check for POST /token; undefined on any mismatch. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
-    const row = this.rows.byEmail.get(email);
+    const row = this.rows.byEmail(email);
     if (!row) {
       await hashPassword(password); // same cost whether or not the user exists
       return undefined;
@@ -167,12 +166,12 @@ export class Users {
   /** A new API token for the job routes' `x-auth` header; only its hash is kept. */
   issueApiToken(userId: number): string {
     const token = randomBytes(24).toString('base64url');
-    this.rows.setApiToken.run(sha256(token), userId);
+    this.rows.setApiTokenHash(userId, sha256(token));
     return token;
   }
 
   byApiToken(token: string): User | undefined {
-    const id = this.rows.idByApiToken.get(sha256(token));
+    const id = this.rows.idByApiTokenHash(sha256(token));
     return id === undefined ? undefined : this.get(id);
   }
 

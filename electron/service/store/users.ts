@@ -1,5 +1,6 @@
 import type { DatasetRole } from '../../../shared/schemas/users.js';
 import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
 
 /** A row of `users`. */
 export interface UserRow {
@@ -9,8 +10,15 @@ export interface UserRow {
   last_name: string;
   is_super: number;
   password_hash: string;
-  api_token_hash: string | null;
-  created_at: string;
+}
+
+export interface NewUserRow {
+  email: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string;
+  isSuper: boolean;
+  createdAt: string;
 }
 
 /** A row of `dataset_roles`: a user's role on one top-level datatype. */
@@ -20,14 +28,15 @@ export interface RoleRow {
   role: DatasetRole;
 }
 
-function build(db: Db) {
-  return {
+/** The `users` and `dataset_roles` tables: accounts, password and API token hashes, roles. */
+export const userStore = perConnection((db: Db) => {
+  const s = {
     byId: db.prepare<[number], UserRow>('SELECT * FROM users WHERE id = ?'),
     byEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
     all: db.prepare<[], UserRow>('SELECT * FROM users ORDER BY email'),
     count: db.prepare<[], number>('SELECT COUNT(*) FROM users').pluck(),
-    firstSuper: db.prepare<[], UserRow>('SELECT * FROM users WHERE is_super = 1 ORDER BY id LIMIT 1'),
     superCount: db.prepare<[], number>('SELECT COUNT(*) FROM users WHERE is_super = 1').pluck(),
+    firstSuper: db.prepare<[], UserRow>('SELECT * FROM users WHERE is_super = 1 ORDER BY id LIMIT 1'),
     insert: db.prepare<[string, string, string, string, number, string]>(
       'INSERT INTO users (email, first_name, last_name, password_hash, is_super, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
@@ -35,8 +44,7 @@ function build(db: Db) {
     setNames: db.prepare<[string, string, number]>('UPDATE users SET first_name = ?, last_name = ? WHERE id = ?'),
     setSuper: db.prepare<[number, number]>('UPDATE users SET is_super = ? WHERE id = ?'),
     setApiToken: db.prepare<[string, number]>('UPDATE users SET api_token_hash = ? WHERE id = ?'),
-    idByApiToken: db.prepare<[string], number>('SELECT id FROM users WHERE api_token_hash = ?').pluck(),
-    /** Moves with every change to users or roles, by any connection (migration 006's triggers). */
+    byApiToken: db.prepare<[string], number>('SELECT id FROM users WHERE api_token_hash = ?').pluck(),
     rev: db.prepare<[], string>("SELECT value FROM meta WHERE key = 'users_rev'").pluck(),
     rolesOf: db.prepare<[number], RoleRow>('SELECT user_id, datatype_id, role FROM dataset_roles WHERE user_id = ?'),
     allRoles: db.prepare<[], RoleRow>('SELECT user_id, datatype_id, role FROM dataset_roles'),
@@ -48,15 +56,31 @@ function build(db: Db) {
     ),
     revoke: db.prepare<[number, number]>('DELETE FROM dataset_roles WHERE user_id = ? AND datatype_id = ?'),
   };
-}
-
-export type UserStore = ReturnType<typeof build>;
-
-const byDb = new WeakMap<Db, UserStore>();
-
-/** The `users` and `dataset_roles` tables; statements prepared once per connection. */
-export function userStore(db: Db): UserStore {
-  let s = byDb.get(db);
-  if (!s) byDb.set(db, (s = build(db)));
-  return s;
-}
+  return {
+    byId: (id: number) => s.byId.get(id),
+    byEmail: (email: string) => s.byEmail.get(email),
+    all: () => s.all.all(),
+    count: () => s.count.get() ?? 0,
+    superUserCount: () => s.superCount.get() ?? 0,
+    firstSuperUser: () => s.firstSuper.get(),
+    insert: (u: NewUserRow) =>
+      Number(s.insert.run(u.email, u.firstName, u.lastName, u.passwordHash, u.isSuper ? 1 : 0, u.createdAt).lastInsertRowid),
+    /** False when no user has that email. */
+    setPassword: (email: string, hash: string) => s.setPassword.run(hash, email).changes > 0,
+    setNames: (id: number, firstName: string, lastName: string) => void s.setNames.run(firstName, lastName, id),
+    setSuper: (id: number, isSuper: boolean) => void s.setSuper.run(isSuper ? 1 : 0, id),
+    setApiTokenHash: (userId: number, hash: string) => void s.setApiToken.run(hash, userId),
+    idByApiTokenHash: (hash: string) => s.byApiToken.get(hash),
+    /**
+     * Moves with every change to users or roles, by any connection (migration 007's triggers,
+     * cascades from a deleted dataset included).
+     */
+    revision: () => s.rev.get(),
+    rolesOf: (userId: number) => s.rolesOf.all(userId),
+    allRoles: () => s.allRoles.all(),
+    rolesOn: (datatypeId: number) => s.rolesOn.all(datatypeId),
+    /** Sets a role (a no-op when it is already that role), or with null removes it. */
+    setRole: (userId: number, datatypeId: number, role: DatasetRole | null, grantedBy: number, at: string) =>
+      void (role === null ? s.revoke.run(userId, datatypeId) : s.grant.run(userId, datatypeId, role, grantedBy, at)),
+  };
+});
