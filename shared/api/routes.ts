@@ -29,7 +29,18 @@ import {
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
+  ColumnLayout,
+  ColumnLayoutAnswer,
+  ExportRequest,
+  SavedSearch,
+  SavedSearchCreate,
+  SavedSearchDeleted,
+  SavedSearchList,
+} from '../schemas/view.js';
+import {
   AddRemoteRequest,
+  KeepFilesOfflineAnswer,
+  KeepFilesOfflineRequest,
   LiveSettingsRequest,
   LiveStatus,
   LiveStatusList,
@@ -234,7 +245,8 @@ export const ROUTES: RouteDoc[] = [
   }),
   odr('get', '/file/{uuid}', 'Files', 'Download a file or image', {
     auth: 'query',
-    description: 'Range, ETag/304 and Content-Disposition as a file server.',
+    description:
+      "Range, ETag/304 and Content-Disposition as a file server. A file whose bytes are only on a sync remote is fetched from it first (502/503 naming the server's answer when that fails).",
     ok: { status: 200, description: 'The bytes', kind: 'binary' },
   }),
   odr('delete', '/file/{uuid}', 'Files', 'Delete a file or image (with its thumbnails)', {
@@ -353,6 +365,38 @@ export const ROUTES: RouteDoc[] = [
     query: ViewQuery,
     ok: ok(ViewPosition, 'Its index'),
   }),
+  local('get', '/datasets/{uuid}/saved-searches', "The caller's saved searches of a dataset", {
+    ok: ok(SavedSearchList, 'Saved searches by name'),
+  }),
+  local('post', '/datasets/{uuid}/saved-searches', 'Save a search (q, filters, sort) of a dataset under a name', {
+    description: 'Fields, options and sort are checked against the dataset (400 naming what is unknown); at most 200 per dataset and user.',
+    body: json(SavedSearchCreate),
+    ok: ok(SavedSearch, 'The saved search'),
+  }),
+  local('delete', '/saved-searches/{id}', "Delete one of the caller's saved searches", {
+    params: { id: digits },
+    ok: ok(SavedSearchDeleted, 'Its id'),
+  }),
+  local('get', '/datasets/{uuid}/columns', "The caller's column layout of a dataset (null: never chosen)", {
+    ok: ok(ColumnLayoutAnswer, 'The layout'),
+  }),
+  local('put', '/datasets/{uuid}/columns', "Keep the caller's column layout of a dataset: `_id` or field uuids in order, widths", {
+    body: json(ColumnLayout),
+    ok: ok(ColumnLayoutAnswer, 'The layout kept'),
+  }),
+  local(
+    'post',
+    '/datasets/{uuid}/export',
+    "Export the view (q, filters, sort, columns) as CSV or ODR record-list JSON, optionally zipped with the records' files",
+    {
+      description: 'Answers 202 and an `export` job; when it completes, `additional_data.download` is the file to GET.',
+      body: json(ExportRequest),
+      ok: accepted('The export job'),
+    },
+  ),
+  local('get', '/exports/{id}', "The file of one of the caller's finished exports (kept a day)", {
+    ok: { status: 200, description: 'CSV, JSON or zip', kind: 'binary' },
+  }),
   local('get', '/events', 'Server-sent events: job, records and sync (live status)', {
     ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' },
   }),
@@ -396,6 +440,10 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/sync/focus', 'The window regained focus: live remotes pull now', { ok: ok(LiveStatusList, 'Live statuses') }),
   local('post', '/sync/run', 'Sync datasets with a remote as a job', { body: json(RunSyncRequest), ok: accepted('The sync job') }),
+  local('put', '/sync/files-offline', "Keep a synced dataset's files offline (downloads them all as a job) or only fetch them on use", {
+    body: json(KeepFilesOfflineRequest),
+    ok: ok(KeepFilesOfflineAnswer, 'The choice, and the download job it started'),
+  }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {
     params: { id: digits },
     body: json(ResolveConflictRequest),

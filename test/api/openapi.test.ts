@@ -234,6 +234,18 @@ describe('every route, called from the document alone, answers as the document s
       params: { uuid: SYNTH.dataset },
       body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } },
     },
+    getLocalDatasetsUuidSavedSearches: { params: { uuid: SYNTH.dataset } },
+    postLocalDatasetsUuidSavedSearches: {
+      params: { uuid: SYNTH.dataset },
+      body: { name: 'Large integers', view: { q: 'sample', filters: [{ kind: 'range', field: SYNTH.field('Integer'), min: '5' }] } },
+    },
+    // The search saved just above (deletes run after every other call).
+    deleteLocalSavedSearchesId: { params: { id: '1' } },
+    getLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset } },
+    putLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset }, body: { columns: [{ key: '_id', width: 90 }] } },
+    postLocalDatasetsUuidExport: { params: { uuid: SYNTH.dataset }, body: { format: 'csv' }, status: 202 },
+    // No export has run under this name: the answer is the documented error body.
+    getLocalExportsId: { params: { id: '00000000-0000-0000-0000-000000000000' }, status: 404 },
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },
@@ -245,6 +257,8 @@ describe('every route, called from the document alone, answers as the document s
     postLocalSyncRun: { body: {}, status: 202 },
     putLocalSyncRemotesIdLive: { params: { id: '0' }, body: { pull_seconds: 0 } },
     postLocalSyncFocus: {},
+    // No remote 999: the documented error body (test/sync/filesPull.test.ts covers the answer).
+    putLocalSyncFilesOffline: { body: { remote_id: 999, dataset_uuid: SYNTH.dataset, keep: true }, status: 404 },
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
   });

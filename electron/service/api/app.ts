@@ -15,6 +15,8 @@ import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
 import { localSelectionRoutes } from './routes/localSelection.js';
 import { localBatchRoutes } from './routes/localBatch.js';
+import { localViewRoutes } from './routes/localViews.js';
+import { localExportRoutes } from './routes/localExport.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { localSyncRoutes } from './routes/localSync.js';
 import { SyncService } from '../sync/runner.js';
@@ -42,6 +44,7 @@ const STREAMED_UPLOAD = /^\/api\/v4\/file$/;
 export function createApp(d: Domain, opts: AppOptions) {
   const tokens = new Tokens(d);
   const blobs = new BlobStore(d.ctx);
+  const sync = new SyncService(d, opts.secrets, blobs);
   const app = new Hono<AppEnv>();
   app.onError(onError);
   app.notFound((c) => c.json(errorBody(404, `No route found for "${c.req.method} ${c.req.path}"`), 404));
@@ -83,7 +86,11 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', templateRoutes(d));
   api.route('/', quotaRoutes(d));
   api.route('/', valueRoutes(d));
-  api.route('/', fileRoutes(d, blobs));
+  // Bytes only on a sync remote are fetched on first use (sync/filePull.ts).
+  api.route(
+    '/',
+    fileRoutes(d, blobs, (f) => sync.files.ensure(f)),
+  );
   api.route('/', jobRoutes(d));
   api.route('/', userRoutes(d));
   api.route(
@@ -106,8 +113,9 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
+  local.route('/', localViewRoutes(d));
+  local.route('/', localExportRoutes(d, blobs));
   local.route('/', localUserRoutes(d));
-  const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);
 

@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
 import { perConnection, shaped } from './prepared.js';
 import { RECORD_COLUMNS, type RecordRow } from './rows.js';
-import { rowVisibleSql } from './visibility.js';
+import { rowVisibleSql, type VisibilityFacts } from './visibility.js';
 
 /** `all`: the viewer administers the dataset; `visible`: only rows the row rule lets them read. */
 export type ListScope = 'all' | 'visible';
@@ -31,6 +31,8 @@ export interface TableArgs extends ListArgs {
   match: string | null;
   sort: TableSort;
   dir: 'ASC' | 'DESC';
+  /** A condition on `r` with positional arguments (the search engine's compiled terms), or null. */
+  filter: { sql: string; args: unknown[] } | null;
 }
 
 const COLUMNS = RECORD_COLUMNS.split(', ')
@@ -77,7 +79,16 @@ export const recordLists = perConnection((db: Db) => {
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
     'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
   );
+  const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
+  const changedTops = db.prepare<[number, string, string], VisibilityFacts & { rid: number; datatype_id: number }>(
+    `SELECT rid, datatype_id, created_by, public_date FROM records
+     WHERE datatype_id = ? AND parent_rid IS NULL AND (update_date >= ? OR create_date >= ?) ORDER BY rid`,
+  );
   return {
+    /** Top-level records of a dataset created or changed at or after `since`, with what the read rule needs. */
+    changedTops: (dt: number, since: string) => changedTops.all(dt, since, since),
+    /** Uuids of every top-level record of a dataset. */
+    topUuids: (dt: number) => topUuids.all(dt),
     page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
     ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
@@ -95,11 +106,19 @@ export const recordLists = perConnection((db: Db) => {
       const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${a.dir}`)).join(', ');
       const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
       const filter = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
-      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
+      const terms = a.filter ? `AND ${a.filter.sql}` : '';
+      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter} ${terms}
                    ORDER BY ${orderSql}, r.rid ${a.dir}`;
-      return shaped(db)<[Record<string, unknown>], number>(sql)
+      // The terms' `?` bind in order; the named parameters from the object.
+      return shaped(db)<unknown[], number>(sql)
         .pluck()
-        .all({ dt: a.dt, user: a.user, now: a.now, match: a.match, ...(fieldId === undefined ? {} : { sortField: fieldId }) });
+        .all(...(a.filter?.args ?? []), {
+          dt: a.dt,
+          user: a.user,
+          now: a.now,
+          match: a.match,
+          ...(fieldId === undefined ? {} : { sortField: fieldId }),
+        });
     },
     /** Top-level record count and last change per dataset. */
     summaries: () => summaries.all(),

@@ -4,7 +4,9 @@ import search from './003_search.js';
 import sync from './004_sync.js';
 import fieldSearch from './005_field_search.js';
 import numericSearch from './006_numeric_search.js';
-import datasetRoles from './007_dataset_roles.js';
+import views from './007_views.js';
+import syncFiles from './008_sync_files.js';
+import datasetRoles from './009_dataset_roles.js';
 
 export interface Migration {
   version: number;
@@ -20,5 +22,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: 'sync', sql: sync },
   { version: 5, name: 'field_search', sql: fieldSearch },
   { version: 6, name: 'numeric_search', sql: numericSearch },
-  { version: 7, name: 'dataset_roles', sql: datasetRoles },
+  { version: 7, name: 'views', sql: views },
+  { version: 8, name: 'sync_files', sql: syncFiles },
+  { version: 9, name: 'dataset_roles', sql: datasetRoles },
 ];
