@@ -45,9 +45,13 @@ export async function login(service: Service): Promise<Record<string, string>> {
 }
 
 /** Builds a data dir of `n` synthetic records through the first-run sample path, timed. */
-async function buildScale(ctx: BenchContext, n: number): Promise<{ dataDir: string; service: Service; secs: number; total: number }> {
+export async function buildScale(
+  ctx: BenchContext,
+  n: number,
   // The largest scale keeps the name the startup and ui sections read.
-  const dataDir = freshDir(ctx, n === ctx.records ? 'data-core' : `data-core-${n}`);
+  name = n === ctx.records ? 'data-core' : `data-core-${n}`,
+): Promise<{ dataDir: string; service: Service; secs: number; total: number }> {
+  const dataDir = freshDir(ctx, name);
   const service = await createService({ dataDir, admin: ADMIN });
   const user = service.domain.users.firstSuperUser()!;
   const t0 = performance.now();

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { perConnection } from './prepared.js';
+import { perConnection, shaped } from './prepared.js';
 import type { FileRow } from './rows.js';
 
 /** A new row of `files`: an original upload (parentRid null) or a derivative (a thumbnail) of one. */
@@ -22,6 +22,10 @@ export interface NewFileRow {
   createAuth: string;
   publicDate: string;
 }
+
+/** The metadata of a file that clients may change (POST /dataset/record/save). */
+export type FileMeta = Partial<Pick<FileRow, 'create_date' | 'public_date' | 'quality' | 'display_order' | 'caption'>>;
+const META_COLUMNS = new Set(['create_date', 'public_date', 'quality', 'display_order', 'caption']);
 
 const IN_DATASETS = 'r.datatype_id IN (SELECT value FROM json_each(?))';
 
@@ -114,6 +118,13 @@ export const fileStore = perConnection((db: Db) => {
         f.createAuth,
         f.publicDate,
       )!,
+    /** Sets the given metadata columns (one statement per set of columns). */
+    setMeta: (rid: number, meta: FileMeta) => {
+      const cols = Object.keys(meta).filter((k) => META_COLUMNS.has(k));
+      if (!cols.length) return;
+      const sql = `UPDATE files SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE rid = ?`;
+      shaped(db)<unknown[], never>(sql).run(...cols.map((k) => meta[k as keyof FileMeta]), rid);
+    },
     /** Some file row still points at these bytes. */
     isReferenced: (hash: string) => s.referenced.get(hash) !== undefined,
     /** Bytes stored for the files of these datasets (derivatives included). */

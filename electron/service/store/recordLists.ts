@@ -74,7 +74,6 @@ export const recordLists = perConnection((db: Db) => {
     count: db.prepare<[IdArgs], number>(`SELECT COUNT(*) ${base(filter)} ${modified}`).pluck(),
   });
   const s: Record<ListScope, ReturnType<typeof make>> = { all: make(''), visible: make(`AND ${rowVisibleSql('r')}`) };
-  const generation = db.prepare<[], number>('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck();
   const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
     'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
@@ -92,8 +91,6 @@ export const recordLists = perConnection((db: Db) => {
     page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
     ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
-    /** Grows with every logged change: a key for results derived from the data. */
-    generation: () => generation.get() ?? 0,
     /** Full rows of the given rids, in that order (missing ones left out). */
     byRids: (rids: number[]): RecordRow[] => {
       if (rids.length === 0) return [];
