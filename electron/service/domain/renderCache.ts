@@ -37,8 +37,11 @@ interface Entry {
   datatype: DatatypeInfo;
   cls: ViewClass;
   trace: RenderTrace;
-  /** Viewers who passed the read check while this entry lived, and when. */
-  /** Keyed by the User object: Users hands out a new one after any change to users or roles, so a revoked role never reuses a check. */
+  /**
+   * Viewers who passed the read check while this entry lived, and when. Keyed by the User
+   * object: Users hands out a new one after any change to users or roles, so a revoked role
+   * never reuses a check.
+   */
   readers: Map<User, string>;
 }
 
