@@ -27,6 +27,7 @@ import {
   TemplateSearchPost,
 } from '../schemas/search.js';
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { HistoryQuery, RecordHistory } from '../schemas/history.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
   ColumnLayout,
@@ -360,6 +361,12 @@ export const ROUTES: RouteDoc[] = [
       'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
+  }),
+  local('get', '/records/{uuid}/history', "A record's history (its and its child records' changes), newest first", {
+    description:
+      'From the change log: who, when, old and new value (option, tag and file uuids as stored). Gated like a record read; child records the caller may not read are left out. `field` narrows to one field, `limit` ≤ 500 (default 200), `before` pages back by sequence number.',
+    query: HistoryQuery,
+    ok: ok(RecordHistory, 'History entries'),
   }),
   local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', {
     query: ViewQuery,

@@ -234,6 +234,7 @@ describe('every route, called from the document alone, answers as the document s
       params: { uuid: SYNTH.dataset },
       body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } },
     },
+    getLocalRecordsUuidHistory: { params: { uuid: SYNTH.record(2) }, query: { limit: '5' } },
     getLocalDatasetsUuidSavedSearches: { params: { uuid: SYNTH.dataset } },
     postLocalDatasetsUuidSavedSearches: {
       params: { uuid: SYNTH.dataset },

@@ -72,7 +72,7 @@ export const userStore = perConnection((db: Db) => {
     setApiTokenHash: (userId: number, hash: string) => void s.setApiToken.run(hash, userId),
     idByApiTokenHash: (hash: string) => s.byApiToken.get(hash),
     /**
-     * Moves with every change to users or roles, by any connection (migration 009's triggers,
+     * Moves with every change to users or roles, by any connection (migration 010's triggers,
      * cascades from a deleted dataset included).
      */
     revision: () => s.rev.get(),
