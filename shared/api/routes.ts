@@ -27,6 +27,7 @@ import {
   TemplateSearchPost,
 } from '../schemas/search.js';
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { CsvImportForm, CsvPreview } from '../schemas/csvImport.js';
 import { HistoryQuery, RecordHistory } from '../schemas/history.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
@@ -411,13 +412,26 @@ export const ROUTES: RouteDoc[] = [
     query: z.object({ limit: z.string().regex(/^\d+$/).optional() }),
     ok: ok(JobList, 'Jobs'),
   }),
-  local('post', '/import', 'Import an ODR export (multipart file) as a job', {
+  local('post', '/import', 'Import an ODR export, or CSV rows into a dataset (format=csv), as a job', {
+    description:
+      'An ODR export (template or record list) by default. With format=csv: the rows become new records of `dataset`; columns go to the fields `mapping` names or whose names match; a row that fails is listed in the job result (row, column, message) and the others are imported. Dataset, right, file and mapping are checked before the job starts (4xx, nothing written).',
     body: {
       media: ['multipart/form-data'],
       required: true,
-      schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }),
+      schema: z.union([
+        z.object({
+          file: z.string().meta({ format: 'binary' }),
+          format: z.literal('odr').optional(),
+          replace: z.string().optional(),
+        }),
+        CsvImportForm,
+      ]),
     },
-    ok: accepted('The import job'),
+    ok: accepted('The import job (import or import_csv)'),
+  }),
+  local('post', '/import/preview', 'What a CSV import would do: the mapping, the first rows and every failing row', {
+    body: { media: ['multipart/form-data'], required: true, schema: CsvImportForm.extend({ format: z.literal('csv').optional() }) },
+    ok: ok(CsvPreview, 'The preview; nothing is written'),
   }),
   local('post', '/thumbnails/{dataset}', "Rebuild a dataset's thumbnails as a job", { ok: accepted('The job') }),
   local('post', '/sample', 'Generate the synthetic sample dataset as a job', {
