@@ -42,10 +42,13 @@ export class RecordStore {
       touchInstance: p(`INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
                         VALUES (?, ?, NULL, ?, ?, ?)
                         ON CONFLICT (record_rid, datafield_id) DO UPDATE SET update_date = excluded.update_date, create_auth = excluded.create_auth`),
-      selectedOptions: p('SELECT option_id FROM option_selections WHERE record_rid = ? AND datafield_id = ?').pluck(),
+      // Selections of options and tags the server's template removed stay stored, untouched by writes.
+      selectedOptions: p(`SELECT s.option_id FROM option_selections s JOIN radio_options o ON o.id = s.option_id
+                          WHERE s.record_rid = ? AND s.datafield_id = ? AND o.removed_at IS NULL`).pluck(),
       selectOption: p('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
       unselectOption: p('DELETE FROM option_selections WHERE record_rid = ? AND option_id = ?'),
-      selectedTags: p('SELECT tag_id FROM tag_selections WHERE record_rid = ? AND datafield_id = ?').pluck(),
+      selectedTags: p(`SELECT s.tag_id FROM tag_selections s JOIN tags t ON t.id = s.tag_id
+                       WHERE s.record_rid = ? AND s.datafield_id = ? AND t.removed_at IS NULL`).pluck(),
       selectTag: p('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
       unselectTag: p('DELETE FROM tag_selections WHERE record_rid = ? AND tag_id = ?'),
       fileByUuid: p('SELECT * FROM files WHERE uuid = ?'),
