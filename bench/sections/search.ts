@@ -1,9 +1,8 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { createService } from '../../electron/service/service.js';
-import { importFile } from '../../electron/service/domain/import/importFile.js';
+import { importRecordStream, importTemplate } from '../../electron/service/domain/import/importFile.js';
+import { syntheticRecords } from '../../electron/service/domain/sample/createSample.js';
 import { FIELD_TYPE_NAMES } from '../../shared/fieldTypes.js';
-import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
+import { SYNTH, syntheticTemplate } from '../synthetic.js';
 import { fmt, freshDir, timeIt, type BenchContext } from '../util.js';
 
 const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
@@ -13,18 +12,16 @@ const key = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 /** Issue 14's search figures: one-field searches over the ODR search routes at N records. */
 export async function searchBench(ctx: BenchContext): Promise<void> {
   const n = ctx.records;
-  const exportFile = path.join(ctx.work, `synthetic-${n}.json`);
-  if (!existsSync(exportFile)) {
-    console.log(`  generating ${n} synthetic records…`);
-    await writeSyntheticExport(exportFile, n);
-  }
-  const templateFile = path.join(ctx.work, 'synthetic-template.json');
-  writeFileSync(templateFile, JSON.stringify(syntheticTemplate()));
   const service = await createService({ dataDir: freshDir(ctx, 'data-search'), admin: ADMIN });
   const user = service.domain.users.firstSuperUser()!;
-  await importFile(service.domain, user, templateFile);
-  await importFile(service.domain, user, exportFile);
+  // Straight from the sample generator, as the app's sample dataset: no export file on disk.
+  console.log(`  importing ${n} synthetic records…`);
+  const t0 = performance.now();
+  importTemplate(service.domain, user, syntheticTemplate(), {});
+  const made = { done: 0 };
+  await importRecordStream(service.domain, user, syntheticRecords(n, made), () => made.done / n);
   service.domain.search.catchUp();
+  console.log(`  imported in ${fmt((performance.now() - t0) / 1000, 1)} s`);
 
   const token = (
     (await (
@@ -66,58 +63,67 @@ export async function searchBench(ctx: BenchContext): Promise<void> {
   };
 
   const id = (t: (typeof FIELD_TYPE_NAMES)[number]) => String(9001 + FIELD_TYPE_NAMES.indexOf(t));
-  const radio = service.domain
-    .schema()
-    .fieldsByUuid.get(SYNTH.field('Single Radio'))!
-    .options.map((o) => o.id);
+  const field = (t: (typeof FIELD_TYPE_NAMES)[number]) => service.domain.schema().fieldsByUuid.get(SYNTH.field(t))!;
+  const radio = field('Single Radio').options.map((o) => o.id);
+  const rootTags = field('Tags').tags;
   const sampleId = (i: number) => `S-${String((i * 7919) % n).padStart(6, '0')}`;
-  // [name, dataset-key params, the same search as POST /dataset/{uuid}/search fields, gated]
-  const cases: [string, (i: number) => Record<string, string>, (i: number) => { field_uuid: string; value: string }, boolean][] = [
+  const year = (i: number) => `20${10 + (i % 14)}`;
+  const FILLED = '!""';
+  // One case per criterion kind: [name, dataset-key params, the same search as a POST
+  // /dataset/{uuid}/search field]. Every one is held to the issue's p50 ≤ 20 ms.
+  const cases: [string, (i: number) => Record<string, string>, (i: number) => { field_uuid: string; value: string }][] = [
     [
       'text contains (Sample ID, 1 hit)',
       (i) => ({ [id('Short Text')]: sampleId(i) }),
       (i) => ({ field_uuid: SYNTH.field('Short Text'), value: sampleId(i) }),
-      true,
     ],
     [
       'text exact (Sample ID, 1 hit)',
       (i) => ({ [id('Short Text')]: `"${sampleId(i)}"` }),
       (i) => ({ field_uuid: SYNTH.field('Short Text'), value: `"${sampleId(i)}"` }),
-      true,
-    ],
-    [
-      'integer range (~1 % of records)',
-      (i) => ({ [id('Integer')]: `>=${(i * 37) % 90000} <${((i * 37) % 90000) + 1000}` }),
-      (i) => ({ field_uuid: SYNTH.field('Integer'), value: `>=${(i * 37) % 90000} <${((i * 37) % 90000) + 1000}` }),
-      true,
-    ],
-    [
-      'decimal range (~2 % of records)',
-      (i) => ({ [id('Decimal')]: `>=${((i * 7) % 900) - 500} <${((i * 7) % 900) - 480}` }),
-      (i) => ({ field_uuid: SYNTH.field('Decimal'), value: `>=${((i * 7) % 900) - 500} <${((i * 7) % 900) - 480}` }),
-      true,
-    ],
-    [
-      'option selected (~33 % of records)',
-      (i) => ({ [id('Single Radio')]: String(radio[i % 3]) }),
-      (i) => ({ field_uuid: SYNTH.field('Single Radio'), value: SYNTH.option('Single Radio', 1 + (i % 3)) }),
-      true,
     ],
     [
       'text contains a common word (~16 %)',
       (i) => ({ [id('Medium Text')]: ['basalt', 'quartz', 'clay'][i % 3]! }),
       (i) => ({ field_uuid: SYNTH.field('Medium Text'), value: ['basalt', 'quartz', 'clay'][i % 3]! }),
-      true,
     ],
+    [
+      'integer range (~1 % of records)',
+      (i) => ({ [id('Integer')]: `>=${(i * 37) % 90000} <${((i * 37) % 90000) + 1000}` }),
+      (i) => ({ field_uuid: SYNTH.field('Integer'), value: `>=${(i * 37) % 90000} <${((i * 37) % 90000) + 1000}` }),
+    ],
+    [
+      'decimal range (~2 % of records)',
+      (i) => ({ [id('Decimal')]: `>=${((i * 7) % 900) - 500} <${((i * 7) % 900) - 480}` }),
+      (i) => ({ field_uuid: SYNTH.field('Decimal'), value: `>=${((i * 7) % 900) - 500} <${((i * 7) % 900) - 480}` }),
+    ],
+    [
+      'date range (one quarter, ~2 %)',
+      (i) => ({ [`${id('DateTime')}_s`]: `${year(i)}-01-01`, [`${id('DateTime')}_e`]: `${year(i)}-03-31` }),
+      // POST /dataset/{uuid}/search takes one date, not a range: an exact day stands in.
+      (i) => ({ field_uuid: SYNTH.field('DateTime'), value: `${year(i)}-0${1 + (i % 9)}-1${i % 9}` }),
+    ],
+    [
+      'option selected (~33 % of records)',
+      (i) => ({ [id('Single Radio')]: String(radio[i % 3]) }),
+      (i) => ({ field_uuid: SYNTH.field('Single Radio'), value: SYNTH.option('Single Radio', 1 + (i % 3)) }),
+    ],
+    [
+      'tag selected, with its subtree (~33 %)',
+      (i) => ({ [id('Tags')]: String(rootTags[i % 3]!.id) }),
+      (i) => ({ field_uuid: SYNTH.field('Tags'), value: rootTags[i % 3]!.uuid }),
+    ],
+    ['has a file (~20 % of records)', () => ({ [id('File')]: FILLED }), () => ({ field_uuid: SYNTH.field('File'), value: FILLED })],
   ];
-  for (const [name, keyOf, fieldOf, gated] of cases) {
+  for (const [name, keyOf, fieldOf] of cases) {
     const r = await measure(60, (i) => call('GET', `/dataset/search/${key({ dt_id: '901', ...keyOf(i) })}/100/0/1`));
     ctx.add({
       section: 'search',
       name: `one field, ${name}: first 100 ids p50`,
       value: +fmt(r.p50, 2),
       unit: 'ms',
-      ...(gated ? { target: '≤ 20 ms', pass: r.p50 <= 20 } : {}),
+      target: '≤ 20 ms',
+      pass: r.p50 <= 20,
       note: `CPU ${fmt(r.cpuMs, 1)} ms/search, p99 ${fmt(r.p99, 1)} ms; ${fmt(r.p50 / scan.p50, 1)}× the raw scan`,
     });
     const full = await timeIt(30, (i) => call('POST', `/dataset/${SYNTH.dataset}/search/100/0`, { fields: [fieldOf(i)] }), 3);
@@ -140,25 +146,6 @@ export async function searchBench(ctx: BenchContext): Promise<void> {
     value: +fmt(gen.p50, 2),
     unit: 'ms',
     note: `p99 ${fmt(gen.p99, 1)} ms, ids only`,
-  });
-  const dateField = 9001 + FIELD_TYPE_NAMES.indexOf('DateTime');
-  const dates = await timeIt(
-    60,
-    (i) =>
-      call(
-        'GET',
-        `/dataset/search/${key({ dt_id: '901', [`${dateField}_s`]: `20${10 + (i % 14)}-01-01`, [`${dateField}_e`]: `20${10 + (i % 14)}-03-31` })}/100/0/1`,
-      ),
-    5,
-  );
-  ctx.add({
-    section: 'search',
-    name: 'dataset key, one date range p50',
-    value: +fmt(dates.p50, 2),
-    unit: 'ms',
-    target: '≤ 20 ms',
-    pass: dates.p50 <= 20,
-    note: `p99 ${fmt(dates.p99, 1)} ms`,
   });
   const stats = await timeIt(20, () => call('GET', `/search/field/stats/${SYNTH.dataset}/${SYNTH.field('Multiple Select')}`), 2);
   ctx.add({ section: 'search', name: 'field stats, Multiple Select over all records p50', value: +fmt(stats.p50, 1), unit: 'ms' });

@@ -4,6 +4,8 @@ import { PRIVATE_DATE } from '../../shared/dates.js';
 import { FIELD_TYPE_NAMES, type FieldTypeName } from '../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { SYNTH } from '../../bench/synthetic.js';
+import { RecordSearch } from '../../electron/service/domain/search/recordSearch.js';
+import { fieldListCriteria } from '../../electron/service/domain/search/searchKeys.js';
 import { USER, startSyntheticService, type TestService } from '../support/service.js';
 
 // The real server's search routes over real HTTP. Expected answers are computed from the
@@ -142,6 +144,26 @@ describe('POST /dataset/{uuid}/search/{limit}/{offset}', () => {
       ],
     });
     expect(uuids(both.records)).toEqual(uuids(want.filter((r) => opt(r, SYNTH.option('Single Radio', 2)))));
+  });
+
+  it('decimal ranges compare as numbers, through the covering numeric index (no scan of the field)', async () => {
+    const dec = (r: OdrRecord) => fieldOf(r, 'Decimal')?.value as string | null | undefined;
+    for (const [lo, hi] of [
+      [-100, 100],
+      [-500, -250.5],
+      [0, 0.5],
+    ] as const) {
+      const got = await post<{ records: OdrRecord[] }>(t.admin, `/dataset/${SYNTH.dataset}/search`, {
+        fields: [{ field_uuid: F('Decimal'), value: `>=${lo} <${hi}` }],
+      });
+      const want = all.filter((r) => typeof dec(r) === 'string' && Number(dec(r)) >= lo && Number(dec(r)) < hi);
+      expect(uuids(got.records)).toEqual(uuids(want));
+    }
+    const d = t.service.domain;
+    const crit = fieldListCriteria(d.datatype(SYNTH.dataset), { fields: [{ field_uuid: F('Decimal'), value: '>=1.5 <20' }] });
+    expect(new RecordSearch(d).plan(crit).join('\n')).toMatch(
+      /COVERING INDEX field_values_by_number \(datafield_id=\? AND <expr>>\? AND <expr><\?\)/,
+    );
   });
 
   it('limit and offset page the result in database order', async () => {

@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { Domain } from '../domain/domain.js';
 import { OdrError } from '../domain/errors.js';
 import type { User } from '../domain/users.js';
+import { metaStore } from '../store/meta.js';
 
 export type AppEnv = { Variables: { user: User } };
 
@@ -24,11 +25,11 @@ export class Tokens {
   private readonly cache = new Map<string, Verified>();
 
   constructor(private readonly d: Domain) {
-    const db = d.ctx.db;
-    let secret = db.prepare("SELECT value FROM meta WHERE key = 'jwt_secret'").pluck().get() as string | undefined;
+    const meta = metaStore(d.ctx.db);
+    let secret = meta.get('jwt_secret');
     if (!secret) {
       secret = randomBytes(32).toString('base64');
-      db.prepare("INSERT INTO meta (key, value) VALUES ('jwt_secret', ?)").run(secret);
+      meta.insert('jwt_secret', secret);
     }
     this.key = Buffer.from(secret, 'base64');
   }

@@ -2,6 +2,7 @@ import type { JobResponse, JobState, PhpDate, TrackedJob } from '../../../shared
 import type { Ctx } from './context.js';
 import { OdrError, notFound } from './errors.js';
 import type { User } from './users.js';
+import { jobStore, type JobRow } from '../store/jobs.js';
 
 // Tracked jobs as the real server keeps them (docs/odr-server.md §5.18, §6), plus the service's own
 // long operations (import, thumbnails, sync), which report progress through the same rows.
@@ -11,23 +12,6 @@ import type { User } from './users.js';
 // running → cancelled (GET /job/cancel: soft-deleted, gone from every lookup);
 // running → failed (service jobs only: a local extension, the real server never sets it).
 // Complete, cancelled and failed are final.
-
-interface JobRow {
-  id: number;
-  user_id: number;
-  job_type: string;
-  target_entity: string;
-  total: number;
-  current: number;
-  additional_data: string;
-  started: string;
-  completed: string | null;
-  viewed: string | null;
-  failed: string | null;
-  error: string | null;
-  cancelled: string | null;
-  updated: string;
-}
 
 /** "2025-04-02 08:00:00.000000" from a Date (PHP DateTime in ODR's JSON). */
 function micro(d: Date): string {
@@ -79,14 +63,18 @@ export interface JobUpdate extends JobFields {
 }
 
 export class Jobs {
-  constructor(private readonly ctx: Ctx) {}
+  private readonly rows: ReturnType<typeof jobStore>;
+
+  constructor(private readonly ctx: Ctx) {
+    this.rows = jobStore(ctx.db);
+  }
 
   private now(): string {
     return micro(this.ctx.clock());
   }
 
   private row(id: number): JobRow | undefined {
-    return this.ctx.db.prepare('SELECT * FROM jobs WHERE id = ? AND cancelled IS NULL').get(id) as JobRow | undefined;
+    return this.rows.live(id);
   }
 
   /** Jobs a user may read: their own (reference: status/complete/cancel/lists are own-only). */
@@ -103,15 +91,22 @@ export class Jobs {
   }
 
   private reload(id: number): JobRow {
-    return this.ctx.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow;
+    const r = this.rows.get(id);
+    if (!r) throw notFound('Tracked job');
+    return r;
   }
 
   create(user: User, f: JobFields): TrackedJob {
     const at = this.now();
-    const { lastInsertRowid } = this.ctx.db
-      .prepare(`INSERT INTO jobs (user_id, job_type, target_entity, total, additional_data, started, updated) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-      .run(user.id, f.job_type, f.target_entity, f.total, JSON.stringify(f.additional_data ?? null), at, at);
-    return this.changed(this.reload(Number(lastInsertRowid)));
+    const id = this.rows.insert({
+      userId: user.id,
+      jobType: f.job_type,
+      targetEntity: f.target_entity,
+      total: f.total,
+      additionalData: JSON.stringify(f.additional_data ?? null),
+      at,
+    });
+    return this.changed(this.reload(id));
   }
 
   /** PUT /job: any job id (no ownership check, as on the real server); final jobs stay final. */
@@ -123,12 +118,17 @@ export class Jobs {
     const completed = u.completed !== undefined && u.completed !== null ? at : null;
     // `viewed` non-null is a 500 on the real server; here it marks the job seen.
     const viewed = u.viewed !== undefined && u.viewed !== null ? at : r.viewed;
-    this.ctx.db
-      .prepare(
-        `UPDATE jobs SET job_type = ?, target_entity = ?, current = ?, total = ?, additional_data = ?,
-       completed = COALESCE(?, completed), viewed = ?, updated = ? WHERE id = ?`,
-      )
-      .run(u.job_type, u.target_entity, u.current, u.total, JSON.stringify(u.additional_data), completed, viewed, at, u.id);
+    this.rows.update({
+      id: u.id,
+      jobType: u.job_type,
+      targetEntity: u.target_entity,
+      current: u.current,
+      total: u.total,
+      additionalData: JSON.stringify(u.additional_data),
+      completed,
+      viewed,
+      at,
+    });
     return this.changed(this.reload(u.id));
   }
 
@@ -137,16 +137,13 @@ export class Jobs {
     const r = this.row(unit.tracked_job_id);
     if (!r) throw notFound('Tracked job');
     if (r.completed || r.failed) throw new OdrError(409, `Job ${r.id} is already ${stateOf(r)}; it takes no more work units`);
-    const { lastInsertRowid } = this.ctx.db
-      .prepare('INSERT INTO job_units (job_id, random_key, job_order, line_count) VALUES (?, ?, ?, ?)')
-      .run(r.id, unit.random_key, unit.job_order, unit.line_count);
-    this.ctx.db.prepare('UPDATE jobs SET updated = ? WHERE id = ?').run(this.now(), r.id);
+    const id = this.rows.addUnit(r.id, unit.random_key, unit.job_order, unit.line_count, this.now());
     this.changed(this.reload(r.id));
-    return { id: Number(lastInsertRowid), job_order: unit.job_order, random_key: unit.random_key, line_count: unit.line_count };
+    return { id, job_order: unit.job_order, random_key: unit.random_key, line_count: unit.line_count };
   }
 
   private units(id: number): number {
-    return this.ctx.db.prepare('SELECT COUNT(*) FROM job_units WHERE job_id = ?').pluck().get(id) as number;
+    return this.rows.unitCount(id);
   }
 
   /** GET /job/status/{id}/{full}: full > 0 recounts `current` from the worker units (and saves it). */
@@ -155,7 +152,7 @@ export class Jobs {
     if (full > 0 && !r.completed && !r.failed) {
       const n = this.units(id);
       if (n > 0 && n !== r.current) {
-        this.ctx.db.prepare('UPDATE jobs SET current = ?, updated = ? WHERE id = ?').run(n, this.now(), id);
+        this.rows.setCurrent(id, n, this.now());
         return this.changed(this.reload(id));
       }
     }
@@ -167,10 +164,7 @@ export class Jobs {
     const r = this.own(user, id);
     if (r.completed || r.failed) return trackedJob(r);
     const current = Math.max(this.units(id), r.current, r.total);
-    const at = this.now();
-    this.ctx.db
-      .prepare('UPDATE jobs SET current = ?, completed = CASE WHEN ? = total THEN ? ELSE completed END, updated = ? WHERE id = ?')
-      .run(current, current, at, at, id);
+    this.rows.complete(id, current, this.now());
     return this.changed(this.reload(id));
   }
 
@@ -178,48 +172,29 @@ export class Jobs {
   cancel(user: User, id: number): { deleted: true } {
     const r = this.row(id);
     if (r && r.user_id === user.id && !r.completed && !r.failed) {
-      const at = this.now();
-      this.ctx.db.prepare('UPDATE jobs SET cancelled = ?, updated = ? WHERE id = ?').run(at, at, id);
+      this.rows.cancel(id, this.now());
       this.changed(this.reload(id));
     }
     return { deleted: true };
   }
 
   isCancelled(id: number): boolean {
-    return this.ctx.db.prepare('SELECT cancelled IS NOT NULL FROM jobs WHERE id = ?').pluck().get(id) === 1;
+    return this.rows.isCancelled(id);
   }
 
   /** GET /jobs/{a|b}: the user's running jobs of those types. */
   running(user: User, types: string[]): TrackedJob[] {
-    const rows = this.ctx.db
-      .prepare(
-        `SELECT * FROM jobs WHERE user_id = ? AND completed IS NULL AND failed IS NULL AND cancelled IS NULL
-       AND job_type IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      )
-      .all(user.id, JSON.stringify(types)) as JobRow[];
-    return rows.map(trackedJob);
+    return this.rows.running(user.id, types).map(trackedJob);
   }
 
   /** GET /jobs/completed/{type}/{count}: newest first. */
   completed(user: User, types: string[], count: number): TrackedJob[] {
-    const rows = this.ctx.db
-      .prepare(
-        `SELECT * FROM jobs WHERE user_id = ? AND completed IS NOT NULL AND cancelled IS NULL
-       AND job_type IN (SELECT value FROM json_each(?)) ORDER BY completed DESC, id DESC LIMIT ?`,
-      )
-      .all(user.id, JSON.stringify(types), count) as JobRow[];
-    return rows.map(trackedJob);
+    return this.rows.completed(user.id, types, count).map(trackedJob);
   }
 
   /** Recent jobs of every type (the UI's jobs panel): running first, then the newest. */
   recent(user: User, limit: number): TrackedJob[] {
-    const rows = this.ctx.db
-      .prepare(
-        `SELECT * FROM jobs WHERE user_id = ? AND cancelled IS NULL
-       ORDER BY (completed IS NULL AND failed IS NULL) DESC, id DESC LIMIT ?`,
-      )
-      .all(user.id, limit) as JobRow[];
-    return rows.map(trackedJob);
+    return this.rows.recent(user.id, limit).map(trackedJob);
   }
 
   get(user: User, id: number): TrackedJob {
@@ -232,29 +207,18 @@ export class Jobs {
   progress(id: number, current: number, total?: number): boolean {
     const r = this.row(id);
     if (!r) return false;
-    this.ctx.db
-      .prepare('UPDATE jobs SET current = ?, total = COALESCE(?, total), updated = ? WHERE id = ? AND completed IS NULL')
-      .run(current, total ?? null, this.now(), id);
+    this.rows.progress(id, current, total ?? null, this.now());
     this.changed(this.reload(id));
     return true;
   }
 
   finish(id: number, additionalData?: unknown): TrackedJob {
-    const at = this.now();
-    this.ctx.db
-      .prepare(
-        `UPDATE jobs SET current = total, completed = ?, updated = ?,
-       additional_data = COALESCE(?, additional_data) WHERE id = ? AND cancelled IS NULL`,
-      )
-      .run(at, at, additionalData === undefined ? null : JSON.stringify(additionalData), id);
+    this.rows.finish(id, additionalData === undefined ? null : JSON.stringify(additionalData), this.now());
     return this.changed(this.reload(id));
   }
 
   fail(id: number, error: string): TrackedJob {
-    const at = this.now();
-    this.ctx.db
-      .prepare('UPDATE jobs SET failed = ?, error = ?, updated = ? WHERE id = ? AND completed IS NULL AND cancelled IS NULL')
-      .run(at, error, at, id);
+    this.rows.fail(id, error, this.now());
     return this.changed(this.reload(id));
   }
 }

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import type { Ctx } from './context.js';
 import { nowStamp } from './context.js';
 import { OdrError, forbidden } from './errors.js';
+import { userStore, type UserRow } from '../store/users.js';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -15,15 +16,6 @@ export interface User {
   isSuper: boolean;
   /** How ODR shows a user in `_create_auth`: "First Last", else the email. */
   display: string;
-}
-
-interface UserRow {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_super: number;
-  password_hash: string;
 }
 
 const toUser = (r: UserRow): User => ({
@@ -62,7 +54,7 @@ export class Users {
   get(id: number): User | undefined {
     let u = this.byId.get(id);
     if (!u) {
-      const row = this.ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+      const row = userStore(this.ctx.db).byId(id);
       if (!row) return undefined;
       u = toUser(row);
       this.byId.set(id, u);
@@ -71,16 +63,16 @@ export class Users {
   }
 
   findByEmail(email: string): User | undefined {
-    const row = this.ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+    const row = userStore(this.ctx.db).byEmail(email);
     return row ? toUser(row) : undefined;
   }
 
   count(): number {
-    return this.ctx.db.prepare('SELECT COUNT(*) FROM users').pluck().get() as number;
+    return userStore(this.ctx.db).count();
   }
 
   firstSuperUser(): User | undefined {
-    const row = this.ctx.db.prepare('SELECT * FROM users WHERE is_super = 1 ORDER BY id LIMIT 1').get() as UserRow | undefined;
+    const row = userStore(this.ctx.db).firstSuperUser();
     return row ? toUser(row) : undefined;
   }
 
@@ -89,22 +81,26 @@ export class Users {
     if (input.password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     if (this.findByEmail(input.email)) throw new OdrError(409, `A user with email "${input.email}" already exists`);
     const hash = await hashPassword(input.password);
-    const info = this.ctx.db
-      .prepare(`INSERT INTO users (email, first_name, last_name, password_hash, is_super, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(input.email, input.firstName ?? '', input.lastName ?? '', hash, input.isSuper ? 1 : 0, nowStamp(this.ctx));
-    return this.get(Number(info.lastInsertRowid))!;
+    const id = userStore(this.ctx.db).insert({
+      email: input.email,
+      firstName: input.firstName ?? '',
+      lastName: input.lastName ?? '',
+      passwordHash: hash,
+      isSuper: input.isSuper ?? false,
+      createdAt: nowStamp(this.ctx),
+    });
+    return this.get(id)!;
   }
 
   async setPassword(email: string, password: string): Promise<void> {
     if (password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     const hash = await hashPassword(password);
-    const info = this.ctx.db.prepare('UPDATE users SET password_hash = ? WHERE email = ?').run(hash, email);
-    if (info.changes === 0) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
+    if (!userStore(this.ctx.db).setPassword(email, hash)) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
   }
 
   /** Username/password check for POST /token; undefined on any mismatch. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
-    const row = this.ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+    const row = userStore(this.ctx.db).byEmail(email);
     if (!row) {
       await hashPassword(password); // same cost whether or not the user exists
       return undefined;
@@ -115,12 +111,12 @@ export class Users {
   /** A new API token for the job routes' `x-auth` header; only its hash is kept. */
   issueApiToken(userId: number): string {
     const token = randomBytes(24).toString('base64url');
-    this.ctx.db.prepare('UPDATE users SET api_token_hash = ? WHERE id = ?').run(sha256(token), userId);
+    userStore(this.ctx.db).setApiTokenHash(userId, sha256(token));
     return token;
   }
 
   byApiToken(token: string): User | undefined {
-    const id = this.ctx.db.prepare('SELECT id FROM users WHERE api_token_hash = ?').pluck().get(sha256(token)) as number | undefined;
+    const id = userStore(this.ctx.db).idByApiTokenHash(sha256(token));
     return id === undefined ? undefined : this.get(id);
   }
 

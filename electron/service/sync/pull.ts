@@ -10,7 +10,7 @@ import type { EngineContext } from './engineContext.js';
 import { mergeRecord, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
-import { TemplatePartsStore, templateParts } from '../store/templateParts.js';
+import { templatePartsStore, templateParts } from '../store/templateParts.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -28,10 +28,10 @@ export class Puller {
   /** Local records changed by applied server copies, not yet announced. */
   private changed = new Map<string, Set<string>>();
 
-  private readonly templates: TemplatePartsStore;
+  constructor(private readonly x: EngineContext) {}
 
-  constructor(private readonly x: EngineContext) {
-    this.templates = new TemplatePartsStore(x.db);
+  private get templates() {
+    return templatePartsStore(this.x.db);
   }
 
   /**

@@ -8,7 +8,7 @@ import type { RecordRow } from '../rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
-import { PulledRecordStore } from '../../store/pulledRecords.js';
+import { pulledRecordStore } from '../../store/pulledRecords.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
 // their uuids and ids. Datatypes and fields the template did not declare are created from the
@@ -50,7 +50,7 @@ function storedScalar(type: FieldTypeName, e: FieldEntry): string | number | nul
 export class RecordImporter {
   private schema: Schema;
   private readonly tw: TemplateWriter;
-  private readonly pulled: PulledRecordStore;
+  private readonly pulled: ReturnType<typeof pulledRecordStore>;
   private readonly s: Record<string, Statement>;
   /** Per datatype: the fields whose value equals every named record's record_name. */
   private readonly nameCandidates = new Map<number, Set<number> | null>();
@@ -64,7 +64,7 @@ export class RecordImporter {
   ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
-    this.pulled = new PulledRecordStore(d.ctx.db);
+    this.pulled = pulledRecordStore(d.ctx.db);
     const p = (sql: string) => d.ctx.db.prepare(sql);
     this.s = {
       insValue: p(`INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)

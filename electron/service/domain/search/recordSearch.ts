@@ -73,9 +73,12 @@ function compile(d: Domain, t: Term): Compiled {
       return inner(topsOf('field_values', t.fields, d, "v.value LIKE ? ESCAPE '\\'", [`%${escapeLike(m.text)}%`]));
     }
     case 'compare': {
-      // Integers are stored as numbers and use the index; decimals are stored as text.
-      const col = t.numeric && t.fields.some((f) => f.type.storage !== 'integer') ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
-      const where = ["v.value IS NOT NULL AND v.value != ''", ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
+      // Integers are stored as numbers and range over field_values_by_field; decimals are text
+      // and range over field_values_by_number, whose WHERE term is repeated so it applies.
+      const decimal = t.numeric && t.fields.some((f) => f.type.storage !== 'integer');
+      const col = decimal ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
+      const kind = decimal ? "typeof(v.value) = 'text' AND v.value != ''" : "v.value IS NOT NULL AND v.value != ''";
+      const where = [kind, ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
       return inner(
         topsOf(
           'field_values',
@@ -137,6 +140,24 @@ export class RecordSearch {
    */
   run(user: User, c: Criteria, enough = Infinity): number[] {
     if (c.datasets.length === 0) return [];
+    const { sql, args } = this.compiled(c);
+    const out: number[] = [];
+    // Taken before iterating: the connection runs nothing else while a statement is open.
+    const canRead = this.readable(user);
+    for (const row of this.prepare(sql).iterate(...args) as IterableIterator<Candidate>) {
+      if (out.length >= enough) break;
+      if (canRead(row)) out.push(row.rid);
+    }
+    return out;
+  }
+
+  /** SQLite's plan for a search (EXPLAIN QUERY PLAN details): tests check the indexes it uses. */
+  plan(c: Criteria): string[] {
+    const { sql, args } = this.compiled(c);
+    return (this.d.ctx.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+  }
+
+  private compiled(c: Criteria): Compiled {
     const where: string[] = [`r.parent_rid IS NULL AND r.datatype_id IN (${marks(c.datasets.length)})`];
     const args: unknown[] = c.datasets.map((dt) => dt.id);
     const general = c.general ? ftsQuery(c.general) : null;
@@ -151,14 +172,7 @@ export class RecordSearch {
       args.push(...terms.flatMap((t) => t.args));
     }
     const sql = `SELECT r.rid, r.datatype_id, r.created_by, r.public_date FROM records r WHERE ${where.join(' AND ')} ORDER BY r.rid`;
-    const out: number[] = [];
-    // Taken before iterating: the connection runs nothing else while a statement is open.
-    const canRead = this.readable(user);
-    for (const row of this.prepare(sql).iterate(...args) as IterableIterator<Candidate>) {
-      if (out.length >= enough) break;
-      if (canRead(row)) out.push(row.rid);
-    }
-    return out;
+    return { sql, args };
   }
 
   /** The record-read rule (permissions.canViewRecord) for candidate top-level rows. */

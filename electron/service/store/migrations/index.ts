@@ -3,7 +3,8 @@ import jobs from './002_jobs.js';
 import search from './003_search.js';
 import sync from './004_sync.js';
 import fieldSearch from './005_field_search.js';
-import templateRemovals from './006_template_removals.js';
+import numericSearch from './006_numeric_search.js';
+import templateRemovals from './007_template_removals.js';
 
 export interface Migration {
   version: number;
@@ -18,5 +19,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'search', sql: search },
   { version: 4, name: 'sync', sql: sync },
   { version: 5, name: 'field_search', sql: fieldSearch },
-  { version: 6, name: 'template_removals', sql: templateRemovals },
+  { version: 6, name: 'numeric_search', sql: numericSearch },
+  { version: 7, name: 'template_removals', sql: templateRemovals },
 ];
