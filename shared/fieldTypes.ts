@@ -61,6 +61,10 @@ export interface FieldType {
   takesValue: boolean;
   /** Set through PUT /record/{r}/{f}/{option}/{selected|unselected}. */
   takesOptions: boolean;
+  /**
+   * The record table may order by it: the real server's "sort?" column (reference §4.1). The
+   * service's sort (domain/search/recordTable.ts) and the UI's column headers both read this.
+   */
   sortable: boolean;
 }
 
@@ -71,7 +75,8 @@ const text = (name: FieldTypeName, maxBytes: number | undefined, editor: EditorK
   maxBytes,
   takesValue: true,
   takesOptions: false,
-  sortable: true,
+  // Markdown is static text of the template: nothing per record to order by.
+  sortable: editor !== 'markdown',
 });
 const option = (name: FieldTypeName, single: boolean): FieldType => ({
   name,
@@ -92,7 +97,7 @@ export const FIELD_TYPES: Record<FieldTypeName, FieldType> = {
   Integer: { name: 'Integer', storage: 'integer', editor: 'integer', takesValue: true, takesOptions: false, sortable: true },
   Decimal: { name: 'Decimal', storage: 'decimal', editor: 'decimal', takesValue: true, takesOptions: false, sortable: true },
   DateTime: { name: 'DateTime', storage: 'datetime', editor: 'datetime', takesValue: true, takesOptions: false, sortable: true },
-  Boolean: { name: 'Boolean', storage: 'boolean', editor: 'boolean', takesValue: true, takesOptions: false, sortable: true },
+  Boolean: { name: 'Boolean', storage: 'boolean', editor: 'boolean', takesValue: true, takesOptions: false, sortable: false },
   'Single Radio': option('Single Radio', true),
   'Single Select': option('Single Select', true),
   'Multiple Radio': option('Multiple Radio', false),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { SYNTH } from '../../bench/synthetic.js';
+import { FIELD_TYPES, FIELD_TYPE_NAMES } from '../../shared/fieldTypes.js';
 import { USER, startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -79,6 +80,18 @@ describe('GET /local/datasets/{uuid}/records (table: search, sort, page)', () =>
       const r = await table(q);
       expect(r.status, JSON.stringify(q)).toBe(400);
       expect(r.body.error?.code).toBe(400);
+    }
+  });
+
+  it('sorts exactly the field types shared/fieldTypes.ts marks sortable (the real server list)', async () => {
+    const seen: Record<string, number> = {};
+    for (const name of FIELD_TYPE_NAMES) seen[name] = (await table({ sort: SYNTH.field(name), limit: 1 })).status;
+    const expected = Object.fromEntries(FIELD_TYPE_NAMES.map((n) => [n, FIELD_TYPES[n].sortable ? 200 : 400]));
+    expect(seen).toEqual(expected);
+    // The real server's "sort?" column (reference §4.1): multi-value options, tags, booleans,
+    // files and static text never sort.
+    for (const n of ['Multiple Radio', 'Multiple Select', 'Tags', 'Boolean', 'Markdown', 'File', 'Image', 'XYZ Data'] as const) {
+      expect(FIELD_TYPES[n].sortable, n).toBe(false);
     }
   });
 

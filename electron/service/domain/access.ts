@@ -1,7 +1,7 @@
 import { forbidden, notFound } from './errors.js';
 import { canEditRecord, canViewRecord } from './permissions.js';
-import type { RecordStore } from './records/store.js';
-import type { RecordRow } from './rows.js';
+import type { RecordStore } from '../store/records.js';
+import type { RecordRow } from '../store/rows.js';
 import type { DatatypeInfo } from './schemaCache.js';
 import type { User } from './users.js';
 

@@ -7,8 +7,8 @@ import { SearchIndex } from './search/searchIndex.js';
 import { nowStamp, type Ctx } from './context.js';
 import { notFound } from './errors.js';
 import { RecordReader, type RenderOptions } from './recordReader.js';
-import { RecordStore } from './records/store.js';
-import type { RecordRow } from './rows.js';
+import { RecordStore } from '../store/records.js';
+import type { RecordRow } from '../store/rows.js';
 import type { DatatypeInfo, Schema } from './schemaCache.js';
 import { Users, type User } from './users.js';
 
@@ -26,7 +26,7 @@ export class Domain {
 
   constructor(readonly ctx: Ctx) {
     this.users = new Users(ctx);
-    this.store = new RecordStore(ctx);
+    this.store = new RecordStore(ctx.db);
     this.log = new ChangeLog(ctx);
     this.reader = new RecordReader(ctx);
     this.writes = new GroupCommit(ctx);

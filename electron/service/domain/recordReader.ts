@@ -4,7 +4,7 @@ import { renderValue } from '../../../shared/fieldTypes.js';
 import type { FieldEntry, FileEntry, OdrRecord, OptionEntry, TagEntry } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
 import { isAdmin } from './permissions.js';
-import { RECORD_COLUMNS, type FileRow, type RecordRow, type SelectionRow, type ValueRow } from './rows.js';
+import { RECORD_COLUMNS, type FileRow, type RecordRow, type SelectionRow, type ValueRow } from '../store/rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from './schemaCache.js';
 import type { User } from './users.js';
 

@@ -2,7 +2,7 @@ import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
 import { isAdmin } from './permissions.js';
 import type { RecordReader, RenderOptions, RenderTrace } from './recordReader.js';
-import type { RecordRow } from './rows.js';
+import type { RecordRow } from '../store/rows.js';
 import type { Schema } from './schemaCache.js';
 import type { User } from './users.js';
 

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../auth.js';
 import type { Domain } from '../../domain/domain.js';
 import type { RenderOptions } from '../../domain/recordReader.js';
-import type { RecordRow } from '../../domain/rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { User } from '../../domain/users.js';
 
 export const API_PREFIX = '/api/v4';

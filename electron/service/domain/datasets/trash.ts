@@ -20,7 +20,7 @@ import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
-import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
+import { RECORD_COLUMNS, type RecordRow } from '../../store/rows.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';

@@ -5,7 +5,7 @@ import { newUuid } from '../ids.js';
 import { assertEdit, canRead, editableRecord } from '../access.js';
 import { isAdmin } from '../permissions.js';
 import { parseDateOrThrow } from '../records/ops.js';
-import type { FileRow, RecordRow } from '../rows.js';
+import type { FileRow, RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { isPublicAt } from '../../../../shared/dates.js';

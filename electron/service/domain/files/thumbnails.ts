@@ -1,6 +1,6 @@
 import type { Domain } from '../domain.js';
 import { newUuid } from '../ids.js';
-import type { FileRow } from '../rows.js';
+import type { FileRow } from '../../store/rows.js';
 import type { BlobStore } from './blobStore.js';
 import { probeImage, thumbnail } from './images.js';
 import { storeBuffer } from './ingest.js';

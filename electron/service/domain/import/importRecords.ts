@@ -4,7 +4,7 @@ import { normalizeRecord } from '../../../../shared/legacy.js';
 import type { FieldEntry, OdrRecord } from '../../../../shared/schemas/record.js';
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
-import type { RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';

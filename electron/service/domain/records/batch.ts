@@ -3,7 +3,7 @@ import type { BatchBefore, BatchRequest, BatchResult } from '../../../../shared/
 import type { Domain } from '../domain.js';
 import { badRequest } from '../errors.js';
 import { editableRecord } from '../access.js';
-import type { RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';

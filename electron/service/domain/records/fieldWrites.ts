@@ -1,7 +1,7 @@
 import { checkValue, type StoredValue } from '../../../../shared/fieldTypes.js';
 import type { Domain } from '../domain.js';
 import { badRequest, notFound } from '../errors.js';
-import type { RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { FieldInfo, TagInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 

@@ -1,47 +1,21 @@
-import type { Statement } from 'better-sqlite3';
-import { PRIVATE_DATE, formatTimestamp } from '../../../../shared/dates.js';
+import { formatTimestamp } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { badRequest, forbidden } from '../errors.js';
 import { canViewDatatype, isAdmin } from '../permissions.js';
-import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
+import { recordLists, type ListScope } from '../../store/recordLists.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 
 export const MAX_PAGE = 10_000;
 
 // Top-level records of a dataset in storage order. Viewers who do not administer the dataset
-// see public records and their own.
-const VISIBLE = `(r.created_by = @user OR (r.public_date != '${PRIVATE_DATE}' AND r.public_date <= @now))`;
+// see the rows the row rule lets them read (store/visibility.ts).
 
 export class RecordLists {
-  private readonly pageStmt: Record<'all' | 'visible', Statement>;
-  private readonly idsStmt: Record<'all' | 'visible', Statement>;
-  private readonly countStmt: Record<'all' | 'visible', Statement>;
+  constructor(private readonly d: Domain) {}
 
-  constructor(private readonly d: Domain) {
-    const db = d.ctx.db;
-    const base = (filter: string) => `FROM records r WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter}`;
-    const modified = 'AND (@since IS NULL OR r.update_date >= @since OR r.create_date >= @since)';
-    const make = (filter: string) => ({
-      page: db.prepare(
-        `SELECT ${RECORD_COLUMNS.split(', ')
-          .map((c) => `r.${c}`)
-          .join(', ')} ${base(filter)} ORDER BY r.rid LIMIT @limit OFFSET @offset`,
-      ),
-      ids: db.prepare(`SELECT r.internal_id, r.uuid, v.value AS name
-                       FROM records r LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @nameField
-                       WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter} ${modified}
-                       ORDER BY r.rid LIMIT @limit OFFSET @offset`),
-      count: db.prepare(`SELECT COUNT(*) ${base(filter)} ${modified}`).pluck(),
-    });
-    const all = make('');
-    const visible = make(`AND ${VISIBLE}`);
-    this.pageStmt = { all: all.page, visible: visible.page };
-    this.idsStmt = { all: all.ids, visible: visible.ids };
-    this.countStmt = { all: all.count, visible: visible.count };
-  }
-
-  private scope(user: User, dt: DatatypeInfo): 'all' | 'visible' {
+  private scope(user: User, dt: DatatypeInfo): ListScope {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     if (!canViewDatatype(user, dt, this.d.now())) throw forbidden();
     return isAdmin(user, dt) ? 'all' : 'visible';
@@ -51,7 +25,7 @@ export class RecordLists {
   page(user: User, dt: DatatypeInfo, limit: number, offset: number): RecordRow[] {
     if (limit > MAX_PAGE) throw badRequest(`limit may be at most ${MAX_PAGE}`);
     const scope = this.scope(user, dt);
-    return this.pageStmt[scope].all({ dt: dt.id, limit, offset, user: user.id, now: this.d.now() }) as RecordRow[];
+    return recordLists(this.d.ctx.db).page(scope, { dt: dt.id, limit, offset, user: user.id, now: this.d.now() });
   }
 
   /**
@@ -63,16 +37,12 @@ export class RecordLists {
     const since = sinceMs === null ? null : formatTimestamp(new Date(sinceMs - (sinceMs % 1000)));
     const args = { dt: dt.id, user: user.id, now: this.d.now(), since, nameField: dt.nameFieldId ?? -1 };
     if (offset > 0) {
-      const total = this.countStmt[scope].get(args) as number;
+      const total = recordLists(this.d.ctx.db).count(scope, args);
       if (offset > total) {
         throw badRequest(`This database only has ${total} viewable records, but a starting offset of ${offset} was specified.`);
       }
     }
-    const rows = this.idsStmt[scope].all({ ...args, limit: limit === 0 ? -1 : limit, offset }) as {
-      internal_id: number;
-      uuid: string;
-      name: unknown;
-    }[];
+    const rows = recordLists(this.d.ctx.db).ids(scope, { ...args, limit: limit === 0 ? -1 : limit, offset });
     return rows.map((r) => ({
       internal_id: r.internal_id,
       unique_id: r.uuid,

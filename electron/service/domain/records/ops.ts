@@ -5,7 +5,7 @@ import { badRequest, forbidden, notFound, OdrError } from '../errors.js';
 import { newUuid } from '../ids.js';
 import { assertEdit, editableRecord } from '../access.js';
 import { canViewDatatype } from '../permissions.js';
-import type { RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';

@@ -4,7 +4,7 @@ import type { Domain } from '../domain.js';
 import { assertEdit } from '../access.js';
 import { badRequest, notFound, OdrError } from '../errors.js';
 import { newUuid } from '../ids.js';
-import type { FileRow, RecordRow } from '../rows.js';
+import type { FileRow, RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';

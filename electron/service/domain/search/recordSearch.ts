@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Domain } from '../domain.js';
 import { canViewRecord } from '../permissions.js';
-import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
+import { RECORD_COLUMNS, type RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery } from './searchIndex.js';
@@ -181,7 +181,7 @@ export class RecordSearch {
     const schema = this.d.schema();
     return (r) => {
       const dt = schema.datatypes.get(r.datatype_id);
-      return dt !== undefined && canViewRecord(user, dt, r as unknown as RecordRow, r as unknown as RecordRow, now);
+      return dt !== undefined && canViewRecord(user, dt, r, r, now);
     };
   }
 

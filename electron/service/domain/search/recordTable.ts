@@ -1,8 +1,8 @@
-import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Ctx } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { canViewDatatype, isAdmin } from '../permissions.js';
-import { RECORD_COLUMNS, type RecordRow } from '../rows.js';
+import type { RecordRow } from '../../store/rows.js';
+import { recordLists, type TableSort } from '../../store/recordLists.js';
 import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery, type SearchIndex } from './searchIndex.js';
@@ -25,11 +25,11 @@ export interface TableQuery {
   limit: number;
 }
 
-const SPECIAL: Record<string, string> = {
-  _id: 'r.internal_id',
-  _updated: 'r.update_date',
-  _created: 'r.create_date',
-  _public: 'r.public_date',
+const SPECIAL: Record<string, TableSort> = {
+  _id: { kind: 'column', column: 'internal_id' },
+  _updated: { kind: 'column', column: 'update_date' },
+  _created: { kind: 'column', column: 'create_date' },
+  _public: { kind: 'column', column: 'public_date' },
 };
 const CACHE = 8;
 
@@ -46,31 +46,15 @@ export class RecordTable {
     private readonly search: SearchIndex,
   ) {}
 
-  /** ORDER BY terms; `nulls` terms keep empty values last whatever the direction. */
-  private orderFor(
-    dt: DatatypeInfo,
-    sort: string | undefined,
-  ): { join: string; order: { sql: string; nulls?: boolean }[]; args: Record<string, unknown> } {
-    if (!sort) return { join: '', order: [{ sql: 'r.rid' }], args: {} };
-    if (SPECIAL[sort]) return { join: '', order: [{ sql: SPECIAL[sort] }], args: {} };
+  /** Sortable fields are those shared/fieldTypes.ts marks so: the UI offers exactly these. */
+  private sortFor(dt: DatatypeInfo, sort: string | undefined): TableSort {
+    if (!sort) return { kind: 'rid' };
+    if (SPECIAL[sort]) return SPECIAL[sort];
     const f = dt.fieldsByUuid.get(sort) ?? dt.fields.find((x) => x.templateFieldUuid === sort);
     if (!f) throw badRequest(`sort: ${sort} is not a field of dataset ${dt.uuid}`);
-    if (['text', 'integer', 'decimal', 'datetime', 'boolean'].includes(f.type.storage)) {
-      return {
-        join: 'LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @sortField',
-        order: [
-          { sql: "(v.value IS NULL OR v.value = '')", nulls: true },
-          { sql: f.type.storage === 'integer' || f.type.storage === 'decimal' ? 'CAST(v.value AS REAL)' : 'v.value' },
-        ],
-        args: { sortField: f.id },
-      };
-    }
-    if (f.type.storage === 'options') {
-      const first =
-        '(SELECT MIN(o.name) FROM option_selections s JOIN radio_options o ON o.id = s.option_id WHERE s.record_rid = r.rid AND s.datafield_id = @sortField)';
-      return { join: '', order: [{ sql: `${first} IS NULL`, nulls: true }, { sql: first }], args: { sortField: f.id } };
-    }
-    throw badRequest(`sort: ${f.fieldtype} fields are not sortable`);
+    if (!f.type.sortable) throw badRequest(`sort: ${f.fieldtype} fields are not sortable`);
+    if (f.type.storage === 'options') return { kind: 'option', fieldId: f.id };
+    return { kind: 'value', fieldId: f.id, numeric: f.type.storage === 'integer' || f.type.storage === 'decimal' };
   }
 
   query(user: User, dt: DatatypeInfo, q: TableQuery): { total: number; rows: RecordRow[] } {
@@ -80,33 +64,27 @@ export class RecordTable {
     const admin = isAdmin(user, dt);
     const match = q.q ? ftsQuery(q.q) : null;
     if (match) this.search.catchUp();
-    const gen = this.d.ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck().get() as number;
+    const lists = recordLists(this.d.ctx.db);
+    const gen = lists.generation();
     const key = JSON.stringify([dt.id, admin ? 'all' : `${user.id}@${now.slice(0, 16)}`, match, q.sort ?? '', q.dir ?? 'asc', gen]);
     let ids = this.cache.get(key);
     if (!ids) {
-      const { join, order, args } = this.orderFor(dt, q.sort);
-      const dir = q.dir === 'desc' ? 'DESC' : 'ASC';
-      const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${dir}`)).join(', ');
-      const visible = admin ? '' : `AND (r.created_by = @user OR (r.public_date != '${PRIVATE_DATE}' AND r.public_date <= @now))`;
-      const filter = match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
-      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
-                   ORDER BY ${orderSql}, r.rid ${dir}`;
-      ids = this.d.ctx.db
-        .prepare(sql)
-        .pluck()
-        .all({ dt: dt.id, user: user.id, now, match, ...args }) as number[];
+      ids = lists.tableOrder({
+        dt: dt.id,
+        user: user.id,
+        now,
+        scope: admin ? 'all' : 'visible',
+        match,
+        sort: this.sortFor(dt, q.sort),
+        dir: q.dir === 'desc' ? 'DESC' : 'ASC',
+      });
       this.cache.set(key, ids);
       while (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value!);
     } else {
       this.cache.delete(key);
       this.cache.set(key, ids);
     }
-    const slice = ids.slice(q.offset, q.offset + q.limit);
-    const rows = this.d.ctx.db
-      .prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(slice)) as RecordRow[];
-    const byRid = new Map(rows.map((r) => [r.rid, r]));
-    return { total: ids.length, rows: slice.map((rid) => byRid.get(rid)!).filter(Boolean) };
+    return { total: ids.length, rows: lists.byRids(ids.slice(q.offset, q.offset + q.limit)) };
   }
 }
 
@@ -114,13 +92,9 @@ export class RecordTable {
 export function datasetSummaries(d: Domain, user: User): DatasetSummary[] {
   const now = d.now();
   const stats = new Map(
-    (
-      d.ctx.db
-        .prepare(
-          `SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id`,
-        )
-        .all() as { id: number; n: number; updated: string }[]
-    ).map((s) => [s.id, s]),
+    recordLists(d.ctx.db)
+      .summaries()
+      .map((s) => [s.id, s]),
   );
   return d
     .schema()

@@ -1,0 +1,107 @@
+import type { Db } from './db.js';
+import { perConnection, shaped } from './prepared.js';
+import { RECORD_COLUMNS, type RecordRow } from './rows.js';
+import { rowVisibleSql } from './visibility.js';
+
+/** `all`: the viewer administers the dataset; `visible`: only rows the row rule lets them read. */
+export type ListScope = 'all' | 'visible';
+
+export interface ListArgs {
+  dt: number;
+  user: number;
+  now: string;
+}
+
+export interface IdRow {
+  internal_id: number;
+  uuid: string;
+  name: string | number | null;
+}
+
+/** How the record table orders: a column of records, a scalar field's value, or a single option's name. */
+export type TableSort =
+  | { kind: 'rid' }
+  | { kind: 'column'; column: 'internal_id' | 'update_date' | 'create_date' | 'public_date' }
+  | { kind: 'value'; fieldId: number; numeric: boolean }
+  | { kind: 'option'; fieldId: number };
+
+export interface TableArgs extends ListArgs {
+  scope: ListScope;
+  /** An FTS5 query, or null for no text filter. */
+  match: string | null;
+  sort: TableSort;
+  dir: 'ASC' | 'DESC';
+}
+
+const COLUMNS = RECORD_COLUMNS.split(', ')
+  .map((c) => `r.${c}`)
+  .join(', ');
+
+function orderOf(sort: TableSort): { join: string; order: { sql: string; nulls?: boolean }[]; fieldId?: number } {
+  switch (sort.kind) {
+    case 'rid':
+      return { join: '', order: [{ sql: 'r.rid' }] };
+    case 'column':
+      return { join: '', order: [{ sql: `r.${sort.column}` }] };
+    case 'value':
+      return {
+        join: 'LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @sortField',
+        order: [{ sql: "(v.value IS NULL OR v.value = '')", nulls: true }, { sql: sort.numeric ? 'CAST(v.value AS REAL)' : 'v.value' }],
+        fieldId: sort.fieldId,
+      };
+    case 'option': {
+      const first =
+        '(SELECT MIN(o.name) FROM option_selections s JOIN radio_options o ON o.id = s.option_id WHERE s.record_rid = r.rid AND s.datafield_id = @sortField)';
+      return { join: '', order: [{ sql: `${first} IS NULL`, nulls: true }, { sql: first }], fieldId: sort.fieldId };
+    }
+  }
+}
+
+/** Top-level records of a dataset: pages, id lists, counts, the UI table's order, summaries. */
+export const recordLists = perConnection((db: Db) => {
+  const base = (filter: string) => `FROM records r WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter}`;
+  const modified = 'AND (@since IS NULL OR r.update_date >= @since OR r.create_date >= @since)';
+  type PageArgs = ListArgs & { limit: number; offset: number };
+  type IdArgs = ListArgs & { since: string | null; nameField: number };
+  const make = (filter: string) => ({
+    page: db.prepare<[PageArgs], RecordRow>(`SELECT ${COLUMNS} ${base(filter)} ORDER BY r.rid LIMIT @limit OFFSET @offset`),
+    ids: db.prepare<[IdArgs & { limit: number; offset: number }], IdRow>(`SELECT r.internal_id, r.uuid, v.value AS name
+                     FROM records r LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @nameField
+                     WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter} ${modified}
+                     ORDER BY r.rid LIMIT @limit OFFSET @offset`),
+    count: db.prepare<[IdArgs], number>(`SELECT COUNT(*) ${base(filter)} ${modified}`).pluck(),
+  });
+  const s: Record<ListScope, ReturnType<typeof make>> = { all: make(''), visible: make(`AND ${rowVisibleSql('r')}`) };
+  const generation = db.prepare<[], number>('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck();
+  const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
+  const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
+    'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
+  );
+  return {
+    page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
+    ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
+    count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
+    /** Grows with every logged change: a key for results derived from the data. */
+    generation: () => generation.get() ?? 0,
+    /** Full rows of the given rids, in that order (missing ones left out). */
+    byRids: (rids: number[]): RecordRow[] => {
+      if (rids.length === 0) return [];
+      const byRid = new Map(byRids.all(JSON.stringify(rids)).map((r) => [r.rid, r]));
+      return rids.map((rid) => byRid.get(rid)).filter((r): r is RecordRow => r !== undefined);
+    },
+    /** The record table: rids of the dataset's top-level records, filtered and ordered. */
+    tableOrder: (a: TableArgs): number[] => {
+      const { join, order, fieldId } = orderOf(a.sort);
+      const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${a.dir}`)).join(', ');
+      const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
+      const filter = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
+      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
+                   ORDER BY ${orderSql}, r.rid ${a.dir}`;
+      return shaped(db)<[Record<string, unknown>], number>(sql)
+        .pluck()
+        .all({ dt: a.dt, user: a.user, now: a.now, match: a.match, ...(fieldId === undefined ? {} : { sortField: fieldId }) });
+    },
+    /** Top-level record count and last change per dataset. */
+    summaries: () => summaries.all(),
+  };
+});

@@ -1,0 +1,174 @@
+import type { Db } from './db.js';
+
+import { RECORD_COLUMNS, type FileRow, type RecordRow, type ValueRow } from './rows.js';
+
+export interface NewRecord {
+  uuid: string;
+  internalId?: number;
+  datatypeId: number;
+  parent: RecordRow | null;
+  createdBy: number | null;
+  createDate: string;
+  updateDate: string;
+  createAuth: string;
+  publicDate: string;
+}
+
+const statements = (db: Db) => ({
+  byUuid: db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE uuid = ?`),
+  byRid: db.prepare<[number], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid = ?`),
+  nextInternalId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM records').pluck(),
+  internalIdTaken: db.prepare<[number], number>('SELECT 1 FROM records WHERE internal_id = ?').pluck(),
+  insert: db.prepare<
+    [number, string, number, number | null, number, number | null, string, string, string, string]
+  >(`INSERT INTO records (internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  setTop: db.prepare<[number]>('UPDATE records SET top_rid = rid WHERE rid = ?'),
+  touch: db.prepare<[number, string]>(`WITH RECURSIVE chain(rid) AS (
+              SELECT ? UNION ALL SELECT r.parent_rid FROM records r JOIN chain ON r.rid = chain.rid WHERE r.parent_rid IS NOT NULL)
+            UPDATE records SET update_date = ? WHERE rid IN (SELECT rid FROM chain)`),
+  setPublic: db.prepare<[string, number]>('UPDATE records SET public_date = ? WHERE rid = ?'),
+  delete: db.prepare<[number]>('DELETE FROM records WHERE rid = ?'),
+  getValue: db.prepare<[number, number], ValueRow>('SELECT * FROM field_values WHERE record_rid = ? AND datafield_id = ?'),
+  upsertValue: db.prepare<
+    [number, number, string | number | null, string, string, string]
+  >(`INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
+                  VALUES (?, ?, ?, ?, ?, ?)
+                  ON CONFLICT (record_rid, datafield_id) DO UPDATE SET value = excluded.value,
+                    update_date = excluded.update_date, create_auth = excluded.create_auth`),
+  touchInstance: db.prepare<
+    [number, number, string, string, string]
+  >(`INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
+                    VALUES (?, ?, NULL, ?, ?, ?)
+                    ON CONFLICT (record_rid, datafield_id) DO UPDATE SET update_date = excluded.update_date, create_auth = excluded.create_auth`),
+  // Selections of options and tags the server's template removed stay stored, untouched by writes.
+  selectedOptions: db
+    .prepare<[number, number], number>(
+      `SELECT s.option_id FROM option_selections s JOIN radio_options o ON o.id = s.option_id
+       WHERE s.record_rid = ? AND s.datafield_id = ? AND o.removed_at IS NULL`,
+    )
+    .pluck(),
+  selectOption: db.prepare<[number, number, number, string]>(
+    'INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)',
+  ),
+  unselectOption: db.prepare<[number, number]>('DELETE FROM option_selections WHERE record_rid = ? AND option_id = ?'),
+  selectedTags: db
+    .prepare<[number, number], number>(
+      `SELECT s.tag_id FROM tag_selections s JOIN tags t ON t.id = s.tag_id
+       WHERE s.record_rid = ? AND s.datafield_id = ? AND t.removed_at IS NULL`,
+    )
+    .pluck(),
+  selectTag: db.prepare<[number, number, number, string]>(
+    'INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)',
+  ),
+  unselectTag: db.prepare<[number, number]>('DELETE FROM tag_selections WHERE record_rid = ? AND tag_id = ?'),
+  fileByUuid: db.prepare<[string], FileRow>('SELECT * FROM files WHERE uuid = ?'),
+  fileHashesUnder: db
+    .prepare<[number], string>(
+      `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)
+                      SELECT DISTINCT f.content_hash FROM files f JOIN sub ON f.record_rid = sub.rid
+                      WHERE f.content_hash IS NOT NULL`,
+    )
+    .pluck(),
+});
+
+/** Prepared statements over records and their field data; no rules, only storage. */
+export class RecordStore {
+  private readonly s;
+
+  constructor(db: Db) {
+    this.s = statements(db);
+  }
+
+  byUuid(uuid: string): RecordRow | undefined {
+    return this.s.byUuid.get(uuid);
+  }
+
+  byRid(rid: number): RecordRow | undefined {
+    return this.s.byRid.get(rid);
+  }
+
+  topOf(rec: RecordRow): RecordRow {
+    return rec.parent_rid === null ? rec : this.byRid(rec.top_rid)!;
+  }
+
+  insert(n: NewRecord): RecordRow {
+    const wanted = n.internalId;
+    const internalId = wanted !== undefined && !this.s.internalIdTaken.get(wanted) ? wanted : this.s.nextInternalId.get()!;
+    const info = this.s.insert.run(
+      internalId,
+      n.uuid,
+      n.datatypeId,
+      n.parent?.rid ?? null,
+      n.parent?.top_rid ?? 0,
+      n.createdBy,
+      n.createDate,
+      n.updateDate,
+      n.createAuth,
+      n.publicDate,
+    );
+    const rid = Number(info.lastInsertRowid);
+    if (!n.parent) this.s.setTop.run(rid);
+    return this.byRid(rid)!;
+  }
+
+  /** `_update_date` of a record and every ancestor (the real server bumps the whole chain). */
+  touch(rid: number, at: string): void {
+    this.s.touch.run(rid, at);
+  }
+
+  setPublicDate(rid: number, date: string): void {
+    this.s.setPublic.run(date, rid);
+  }
+
+  delete(rid: number): void {
+    this.s.delete.run(rid);
+  }
+
+  getValue(rid: number, fieldId: number): ValueRow | undefined {
+    return this.s.getValue.get(rid, fieldId);
+  }
+
+  /** Writes a scalar value; `createDate` only applies when the field instance is new. */
+  upsertValue(rid: number, fieldId: number, value: string | number | null, at: string, auth: string, createDate = at): void {
+    this.s.upsertValue.run(rid, fieldId, value, createDate, at, auth);
+  }
+
+  /** Option, tag and file fields keep an instance row for their metadata (who/when last). */
+  touchInstance(rid: number, fieldId: number, at: string, auth: string): void {
+    this.s.touchInstance.run(rid, fieldId, at, at, auth);
+  }
+
+  selectedOptions(rid: number, fieldId: number): number[] {
+    return this.s.selectedOptions.all(rid, fieldId);
+  }
+
+  selectOption(rid: number, fieldId: number, optionId: number, at: string): void {
+    this.s.selectOption.run(rid, optionId, fieldId, at);
+  }
+
+  unselectOption(rid: number, optionId: number): void {
+    this.s.unselectOption.run(rid, optionId);
+  }
+
+  selectedTags(rid: number, fieldId: number): number[] {
+    return this.s.selectedTags.all(rid, fieldId);
+  }
+
+  selectTag(rid: number, fieldId: number, tagId: number, at: string): void {
+    this.s.selectTag.run(rid, tagId, fieldId, at);
+  }
+
+  unselectTag(rid: number, tagId: number): void {
+    this.s.unselectTag.run(rid, tagId);
+  }
+
+  fileByUuid(uuid: string): FileRow | undefined {
+    return this.s.fileByUuid.get(uuid);
+  }
+
+  /** Content hashes referenced by a record and its descendants (orphan candidates after a delete). */
+  fileHashesUnder(rid: number): string[] {
+    return this.s.fileHashesUnder.all(rid);
+  }
+}
