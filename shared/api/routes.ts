@@ -29,6 +29,15 @@ import {
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
+  ColumnLayout,
+  ColumnLayoutAnswer,
+  ExportRequest,
+  SavedSearch,
+  SavedSearchCreate,
+  SavedSearchDeleted,
+  SavedSearchList,
+} from '../schemas/view.js';
+import {
   AddRemoteRequest,
   LiveSettingsRequest,
   LiveStatus,
@@ -338,6 +347,38 @@ export const ROUTES: RouteDoc[] = [
   local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', {
     query: ViewQuery,
     ok: ok(ViewPosition, 'Its index'),
+  }),
+  local('get', '/datasets/{uuid}/saved-searches', "The caller's saved searches of a dataset", {
+    ok: ok(SavedSearchList, 'Saved searches by name'),
+  }),
+  local('post', '/datasets/{uuid}/saved-searches', 'Save a search (q, filters, sort) of a dataset under a name', {
+    description: 'Fields, options and sort are checked against the dataset (400 naming what is unknown); at most 200 per dataset and user.',
+    body: json(SavedSearchCreate),
+    ok: ok(SavedSearch, 'The saved search'),
+  }),
+  local('delete', '/saved-searches/{id}', "Delete one of the caller's saved searches", {
+    params: { id: digits },
+    ok: ok(SavedSearchDeleted, 'Its id'),
+  }),
+  local('get', '/datasets/{uuid}/columns', "The caller's column layout of a dataset (null: never chosen)", {
+    ok: ok(ColumnLayoutAnswer, 'The layout'),
+  }),
+  local('put', '/datasets/{uuid}/columns', "Keep the caller's column layout of a dataset: `_id` or field uuids in order, widths", {
+    body: json(ColumnLayout),
+    ok: ok(ColumnLayoutAnswer, 'The layout kept'),
+  }),
+  local(
+    'post',
+    '/datasets/{uuid}/export',
+    "Export the view (q, filters, sort, columns) as CSV or ODR record-list JSON, optionally zipped with the records' files",
+    {
+      description: 'Answers 202 and an `export` job; when it completes, `additional_data.download` is the file to GET.',
+      body: json(ExportRequest),
+      ok: accepted('The export job'),
+    },
+  ),
+  local('get', '/exports/{id}', "The file of one of the caller's finished exports (kept a day)", {
+    ok: { status: 200, description: 'CSV, JSON or zip', kind: 'binary' },
   }),
   local('get', '/events', 'Server-sent events: job, records and sync (live status)', {
     ok: { status: 200, description: 'text/event-stream', kind: 'event-stream' },

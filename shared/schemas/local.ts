@@ -38,6 +38,8 @@ export const ConflictResolved = z.object({ resolved: z.literal(true) });
 /** Query of GET /local/datasets/{uuid}/records. */
 export const RecordTableQuery = z.object({
   q: z.string().optional(),
+  /** JSON text of ViewFilter[] (shared/schemas/view.ts). */
+  filters: z.string().optional(),
   sort: z.string().optional(),
   dir: z.enum(['asc', 'desc']).optional(),
   offset: z.string().regex(/^\d+$/).optional(),

@@ -3,9 +3,10 @@ import { Int } from './common.js';
 
 // Answers of the local routes behind the UI's selection (electron/service/api/routes/localSelection.ts).
 
-/** The table view a request names: full-text `q`, `sort`, `dir` (as GET /local/datasets/{uuid}/records). */
+/** The table view a request names: full-text `q`, `filters` (JSON text of ViewFilter[]), `sort`, `dir` (as GET /local/datasets/{uuid}/records). */
 export const ViewQuery = z.object({
   q: z.string().optional(),
+  filters: z.string().optional(),
   sort: z.string().optional(),
   dir: z.enum(['asc', 'desc']).optional(),
 });

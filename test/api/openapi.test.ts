@@ -230,6 +230,18 @@ describe('every route, called from the document alone, answers as the document s
       params: { uuid: SYNTH.dataset },
       body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } },
     },
+    getLocalDatasetsUuidSavedSearches: { params: { uuid: SYNTH.dataset } },
+    postLocalDatasetsUuidSavedSearches: {
+      params: { uuid: SYNTH.dataset },
+      body: { name: 'Large integers', view: { q: 'sample', filters: [{ kind: 'range', field: SYNTH.field('Integer'), min: '5' }] } },
+    },
+    // The search saved just above (deletes run after every other call).
+    deleteLocalSavedSearchesId: { params: { id: '1' } },
+    getLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset } },
+    putLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset }, body: { columns: [{ key: '_id', width: 90 }] } },
+    postLocalDatasetsUuidExport: { params: { uuid: SYNTH.dataset }, body: { format: 'csv' }, status: 202 },
+    // No export has run under this name: the answer is the documented error body.
+    getLocalExportsId: { params: { id: '00000000-0000-0000-0000-000000000000' }, status: 404 },
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },

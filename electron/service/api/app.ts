@@ -15,6 +15,8 @@ import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
 import { localSelectionRoutes } from './routes/localSelection.js';
 import { localBatchRoutes } from './routes/localBatch.js';
+import { localViewRoutes } from './routes/localViews.js';
+import { localExportRoutes } from './routes/localExport.js';
 import { localJobRoutes } from './routes/localJobs.js';
 import { localSyncRoutes } from './routes/localSync.js';
 import { SyncService } from '../sync/runner.js';
@@ -104,6 +106,8 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localTrashRoutes(d, blobs));
   local.route('/', localSelectionRoutes(d));
   local.route('/', localBatchRoutes(d));
+  local.route('/', localViewRoutes(d));
+  local.route('/', localExportRoutes(d, blobs));
   const sync = new SyncService(d, opts.secrets);
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);

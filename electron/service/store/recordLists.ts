@@ -31,6 +31,8 @@ export interface TableArgs extends ListArgs {
   match: string | null;
   sort: TableSort;
   dir: 'ASC' | 'DESC';
+  /** A condition on `r` with positional arguments (the search engine's compiled terms), or null. */
+  filter: { sql: string; args: unknown[] } | null;
 }
 
 const COLUMNS = RECORD_COLUMNS.split(', ')
@@ -77,7 +79,10 @@ export const recordLists = perConnection((db: Db) => {
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
     'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
   );
+  const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
   return {
+    /** Uuids of every top-level record of a dataset. */
+    topUuids: (dt: number) => topUuids.all(dt),
     page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
     ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
@@ -95,11 +100,19 @@ export const recordLists = perConnection((db: Db) => {
       const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${a.dir}`)).join(', ');
       const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
       const filter = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
-      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter}
+      const terms = a.filter ? `AND ${a.filter.sql}` : '';
+      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter} ${terms}
                    ORDER BY ${orderSql}, r.rid ${a.dir}`;
-      return shaped(db)<[Record<string, unknown>], number>(sql)
+      // The terms' `?` bind in order; the named parameters from the object.
+      return shaped(db)<unknown[], number>(sql)
         .pluck()
-        .all({ dt: a.dt, user: a.user, now: a.now, match: a.match, ...(fieldId === undefined ? {} : { sortField: fieldId }) });
+        .all(...(a.filter?.args ?? []), {
+          dt: a.dt,
+          user: a.user,
+          now: a.now,
+          match: a.match,
+          ...(fieldId === undefined ? {} : { sortField: fieldId }),
+        });
     },
     /** Top-level record count and last change per dataset. */
     summaries: () => summaries.all(),

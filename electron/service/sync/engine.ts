@@ -5,7 +5,7 @@ import { collectOutbox } from './outbox.js';
 import { Puller } from './pull.js';
 import { Pusher, type PushStats } from './push.js';
 import type { RemoteClient } from './remoteClient.js';
-import { SyncLedger, SyncState } from './state.js';
+import { SyncLedger, SyncState } from '../store/syncState.js';
 
 export interface SyncSummary {
   pushed: number;

@@ -7,19 +7,12 @@ import type { User } from '../domain/users.js';
 import { setOption, setValue } from '../domain/records/ops.js';
 import { SYSTEM_USER } from '../domain/domain.js';
 import type { FieldInfo } from '../domain/schemaCache.js';
-import { SyncLedger } from './state.js';
+import { SyncLedger } from '../store/syncState.js';
 import { LiveSync } from './liveSync.js';
 import { SyncEngine, type SyncSummary } from './engine.js';
 import { RemoteClient, RemoteError } from './remoteClient.js';
 import type { SecretBox } from './secrets.js';
-
-export interface RemoteRow {
-  id: number;
-  url: string;
-  username: string;
-  password_enc: string;
-  created: string;
-}
+import { syncRemotes, type RemoteRow } from '../store/syncRemotes.js';
 
 const MAX_PASSES = 8;
 
@@ -62,11 +55,11 @@ export class SyncService {
   }
 
   remotes(): SyncRemote[] {
-    return this.db.prepare('SELECT id, url, username, created FROM sync_remotes ORDER BY id').all() as SyncRemote[];
+    return syncRemotes(this.db).list();
   }
 
   private remote(id: number): RemoteRow {
-    const r = this.db.prepare('SELECT * FROM sync_remotes WHERE id = ?').get(id) as RemoteRow | undefined;
+    const r = syncRemotes(this.db).get(id);
     if (!r) throw notFound('Remote');
     return r;
   }
@@ -86,13 +79,7 @@ export class SyncService {
     } catch (e) {
       throw badRequest(`Cannot log in to ${url}: ${(e as Error).message}`);
     }
-    this.db
-      .prepare(
-        `INSERT INTO sync_remotes (url, username, password_enc, created) VALUES (?, ?, ?, ?)
-                     ON CONFLICT(url) DO UPDATE SET username = excluded.username, password_enc = excluded.password_enc`,
-      )
-      .run(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
-    const id = this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(baseUrl) as number;
+    const id = syncRemotes(this.db).upsert(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
     // Attached again (perhaps with a new password): a live mode paused by a refused login resumes.
     await this.live.restart(id);
     return id;
@@ -121,7 +108,7 @@ export class SyncService {
   /** What a run needs, checked before a job is started for it: the remote and some dataset. */
   checkRun(remoteId: number, datasets: string[] | undefined): void {
     this.remote(remoteId);
-    const known = this.db.prepare('SELECT COUNT(*) FROM sync_datasets WHERE remote_id = ?').pluck().get(remoteId) as number;
+    const known = syncRemotes(this.db).datasetCount(remoteId);
     if (!datasets?.length && !known) throw badRequest('Choose at least one remote dataset to sync');
   }
 

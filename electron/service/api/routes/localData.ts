@@ -4,6 +4,7 @@ import { renderOpts, sendJson } from './context.js';
 import { joinJson } from '../../domain/renderCache.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
+import { viewOf } from './viewQuery.js';
 import { datasetSummaries } from '../../domain/search/recordTable.js';
 import type { DatasetSummaries } from '../../../../shared/schemas/local.js';
 
@@ -25,11 +26,9 @@ export function localDataRoutes(d: Domain) {
   app.get('/datasets/:uuid/records', (c) => {
     const user = c.get('user');
     const dt = d.datatype(c.req.param('uuid'));
-    const dir = c.req.query('dir');
-    if (dir !== undefined && dir !== 'asc' && dir !== 'desc') throw badRequest('dir must be "asc" or "desc"');
     const offset = int(c.req.query('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(c.req.query('limit'), 'limit', 100, 500);
-    const { total, rows } = d.table.query(user, dt, { q: c.req.query('q'), sort: c.req.query('sort') || undefined, dir, offset, limit });
+    const { total, rows } = d.table.query(user, dt, { ...viewOf(c), offset, limit });
     return sendJson(c, joinJson(`{"total":${total},"offset":${offset},"records":[`, d.renderTopsJson(rows, renderOpts(c, d, user)), ']}'));
   });
   return app;

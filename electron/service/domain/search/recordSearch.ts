@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { canViewRecord } from '../permissions.js';
 import { RECORD_COLUMNS, type RecordRow } from '../../store/rows.js';
@@ -24,7 +25,9 @@ export type Term =
   | { kind: 'boolean'; fields: FieldInfo[]; selected: boolean }
   /** Records with any of `any` selected (when given) and none of `none`. */
   | { kind: 'options' | 'tags'; fields: FieldInfo[]; any: number[]; none: number[] }
-  | { kind: 'file'; fields: FieldInfo[]; has: boolean; name?: string };
+  | { kind: 'file'; fields: FieldInfo[]; has: boolean; name?: string }
+  /** Public now, or private (never public, or public only from a later date). */
+  | { kind: 'public'; public: boolean };
 
 export interface Criteria {
   /** Top-level datasets searched. */
@@ -49,7 +52,9 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
  * `byField: false` for selections: option and tag ids belong to one field already, and leaving
  * the field out lets the option/tag index answer alone.
  */
-function topsOf(table: string, fields: FieldInfo[], d: Domain, where: string, args: unknown[], byField = true): Compiled {
+type Terms = Pick<Domain, 'schema' | 'now'>;
+
+function topsOf(table: string, fields: FieldInfo[], d: Terms, where: string, args: unknown[], byField = true): Compiled {
   const schema = d.schema();
   const allTop = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
   const ids = byField ? fields.map((f) => f.id) : [];
@@ -60,8 +65,8 @@ function topsOf(table: string, fields: FieldInfo[], d: Domain, where: string, ar
   return { sql, args: [...ids, ...args] };
 }
 
-/** A term as `r.rid [NOT] IN (…)`. */
-function compile(d: Domain, t: Term): Compiled {
+/** A term as `r.rid [NOT] IN (…)`, or a condition on the top-level record `r` itself. */
+function compile(d: Terms, t: Term): Compiled {
   const inner = (c: Compiled, negate = false): Compiled => ({ sql: `r.rid ${negate ? 'NOT IN' : 'IN'} (${c.sql})`, args: c.args });
   switch (t.kind) {
     case 'text': {
@@ -107,7 +112,18 @@ function compile(d: Domain, t: Term): Compiled {
       const where = t.name === undefined ? 'v.parent_rid IS NULL' : "v.parent_rid IS NULL AND v.original_name LIKE ? ESCAPE '\\'";
       return inner(topsOf('files', t.fields, d, where, t.name === undefined ? [] : [`%${escapeLike(t.name)}%`]), !t.has);
     }
+    case 'public': {
+      const sql = `(r.public_date != '${PRIVATE_DATE}' AND r.public_date <= ?)`;
+      return { sql: t.public ? sql : `NOT ${sql}`, args: [d.now()] };
+    }
   }
+}
+
+/** Terms all holding (AND) as one condition on `r` (a top-level record), for other queries over `records r`. */
+export function termsWhere(d: Terms, terms: Term[]): Compiled | null {
+  if (!terms.length) return null;
+  const parts = terms.map((t) => compile(d, t));
+  return { sql: `(${parts.map((p) => p.sql).join(' AND ')})`, args: parts.flatMap((p) => p.args) };
 }
 
 interface Candidate {

@@ -7,6 +7,9 @@ import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery, type SearchIndex } from './searchIndex.js';
 import type { DatasetSummary } from '../../../../shared/schemas/local.js';
+import type { ViewFilter } from '../../../../shared/schemas/view.js';
+import { termsWhere } from './recordSearch.js';
+import { filterTerms } from './viewFilters.js';
 
 /** What the table reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
 export interface TableView {
@@ -21,6 +24,8 @@ export interface TableQuery {
   /** A field uuid, or `_id` (internal id), `_updated`, `_created`, `_public`. */
   sort?: string;
   dir?: 'asc' | 'desc';
+  /** Per-field filters (all hold), compiled by the search engine's term compiler. */
+  filters?: ViewFilter[];
   offset: number;
   limit: number;
 }
@@ -34,8 +39,8 @@ const SPECIAL: Record<string, TableSort> = {
 const CACHE = 8;
 
 /**
- * The UI's record table: a dataset's top-level records filtered by the full-text index and
- * sorted by a column. The ordered id list is computed once per query and data generation and
+ * The UI's record table: a dataset's top-level records filtered by the full-text index and the
+ * per-field filters (the ODR search engine's terms), sorted by a column. The ordered id list is computed once per query and data generation and
  * kept (a few, least recently used), so scrolling through 100k sorted rows pages cheaply.
  */
 export class RecordTable {
@@ -66,10 +71,23 @@ export class RecordTable {
     if (match) this.search.catchUp();
     const lists = recordLists(this.d.ctx.db);
     const gen = lists.generation();
-    const key = JSON.stringify([dt.id, admin ? 'all' : `${user.id}@${now.slice(0, 16)}`, match, q.sort ?? '', q.dir ?? 'asc', gen]);
+    const terms = filterTerms(dt, q.filters ?? []);
+    // A public filter, like a non-admin's visibility, changes with the clock: keyed by the minute.
+    const timed = !admin || terms.some((t) => t.kind === 'public');
+    const key = JSON.stringify([
+      dt.id,
+      admin ? 'all' : user.id,
+      timed ? now.slice(0, 16) : '',
+      match,
+      q.filters ?? [],
+      q.sort ?? '',
+      q.dir ?? 'asc',
+      gen,
+    ]);
     let ids = this.cache.get(key);
     if (!ids) {
       ids = lists.tableOrder({
+        filter: termsWhere(this.d, terms),
         dt: dt.id,
         user: user.id,
         now,

@@ -102,7 +102,7 @@ export function valueTerm(fields: FieldInfo[], raw: string): Term {
   }
 }
 
-function dateTerm(fields: FieldInfo[], after: string | undefined, before: string | undefined): Term {
+export function dateTerm(fields: FieldInfo[], after: string | undefined, before: string | undefined): Term {
   const all: Comparison[] = [];
   for (const [v, op] of [
     [after, '>='],
@@ -115,7 +115,7 @@ function dateTerm(fields: FieldInfo[], after: string | undefined, before: string
   return { kind: 'compare', fields, numeric: false, all };
 }
 
-const tagAndDescendants = (t: TagInfo, into: number[] = []): number[] => {
+export const tagAndDescendants = (t: TagInfo, into: number[] = []): number[] => {
   into.push(t.id);
   for (const c of t.children) tagAndDescendants(c, into);
   return into;

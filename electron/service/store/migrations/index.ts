@@ -4,7 +4,8 @@ import search from './003_search.js';
 import sync from './004_sync.js';
 import fieldSearch from './005_field_search.js';
 import numericSearch from './006_numeric_search.js';
-import templateRemovals from './007_template_removals.js';
+import views from './007_views.js';
+import templateRemovals from './008_template_removals.js';
 
 export interface Migration {
   version: number;
@@ -20,5 +21,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: 'sync', sql: sync },
   { version: 5, name: 'field_search', sql: fieldSearch },
   { version: 6, name: 'numeric_search', sql: numericSearch },
-  { version: 7, name: 'template_removals', sql: templateRemovals },
+  { version: 7, name: 'views', sql: views },
+  { version: 8, name: 'template_removals', sql: templateRemovals },
 ];

@@ -1,11 +1,21 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+import { shaped } from './prepared.js';
 import { z } from 'zod';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { ParkedOperation, RemovedOnServer, SyncConflict, SyncDataset } from '../../../shared/schemas/sync.js';
-import type { ConflictDraft } from './merge.js';
 
 // Everything sync remembers between runs lives in the sync_* tables (migration 004); this module
 // is the only one that reads or writes them, and it hands the engine typed rows.
+
+/** A field changed on both sides; values as people see them (sync/merge.ts makes them). */
+export interface ConflictDraft {
+  record: string;
+  field: string;
+  name: string;
+  base: string;
+  mine: string;
+  theirs: string;
+}
 
 /** What each outbox operation carries; checked when read, so a bad row is parked, not thrown. */
 const Scalar = z.union([z.string(), z.number(), z.null()]);
@@ -55,33 +65,16 @@ interface RawOutboxRow {
 
 const now = () => new Date().toISOString();
 
-/** Prepared statements by SQL text, made once per connection. */
-class Statements {
-  private readonly cache = new Map<string, Statement>();
-  constructor(readonly db: Database) {}
-  q(sql: string): Statement {
-    let st = this.cache.get(sql);
-    if (!st) {
-      st = this.db.prepare(sql);
-      this.cache.set(sql, st);
-    }
-    return st;
-  }
-}
-
 /** The sync state of one remote: datasets and cursors, id map, base copies, outbox, conflicts, bin. */
 export class SyncState {
-  private readonly s: Statements;
-
   constructor(
-    db: Database,
+    private readonly db: Db,
     readonly remoteId: number,
-  ) {
-    this.s = new Statements(db);
-  }
+  ) {}
 
+  /** Statements are prepared once per connection and SQL text. */
   private q(sql: string) {
-    return this.s.q(sql);
+    return shaped(this.db)(sql);
   }
 
   // Datasets and pull cursors
@@ -269,12 +262,9 @@ export class SyncState {
 
 /** Sync state across remotes, for status and conflict resolution. */
 export class SyncLedger {
-  private readonly s: Statements;
-  constructor(db: Database) {
-    this.s = new Statements(db);
-  }
+  constructor(private readonly db: Db) {}
   private q(sql: string) {
-    return this.s.q(sql);
+    return shaped(this.db)(sql);
   }
 
   syncedDatasets(): string[] {

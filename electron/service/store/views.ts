@@ -1,0 +1,49 @@
+import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
+
+// Saved searches and column layouts (migration 006): typed rows, named prepared statements.
+// The view and layout columns hold JSON the domain validated with the shared zod schemas.
+
+export interface SavedSearchRow {
+  id: number;
+  user_id: number;
+  dataset_uuid: string;
+  name: string;
+  view: string;
+  created: string;
+}
+
+export interface ViewsRepository {
+  savedSearches(userId: number, datasetUuid: string): SavedSearchRow[];
+  savedSearch(id: number): SavedSearchRow | undefined;
+  addSavedSearch(row: Omit<SavedSearchRow, 'id'>): number;
+  deleteSavedSearch(id: number): void;
+  columnLayout(userId: number, datasetUuid: string): string | undefined;
+  putColumnLayout(userId: number, datasetUuid: string, layout: string, updated: string): void;
+}
+
+export const viewsRepository = perConnection((db: Db): ViewsRepository => {
+  const stmts = {
+    list: db.prepare<[number, string], SavedSearchRow>(
+      'SELECT * FROM saved_searches WHERE user_id = ? AND dataset_uuid = ? ORDER BY name COLLATE NOCASE, id',
+    ),
+    one: db.prepare<[number], SavedSearchRow>('SELECT * FROM saved_searches WHERE id = ?'),
+    add: db.prepare<[Omit<SavedSearchRow, 'id'>]>(
+      'INSERT INTO saved_searches (user_id, dataset_uuid, name, view, created) VALUES (@user_id, @dataset_uuid, @name, @view, @created)',
+    ),
+    del: db.prepare<[number]>('DELETE FROM saved_searches WHERE id = ?'),
+    layout: db.prepare<[number, string], string>('SELECT layout FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?').pluck(),
+    putLayout: db.prepare<[number, string, string, string]>(
+      `INSERT INTO column_layouts (user_id, dataset_uuid, layout, updated) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id, dataset_uuid) DO UPDATE SET layout = excluded.layout, updated = excluded.updated`,
+    ),
+  };
+  return {
+    savedSearches: (userId, datasetUuid) => stmts.list.all(userId, datasetUuid),
+    savedSearch: (id) => stmts.one.get(id),
+    addSavedSearch: (row) => Number(stmts.add.run(row).lastInsertRowid),
+    deleteSavedSearch: (id) => void stmts.del.run(id),
+    columnLayout: (userId, datasetUuid) => stmts.layout.get(userId, datasetUuid),
+    putColumnLayout: (userId, datasetUuid, layout, updated) => void stmts.putLayout.run(userId, datasetUuid, layout, updated),
+  };
+});
