@@ -39,6 +39,8 @@ import {
 } from '../schemas/view.js';
 import {
   AddRemoteRequest,
+  KeepFilesOfflineAnswer,
+  KeepFilesOfflineRequest,
   LiveSettingsRequest,
   LiveStatus,
   LiveStatusList,
@@ -242,7 +244,8 @@ export const ROUTES: RouteDoc[] = [
   }),
   odr('get', '/file/{uuid}', 'Files', 'Download a file or image', {
     auth: 'query',
-    description: 'Range, ETag/304 and Content-Disposition as a file server.',
+    description:
+      "Range, ETag/304 and Content-Disposition as a file server. A file whose bytes are only on a sync remote is fetched from it first (502/503 naming the server's answer when that fails).",
     ok: { status: 200, description: 'The bytes', kind: 'binary' },
   }),
   odr('delete', '/file/{uuid}', 'Files', 'Delete a file or image (with its thumbnails)', {
@@ -416,6 +419,10 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/sync/focus', 'The window regained focus: live remotes pull now', { ok: ok(LiveStatusList, 'Live statuses') }),
   local('post', '/sync/run', 'Sync datasets with a remote as a job', { body: json(RunSyncRequest), ok: accepted('The sync job') }),
+  local('put', '/sync/files-offline', "Keep a synced dataset's files offline (downloads them all as a job) or only fetch them on use", {
+    body: json(KeepFilesOfflineRequest),
+    ok: ok(KeepFilesOfflineAnswer, 'The choice, and the download job it started'),
+  }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {
     params: { id: digits },
     body: json(ResolveConflictRequest),

@@ -253,6 +253,8 @@ describe('every route, called from the document alone, answers as the document s
     postLocalSyncRun: { body: {}, status: 202 },
     putLocalSyncRemotesIdLive: { params: { id: '0' }, body: { pull_seconds: 0 } },
     postLocalSyncFocus: {},
+    // No remote 999: the documented error body (test/sync/filesPull.test.ts covers the answer).
+    putLocalSyncFilesOffline: { body: { remote_id: 999, dataset_uuid: SYNTH.dataset, keep: true }, status: 404 },
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
   });

@@ -247,11 +247,12 @@ export class SyncState {
 
   // Conflicts and the removed-on-server bin
 
-  recordConflict(dataset: string, top: string, c: ConflictDraft): void {
+  /** `item`: the file a file conflict is about ('' for a field's value or options). */
+  recordConflict(dataset: string, top: string, c: ConflictDraft, item = ''): void {
     this.q(
-      `INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, field_name, base, mine, theirs, created)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
-    ).run(dataset, c.record, top, c.field, c.name, c.base, c.mine, c.theirs, now());
+      `INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, field_name, base, mine, theirs, created)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid, item_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
+    ).run(dataset, c.record, top, c.field, item, c.name, c.base, c.mine, c.theirs, now());
   }
 
   markRemoved(local: string, dataset: string): number {
@@ -273,8 +274,12 @@ export class SyncLedger {
 
   datasets(): SyncDataset[] {
     return this.q(
-      'SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid',
-    ).all() as SyncDataset[];
+      `SELECT remote_id, dataset_uuid, cursor, last_pull, last_push, EXISTS (SELECT 1 FROM sync_files_offline o
+         WHERE o.remote_id = d.remote_id AND o.dataset_uuid = d.dataset_uuid) AS keep_files_offline
+       FROM sync_datasets d ORDER BY remote_id, dataset_uuid`,
+    )
+      .all()
+      .map((r) => ({ ...(r as SyncDataset), keep_files_offline: (r as { keep_files_offline: number }).keep_files_offline === 1 }));
   }
 
   counts(): { pending: number; conflicts: number; parked: number } {
@@ -298,7 +303,7 @@ export class SyncLedger {
 
   conflicts(): SyncConflict[] {
     return this.q(
-      'SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id',
+      'SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, item_uuid, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id',
     ).all() as SyncConflict[];
   }
 
