@@ -27,6 +27,8 @@ import {
   TemplateSearchPost,
 } from '../schemas/search.js';
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { CsvImportForm, CsvPreview } from '../schemas/csvImport.js';
+import { HistoryQuery, RecordHistory } from '../schemas/history.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
   ColumnLayout,
@@ -347,6 +349,12 @@ export const ROUTES: RouteDoc[] = [
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
   }),
+  local('get', '/records/{uuid}/history', "A record's history (its and its child records' changes), newest first", {
+    description:
+      'From the change log: who, when, old and new value (option, tag and file uuids as stored). Gated like a record read; child records the caller may not read are left out. `field` narrows to one field, `limit` ≤ 500 (default 200), `before` pages back by sequence number.',
+    query: HistoryQuery,
+    ok: ok(RecordHistory, 'History entries'),
+  }),
   local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', {
     query: ViewQuery,
     ok: ok(ViewPosition, 'Its index'),
@@ -390,13 +398,26 @@ export const ROUTES: RouteDoc[] = [
     query: z.object({ limit: z.string().regex(/^\d+$/).optional() }),
     ok: ok(JobList, 'Jobs'),
   }),
-  local('post', '/import', 'Import an ODR export (multipart file) as a job', {
+  local('post', '/import', 'Import an ODR export, or CSV rows into a dataset (format=csv), as a job', {
+    description:
+      'An ODR export (template or record list) by default. With format=csv: the rows become new records of `dataset`; columns go to the fields `mapping` names or whose names match; a row that fails is listed in the job result (row, column, message) and the others are imported. Dataset, right, file and mapping are checked before the job starts (4xx, nothing written).',
     body: {
       media: ['multipart/form-data'],
       required: true,
-      schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }),
+      schema: z.union([
+        z.object({
+          file: z.string().meta({ format: 'binary' }),
+          format: z.literal('odr').optional(),
+          replace: z.string().optional(),
+        }),
+        CsvImportForm,
+      ]),
     },
-    ok: accepted('The import job'),
+    ok: accepted('The import job (import or import_csv)'),
+  }),
+  local('post', '/import/preview', 'What a CSV import would do: the mapping, the first rows and every failing row', {
+    body: { media: ['multipart/form-data'], required: true, schema: CsvImportForm.extend({ format: z.literal('csv').optional() }) },
+    ok: ok(CsvPreview, 'The preview; nothing is written'),
   }),
   local('post', '/thumbnails/{dataset}', "Rebuild a dataset's thumbnails as a job", { ok: accepted('The job') }),
   local('post', '/sample', 'Generate the synthetic sample dataset as a job', {

@@ -230,6 +230,7 @@ describe('every route, called from the document alone, answers as the document s
       params: { uuid: SYNTH.dataset },
       body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } },
     },
+    getLocalRecordsUuidHistory: { params: { uuid: SYNTH.record(2) }, query: { limit: '5' } },
     getLocalDatasetsUuidSavedSearches: { params: { uuid: SYNTH.dataset } },
     postLocalDatasetsUuidSavedSearches: {
       params: { uuid: SYNTH.dataset },
@@ -245,6 +246,7 @@ describe('every route, called from the document alone, answers as the document s
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },
+    postLocalImportPreview: { body: { format: 'csv', dataset: SYNTH.dataset, file: 'csv' } },
     postLocalThumbnailsDataset: { params: { dataset: SYNTH.dataset }, status: 202 },
     postLocalSample: { query: { records: '3' }, status: 202 },
     getLocalSync: {},
@@ -270,6 +272,7 @@ describe('every route, called from the document alone, answers as the document s
         if (k === 'file' && v === 'png') f.append(k, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pixel.png');
         else if (k === 'file' && v === 'template')
           f.append(k, new Blob([JSON.stringify({ ...syntheticTemplate(), name: 'Reimported' })]), 'template.json');
+        else if (k === 'file' && v === 'csv') f.append(k, new Blob(['Sample ID,Integer field\nS-CSV,x\n']), 'rows.csv');
         else f.append(k, String(v));
       }
       return { headers: {}, body: f };

@@ -14,6 +14,7 @@ import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
 import { localSelectionRoutes } from './routes/localSelection.js';
+import { localHistoryRoutes } from './routes/localHistory.js';
 import { localBatchRoutes } from './routes/localBatch.js';
 import { localViewRoutes } from './routes/localViews.js';
 import { localExportRoutes } from './routes/localExport.js';
@@ -113,6 +114,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localBatchRoutes(d));
   local.route('/', localViewRoutes(d));
   local.route('/', localExportRoutes(d, blobs));
+  local.route('/', localHistoryRoutes(d));
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);
 

@@ -6,7 +6,8 @@ import fieldSearch from './005_field_search.js';
 import numericSearch from './006_numeric_search.js';
 import views from './007_views.js';
 import syncFiles from './008_sync_files.js';
-import templateRemovals from './009_template_removals.js';
+import history from './009_history.js';
+import templateRemovals from './010_template_removals.js';
 
 export interface Migration {
   version: number;
@@ -24,5 +25,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: 'numeric_search', sql: numericSearch },
   { version: 7, name: 'views', sql: views },
   { version: 8, name: 'sync_files', sql: syncFiles },
-  { version: 9, name: 'template_removals', sql: templateRemovals },
+  { version: 9, name: 'history', sql: history },
+  { version: 10, name: 'template_removals', sql: templateRemovals },
 ];
