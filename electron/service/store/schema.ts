@@ -45,7 +45,7 @@ export interface DatafieldRow {
   master_published_version: string;
   master_revision: string;
   tracking_master_version: string;
-  /** Set when a synced server template no longer lists it (migration 010). */
+  /** Set when a synced server template no longer lists it (migration 011). */
   removed_at: string | null;
 }
 
@@ -59,7 +59,7 @@ export interface OptionRow {
   user_created: number;
   created: string;
   updated_at: string;
-  /** Set when a synced server template no longer lists it (migration 010). */
+  /** Set when a synced server template no longer lists it (migration 011). */
   removed_at: string | null;
 }
 
@@ -73,7 +73,7 @@ export interface TagRow {
   user_created: number;
   created: string;
   updated_at: string;
-  /** Set when a synced server template no longer lists it (migration 010). */
+  /** Set when a synced server template no longer lists it (migration 011). */
   removed_at: string | null;
 }
 

@@ -48,7 +48,7 @@ const split = (key: string): [string, string] => {
 };
 
 /**
- * Marks on template parts a remote server removed (migration 010, docs/sync.md §4), and what the
+ * Marks on template parts a remote server removed (migration 011, docs/sync.md §4), and what the
  * last applied template of each synced dataset listed (in `meta`). Removal is a mark, never a
  * delete: the values under a removed part stay stored and hidden.
  */

@@ -7,7 +7,8 @@ import numericSearch from './006_numeric_search.js';
 import views from './007_views.js';
 import syncFiles from './008_sync_files.js';
 import history from './009_history.js';
-import templateRemovals from './010_template_removals.js';
+import datasetRoles from './010_dataset_roles.js';
+import templateRemovals from './011_template_removals.js';
 
 export interface Migration {
   version: number;
@@ -26,5 +27,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'views', sql: views },
   { version: 8, name: 'sync_files', sql: syncFiles },
   { version: 9, name: 'history', sql: history },
-  { version: 10, name: 'template_removals', sql: templateRemovals },
+  { version: 10, name: 'dataset_roles', sql: datasetRoles },
+  { version: 11, name: 'template_removals', sql: templateRemovals },
 ];
