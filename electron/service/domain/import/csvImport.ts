@@ -233,10 +233,10 @@ function addRow(d: Domain, t: RowTarget, rid: number, internalId: number, writes
   for (const c of writes) {
     given.add(c.field.id);
     if (c.kind === 'value') {
-      out.values.push([rid, c.field.id, c.stored, t.at, auth]);
+      out.values.push([rid, c.field.id, c.stored, t.at, t.at, auth]);
       continue;
     }
-    out.values.push([rid, c.field.id, null, t.at, auth]);
+    out.values.push([rid, c.field.id, null, t.at, t.at, auth]);
     for (const id of c.ids) (c.kind === 'options' ? out.options : out.tags).push([rid, id, c.field.id, t.at]);
   }
   for (const [fieldId, options] of t.defaults) {
