@@ -11,6 +11,7 @@ import { mergeRecord, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { recordLists } from '../store/recordLists.js';
+import { templatePartsStore, templateParts } from '../store/templateParts.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -30,6 +31,10 @@ export class Puller {
 
   constructor(private readonly x: EngineContext) {}
 
+  private get templates() {
+    return templatePartsStore(this.x.db);
+  }
+
   /**
    * Tells listeners (the open record, tables) which records the server's copies changed. Called
    * after the commit: the importer writes rows directly and announces nothing itself.
@@ -46,11 +51,26 @@ export class Puller {
     this.changed.set(dataset, set);
   }
 
+  /**
+   * The server's template (child templates included) applied here whenever it changed since the
+   * last pull: fields, options and tags added or renamed are written; those it no longer lists are
+   * marked removed, their stored values kept and hidden (docs/sync.md §4). Records pulled after
+   * this are read with the new template.
+   */
   async pullTemplate(dataset: string): Promise<void> {
     const x = this.x;
     const tpl = await x.remote.call((c) => c.request<unknown>('GET', `/template/${dataset}`));
-    if (!x.d.schema().datatypesByUuid.has(dataset)) x.asSync(() => importTemplate(x.d, x.user, tpl, {}));
-    x.types = fieldTypesOf(normalizeTemplate(tpl), x.types);
+    const t = normalizeTemplate(tpl);
+    const now = templateParts(t, tpl);
+    const before = this.templates.applied(x.state.remoteId, dataset);
+    if (before?.hash !== now.hash || !x.d.schema().datatypesByUuid.has(dataset)) {
+      x.asSync(() => {
+        importTemplate(x.d, x.user, tpl, {});
+        this.templates.reconcile(x.state.remoteId, dataset, before, now, x.d.now());
+        x.d.ctx.schema.changed();
+      });
+    }
+    x.types = fieldTypesOf(t, x.types);
   }
 
   /**

@@ -46,6 +46,10 @@ export class Pusher {
       byTop.set(op.top_record_uuid, list);
     }
     if (!byTop.size) return stats;
+    // The server's copies applied after each write are read with its current template: a field
+    // it removed must already be marked removed here, or applying its copy would clear the values
+    // kept under it (docs/sync.md §4).
+    for (const ds of new Set([...byTop.values()].map((l) => l[0]!.dataset_uuid))) await this.puller.pullTemplate(ds);
     const importer = new RecordImporter(x.d, x.user, false);
     await settleAll([...byTop], this.concurrency, ([top, list]) => this.pushTop(top, list, stats, importer, onOp));
     if (stats.pushed || stats.created) x.state.pushed();
