@@ -276,7 +276,7 @@ describe('CSV import into a dataset', () => {
     expect(t.digest()).toBe(digest);
   });
 
-  it('refuses a user without the right to edit the dataset, and an anonymous caller; nothing written', async () => {
+  it('refuses a user without the right to edit the dataset (no role, view role), and an anonymous caller; nothing written', async () => {
     const digest = t.digest();
     for (const route of ['import', 'import/preview'] as const) {
       const r = await post(route, form(`${HEADER}\nX-1,1,,,,,,,\n`), userToken);
@@ -286,6 +286,24 @@ describe('CSV import into a dataset', () => {
       expect(anon.status).toBe(401);
     }
     expect(t.digest()).toBe(digest);
+    // The view role does not let one import; the edit role does.
+    const grant = async (permission: string) => {
+      const r = await fetch(`${t.api}/user/permissions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.admin.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ user_email: USER.email, dataset_uuid: SYNTH.dataset, permission }),
+      });
+      expect(r.status, await r.text()).toBe(200);
+    };
+    await grant('view');
+    const granted = t.digest();
+    for (const route of ['import', 'import/preview'] as const) {
+      expect((await post(route, form(`${HEADER}\nX-1,1,,,,,,,\n`), userToken)).status).toBe(403);
+    }
+    expect(t.digest()).toBe(granted);
+    await grant('edit');
+    expect((await post('import/preview', form(`${HEADER}\nX-1,1,,,,,,,\n`), userToken)).status).toBe(200);
+    await grant('none');
   });
 
   it('a 10,000-row file imports with its bad rows reported one by one', async () => {
