@@ -86,7 +86,7 @@ describe('crash in the middle of a file push', () => {
     const delay = Math.round(rand() * 60);
     console.log(`file crash test: ODR_CRASH_SEED=${SEED} (kill after ${after} files + ${delay} ms)`);
     const first = runCli([...args, '--dataset', SYNTH.dataset]);
-    let atKill = 0;
+    let atKill: number;
     for (;;) {
       atKill = (await onServer()).size;
       if (atKill >= after || first.child.exitCode !== null) break;
