@@ -9,6 +9,8 @@ import type { RecordHistory } from '../../../shared/schemas/history';
 import { CsvPreview, type CsvMapping } from '../../../shared/schemas/csvImport';
 import type {
   AddRemoteRequest,
+  KeepFilesOfflineAnswer,
+  KeepFilesOfflineRequest,
   LiveSettingsRequest,
   LiveStatus,
   ResolveConflictRequest,
@@ -140,6 +142,8 @@ export const setLive = (remoteId: number, r: LiveSettingsRequest) =>
     body: JSON.stringify(r),
   });
 
+export const keepFilesOffline = (r: KeepFilesOfflineRequest) =>
+  local<KeepFilesOfflineAnswer>('/sync/files-offline', { ...json(r), method: 'PUT' });
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
 
 export const resolveConflict = (id: number, r: ResolveConflictRequest) => local<{ resolved: true }>(`/sync/conflicts/${id}`, json(r));
