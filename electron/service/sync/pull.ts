@@ -12,6 +12,7 @@ import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
+import { transaction } from '../store/tx.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -160,10 +161,9 @@ export class Puller {
     };
     // One transaction per batch of records: a commit (fsync) per record would cost more than the
     // record itself.
-    const inBatch = x.db.transaction((rs: OdrRecord[]) => rs.forEach(apply));
     const applyBatch = {
       immediate: (rs: OdrRecord[]) => {
-        inBatch.immediate(rs);
+        transaction(x.db, () => rs.forEach(apply), 'immediate');
         this.announce();
       },
     };

@@ -16,6 +16,7 @@ import type { SecretBox } from './secrets.js';
 import type { BlobStore } from '../domain/files/blobStore.js';
 import { FileFetcher } from './filePull.js';
 import { syncRemotes, type RemoteRow } from '../store/syncRemotes.js';
+import { transaction } from '../store/tx.js';
 
 const MAX_PASSES = 8;
 
@@ -251,8 +252,9 @@ export class SyncService {
     const theirOptions = isOptions && choice === 'theirs' ? optionsNamed(f, c.theirs) : [];
     const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : (shown ?? ''));
     const user = this.d.users.firstSuperUser()!;
-    this.db
-      .transaction(() => {
+    transaction(
+      this.db,
+      () => {
         const before = this.d.log.origin;
         this.d.log.origin = 'sync';
         try {
@@ -285,8 +287,9 @@ export class SyncService {
           this.d.log.origin = before;
         }
         this.ledger.closeConflict(id, choice);
-      })
-      .immediate();
+      },
+      'immediate',
+    );
     return { resolved: true };
   }
 }
