@@ -10,6 +10,7 @@ import type { EngineContext } from './engineContext.js';
 import { mergeRecord, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
+import { FileReconciler } from './fileReconcile.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { transaction } from '../store/tx.js';
@@ -30,7 +31,11 @@ export class Puller {
   /** Local records changed by applied server copies, not yet announced. */
   private changed = new Map<string, Set<string>>();
 
-  constructor(private readonly x: EngineContext) {}
+  private readonly files: FileReconciler;
+
+  constructor(private readonly x: EngineContext) {
+    this.files = new FileReconciler(x);
+  }
 
   private get templates() {
     return templatePartsStore(this.x.db);
@@ -117,6 +122,8 @@ export class Puller {
         x.state.parkField(c.record, c.field);
       }
       if (apply.size) x.asSync(() => this.store(theirs, local, apply));
+      // Files are merged by identity, not field by field (fileMerge.ts).
+      this.files.reconcile(theirsRaw, base, localUuid, dataset);
     }
     x.state.setBase(theirsRaw);
     return 'merged';

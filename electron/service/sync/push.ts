@@ -9,6 +9,7 @@ import { pushConflict } from './merge.js';
 import { collectOutbox } from './outbox.js';
 import type { Puller } from './pull.js';
 import { RemoteError } from './remoteClient.js';
+import { FilePusher, isFileOp } from './filePush.js';
 import type { OutboxOp } from '../store/syncState.js';
 import { transaction } from '../store/tx.js';
 
@@ -24,11 +25,15 @@ export interface PushStats {
 
 /** Here to the server: the outbox replayed, several top-level records at a time. */
 export class Pusher {
+  private readonly files: FilePusher;
+
   constructor(
     private readonly x: EngineContext,
     private readonly puller: Puller,
     private readonly concurrency = PUSH_CONCURRENCY,
-  ) {}
+  ) {
+    this.files = new FilePusher(x);
+  }
 
   /**
    * Replays pending operations. Per top-level record in order: creates first settle their identity
@@ -97,6 +102,17 @@ export class Pusher {
             x.state.dropBase(r);
           }
           sent.push(op);
+        } else if (isFileOp(op)) {
+          const topR = x.state.remoteOf(top);
+          if (!topR || !x.state.remoteOf(op.record_uuid)) continue; // its create has not gone through yet
+          const r = await this.files.push(op, top, topR);
+          fresh = null;
+          if (r.outcome === 'conflict') {
+            stats.conflicts++;
+            continue;
+          }
+          answer = r.answer;
+          if (r.outcome === 'sent') sent.push(op);
         } else {
           const topR = x.state.remoteOf(top);
           const recR = x.state.remoteOf(op.record_uuid);
