@@ -29,10 +29,20 @@ export async function timeIt(
   return { p50: percentile(ts, 50), p99: percentile(ts, 99), perSec: (n / total) * 1000 };
 }
 
+export interface ChildStats {
+  maxRssMb?: number;
+  /** CPU time used so far, user + system, µs. */
+  cpuUs?: number;
+  batches?: number;
+  operations?: number;
+}
+
 export interface Child {
   proc: ChildProcess;
   port: number;
-  stop: () => Promise<{ maxRssMb?: number; batches?: number; operations?: number }>;
+  /** A bench server's counters now (bench/server.ts answers; other helpers never do). */
+  stats: () => Promise<ChildStats>;
+  stop: () => Promise<ChildStats>;
 }
 
 /** Forks a TypeScript bench helper (through tsx) and waits for it to report its port. */
@@ -48,12 +58,22 @@ export function forkTs(file: string, args: string[]): Promise<Child> {
       resolve({
         proc,
         port: m.port,
+        stats: () =>
+          new Promise((res) => {
+            const on = (r: { stats?: ChildStats }) => {
+              if (!r.stats) return;
+              proc.off('message', on);
+              res(r.stats);
+            };
+            proc.on('message', on);
+            proc.send({ cmd: 'stats' });
+          }),
         stop: () =>
           new Promise((res) => {
             proc.removeAllListeners('exit');
-            let stats: { maxRssMb?: number; batches?: number; operations?: number } = {};
-            proc.on('message', (s: typeof stats) => {
-              stats = s;
+            let stats: ChildStats = {};
+            proc.on('message', (s: ChildStats & { stats?: ChildStats }) => {
+              if (!s.stats) stats = s;
             });
             proc.once('exit', () => {
               process.off('exit', kill);

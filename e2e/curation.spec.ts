@@ -187,7 +187,7 @@ test.describe('every field type (synthetic dataset)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(row).toHaveClass(/pending-delete/);
     await screenshot(page, '6-delete-undo-window');
-    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('region', { name: 'Messages' }).getByRole('button', { name: 'Undo' }).click();
     await expect(row).not.toHaveClass(/pending-delete/);
     await page.clock.runFor(UNDO_MS + 500);
     await expect(page.getByText('Delete undone')).toBeHidden();

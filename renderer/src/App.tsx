@@ -13,6 +13,7 @@ import { DatasetList } from './screens/DatasetList';
 import { DatasetScreen } from './screens/DatasetScreen';
 import { Welcome } from './screens/Welcome';
 import { Dialogs } from './ui/Dialog';
+import { UndoRedo } from './ui/UndoRedo';
 import { Toasts } from './ui/toasts';
 
 const isTyping = (el: Element | null) =>
@@ -26,22 +27,26 @@ export function App() {
   const bridge = desktop();
   const jobsOpen = panel === 'jobs';
   const setJobsOpen = (open: boolean) => setPanel(open ? 'jobs' : null);
-  const { undo } = useEdits();
+  const { undo, redo } = useEdits();
   const datasets = useDatasets(session.isSuccess);
   const jobs = useJobs(session.isSuccess);
   const sync = useSyncStatus(!!session.data?.super_user);
 
-  // Ctrl/Cmd+Z undoes the last saved edit; inside a text box the browser's own undo applies.
+  // Ctrl/Cmd+Z undoes the last operation, Ctrl/Cmd+Shift+Z or Ctrl+Y does it again; inside a
+  // text box the browser's own undo applies.
   useEffect(() => {
     const on = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z' && !isTyping(document.activeElement)) {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || isTyping(document.activeElement)) return;
+      const k = e.key.toLowerCase();
+      if (k === 'z' || (k === 'y' && !e.shiftKey)) {
         e.preventDefault();
-        undo();
+        if (k === 'z' && !e.shiftKey) undo();
+        else redo();
       }
     };
     window.addEventListener('keydown', on);
     return () => window.removeEventListener('keydown', on);
-  }, [undo]);
+  }, [undo, redo]);
 
   const currentName = datasets.data?.find((d) => d.uuid === route.dataset)?.name;
   useEffect(() => {
@@ -78,6 +83,7 @@ export function App() {
           odr-desktop
         </a>
         <span className={`live live-${live}`} role="img" title={`Event stream: ${live}`} aria-label={`Updates ${live}`} />
+        <UndoRedo undo={() => undo()} redo={redo} />
         <span className="spacer" />
         {session.data.super_user && <SyncStatusLine live={sync.data?.live[0]} onOpen={() => setPanel('sync')} />}
         {session.data.super_user && (

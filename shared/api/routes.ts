@@ -27,6 +27,8 @@ import {
   TemplateSearchPost,
 } from '../schemas/search.js';
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { CsvImportForm, CsvPreview } from '../schemas/csvImport.js';
+import { HistoryQuery, RecordHistory } from '../schemas/history.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
   ColumnLayout,
@@ -39,6 +41,8 @@ import {
 } from '../schemas/view.js';
 import {
   AddRemoteRequest,
+  KeepFilesOfflineAnswer,
+  KeepFilesOfflineRequest,
   LiveSettingsRequest,
   LiveStatus,
   LiveStatusList,
@@ -242,7 +246,8 @@ export const ROUTES: RouteDoc[] = [
   }),
   odr('get', '/file/{uuid}', 'Files', 'Download a file or image', {
     auth: 'query',
-    description: 'Range, ETag/304 and Content-Disposition as a file server.',
+    description:
+      "Range, ETag/304 and Content-Disposition as a file server. A file whose bytes are only on a sync remote is fetched from it first (502/503 naming the server's answer when that fails).",
     ok: { status: 200, description: 'The bytes', kind: 'binary' },
   }),
   odr('delete', '/file/{uuid}', 'Files', 'Delete a file or image (with its thumbnails)', {
@@ -344,6 +349,12 @@ export const ROUTES: RouteDoc[] = [
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
   }),
+  local('get', '/records/{uuid}/history', "A record's history (its and its child records' changes), newest first", {
+    description:
+      'From the change log: who, when, old and new value (option, tag and file uuids as stored). Gated like a record read; child records the caller may not read are left out. `field` narrows to one field, `limit` ≤ 500 (default 200), `before` pages back by sequence number.',
+    query: HistoryQuery,
+    ok: ok(RecordHistory, 'History entries'),
+  }),
   local('get', '/datasets/{uuid}/position/{record}', 'Where a record sits in the table view (-1: not in it)', {
     query: ViewQuery,
     ok: ok(ViewPosition, 'Its index'),
@@ -390,13 +401,26 @@ export const ROUTES: RouteDoc[] = [
     query: z.object({ limit: z.string().regex(/^\d+$/).optional() }),
     ok: ok(JobList, 'Jobs'),
   }),
-  local('post', '/import', 'Import an ODR export (multipart file) as a job', {
+  local('post', '/import', 'Import an ODR export, or CSV rows into a dataset (format=csv), as a job', {
+    description:
+      'An ODR export (template or record list) by default. With format=csv: the rows become new records of `dataset`; columns go to the fields `mapping` names or whose names match; a row that fails is listed in the job result (row, column, message) and the others are imported. Dataset, right, file and mapping are checked before the job starts (4xx, nothing written).',
     body: {
       media: ['multipart/form-data'],
       required: true,
-      schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }),
+      schema: z.union([
+        z.object({
+          file: z.string().meta({ format: 'binary' }),
+          format: z.literal('odr').optional(),
+          replace: z.string().optional(),
+        }),
+        CsvImportForm,
+      ]),
     },
-    ok: accepted('The import job'),
+    ok: accepted('The import job (import or import_csv)'),
+  }),
+  local('post', '/import/preview', 'What a CSV import would do: the mapping, the first rows and every failing row', {
+    body: { media: ['multipart/form-data'], required: true, schema: CsvImportForm.extend({ format: z.literal('csv').optional() }) },
+    ok: ok(CsvPreview, 'The preview; nothing is written'),
   }),
   local('post', '/thumbnails/{dataset}', "Rebuild a dataset's thumbnails as a job", { ok: accepted('The job') }),
   local('post', '/sample', 'Generate the synthetic sample dataset as a job', {
@@ -419,6 +443,10 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/sync/focus', 'The window regained focus: live remotes pull now', { ok: ok(LiveStatusList, 'Live statuses') }),
   local('post', '/sync/run', 'Sync datasets with a remote as a job', { body: json(RunSyncRequest), ok: accepted('The sync job') }),
+  local('put', '/sync/files-offline', "Keep a synced dataset's files offline (downloads them all as a job) or only fetch them on use", {
+    body: json(KeepFilesOfflineRequest),
+    ok: ok(KeepFilesOfflineAnswer, 'The choice, and the download job it started'),
+  }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {
     params: { id: digits },
     body: json(ResolveConflictRequest),

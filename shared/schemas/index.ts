@@ -8,3 +8,5 @@ export * from './local.js';
 export * from './search.js';
 export * from './selection.js';
 export * from './batch.js';
+export * from './csvImport.js';
+export * from './history.js';

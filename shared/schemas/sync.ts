@@ -11,6 +11,17 @@ export const AddRemoteRequest = z.object({
 });
 export type AddRemoteRequest = z.infer<typeof AddRemoteRequest>;
 
+export const KeepFilesOfflineRequest = z.object({
+  remote_id: z.number({ error: 'remote_id must be an integer' }).int('remote_id must be an integer'),
+  dataset_uuid: z.string({ error: 'dataset_uuid is required' }).min(1, 'dataset_uuid is required'),
+  keep: z.boolean({ error: 'keep must be true or false' }),
+});
+export type KeepFilesOfflineRequest = z.infer<typeof KeepFilesOfflineRequest>;
+
+/** The answer to a keep-files-offline choice: the download job started for it, if any. */
+export const KeepFilesOfflineAnswer = z.object({ keep: z.boolean(), missing: Int, job_id: Int.nullable() });
+export type KeepFilesOfflineAnswer = z.infer<typeof KeepFilesOfflineAnswer>;
+
 export const RunSyncRequest = z.object({
   remote_id: z.number({ error: 'remote_id must be an integer' }).int('remote_id must be an integer'),
   datasets: z.array(z.string(), { error: 'datasets must be an array of uuids' }).optional(),
@@ -33,6 +44,8 @@ export const SyncDataset = z.object({
   cursor: z.string().nullable(),
   last_pull: z.string().nullable(),
   last_push: z.string().nullable(),
+  /** Every file of the dataset is downloaded in the background, not only on first use. */
+  keep_files_offline: z.boolean(),
 });
 export type SyncDataset = z.infer<typeof SyncDataset>;
 
@@ -43,6 +56,8 @@ export const SyncConflict = z.object({
   record_uuid: z.string(),
   field_uuid: z.string(),
   field_name: z.string(),
+  /** The file a file conflict is about (deleted on one side, changed on the other); '' otherwise. */
+  item_uuid: z.string(),
   base: z.string().nullable(),
   mine: z.string().nullable(),
   theirs: z.string().nullable(),

@@ -230,6 +230,7 @@ describe('every route, called from the document alone, answers as the document s
       params: { uuid: SYNTH.dataset },
       body: { records: [SYNTH.record(3)], change: { kind: 'public', public: false } },
     },
+    getLocalRecordsUuidHistory: { params: { uuid: SYNTH.record(2) }, query: { limit: '5' } },
     getLocalDatasetsUuidSavedSearches: { params: { uuid: SYNTH.dataset } },
     postLocalDatasetsUuidSavedSearches: {
       params: { uuid: SYNTH.dataset },
@@ -246,6 +247,7 @@ describe('every route, called from the document alone, answers as the document s
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },
+    postLocalImportPreview: { body: { format: 'csv', dataset: SYNTH.dataset, file: 'csv' } },
     postLocalThumbnailsDataset: { params: { dataset: SYNTH.dataset }, status: 202 },
     postLocalSample: { query: { records: '3' }, status: 202 },
     getLocalSync: {},
@@ -254,6 +256,8 @@ describe('every route, called from the document alone, answers as the document s
     postLocalSyncRun: { body: {}, status: 202 },
     putLocalSyncRemotesIdLive: { params: { id: '0' }, body: { pull_seconds: 0 } },
     postLocalSyncFocus: {},
+    // No remote 999: the documented error body (test/sync/filesPull.test.ts covers the answer).
+    putLocalSyncFilesOffline: { body: { remote_id: 999, dataset_uuid: SYNTH.dataset, keep: true }, status: 404 },
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
   });
@@ -269,6 +273,7 @@ describe('every route, called from the document alone, answers as the document s
         if (k === 'file' && v === 'png') f.append(k, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pixel.png');
         else if (k === 'file' && v === 'template')
           f.append(k, new Blob([JSON.stringify({ ...syntheticTemplate(), name: 'Reimported' })]), 'template.json');
+        else if (k === 'file' && v === 'csv') f.append(k, new Blob(['Sample ID,Integer field\nS-CSV,x\n']), 'rows.csv');
         else f.append(k, String(v));
       }
       return { headers: {}, body: f };

@@ -185,6 +185,34 @@ describe('viewers', () => {
     expect(await read(user, top)).toContain('scheduled child');
   });
 
+  it('the fast path: a viewer who read a record before is served without a check, until anything could change it', async () => {
+    now = new Date('2026-06-10T00:00:00Z');
+    const top = SYNTH.record(33);
+    await t.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: top, public_date: '2026-06-09 00:00:00' });
+    const host = new URL(t.host.url).host;
+    const fast = (c: OdrClient) => t.service.fastRead('GET', `/api/v4/dataset/record/${top}`, `Bearer ${c.token}`, host);
+    const seen = await read(user, top);
+    const known = d().ctx.renders.knownHits;
+    expect(fast(user)?.toString()).toBe(seen);
+    expect(d().ctx.renders.knownHits).toBe(known + 1);
+    // Another viewer of the same class gets the same bytes, but only after its own check.
+    expect(await read(other, top)).toBe(seen);
+    expect(d().ctx.renders.knownHits).toBe(known + 1);
+    expect(fast(other)?.toString()).toBe(seen);
+    expect(d().ctx.renders.knownHits).toBe(known + 2);
+    // A clock set back before the public date: what was readable later is not read-checked now.
+    now = new Date('2026-06-08T00:00:00Z');
+    expect(fast(user)).toBeNull();
+    expect(await read(user, top)).toBeNull();
+    now = new Date('2026-06-10T00:00:00Z');
+    expect(await read(user, top)).toBe(seen);
+    // Made private: the next fast read is refused (the entry went with the write).
+    await t.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: top, public_date: '2200-01-01 00:00:00' });
+    expect(fast(user)).toBeNull();
+    expect(await read(user, top)).toBeNull();
+    expect(await read(other, top)).toBeNull();
+  });
+
   it('two viewers of different rights, and a viewer who created part of the tree', async () => {
     now = new Date('2026-06-06T00:00:00Z');
     const top = SYNTH.record(30);
@@ -257,6 +285,25 @@ describe('randomized writes and reads', () => {
           .pluck()
           .all(top) as string[];
         if (children.length) await t.admin.deleteRecords([pick(children)]);
+      } else if (r < 0.83) {
+        await t.admin.setOption(top, F('Tags'), SYNTH.tag(4 + Math.floor(rand() * 9)), rand() < 0.5);
+      } else if (r < 0.845) {
+        // A sync pull: the importer replaces the record as the server has it.
+        const i = Number(top.slice(1));
+        const pulled = syntheticRecord(i) as { fields: { field_uuid: string; value?: unknown }[] };
+        pulled.fields.find((f) => f.field_uuid === F('Long Text'))!.value = `pulled ${step}`;
+        importRecordObjects(d(), d().users.firstSuperUser()!, [pulled], { replace: true });
+      } else if (r < 0.85) {
+        const tpl = syntheticTemplate();
+        (tpl.fields.find((f) => f.field_uuid === F('Medium Text')) as { name: string }).name = `Medium ${step}`;
+        importTemplate(d(), d().users.firstSuperUser()!, tpl, {});
+      } else if (r < 0.855) {
+        const db = new Database(path.join(t.dataDir, 'odr.sqlite'));
+        db.pragma('busy_timeout = 2000');
+        db.prepare(
+          'UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?',
+        ).run(`another process ${step}`, top, d().schema().fieldsByUuid.get(F('Long Text'))!.id);
+        db.close();
       } else if (r < 0.86) {
         await t.admin.setPublic({
           user_email: ADMIN.email,
@@ -267,6 +314,7 @@ describe('randomized writes and reads', () => {
       } else now = new Date(now.getTime() + Math.floor(rand() * 90) * 60_000);
     }
     expect(d().ctx.renders.hits).toBeGreaterThan(20); // the cache was really in play
+    expect(d().ctx.renders.knownHits).toBeGreaterThan(10); // and the host's fast path with it
   }, 60_000);
 });
 

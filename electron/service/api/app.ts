@@ -14,6 +14,7 @@ import { fileRoutes } from './routes/files.js';
 import { jobRoutes } from './routes/jobs.js';
 import { localDataRoutes } from './routes/localData.js';
 import { localSelectionRoutes } from './routes/localSelection.js';
+import { localHistoryRoutes } from './routes/localHistory.js';
 import { localBatchRoutes } from './routes/localBatch.js';
 import { localViewRoutes } from './routes/localViews.js';
 import { localExportRoutes } from './routes/localExport.js';
@@ -43,6 +44,7 @@ const STREAMED_UPLOAD = /^\/api\/v4\/file$/;
 export function createApp(d: Domain, opts: AppOptions) {
   const tokens = new Tokens(d);
   const blobs = new BlobStore(d.ctx);
+  const sync = new SyncService(d, opts.secrets, blobs);
   const app = new Hono<AppEnv>();
   app.onError(onError);
   app.notFound((c) => c.json(errorBody(404, `No route found for "${c.req.method} ${c.req.path}"`), 404));
@@ -84,7 +86,11 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', templateRoutes(d));
   api.route('/', quotaRoutes(d));
   api.route('/', valueRoutes(d));
-  api.route('/', fileRoutes(d, blobs));
+  // Bytes only on a sync remote are fetched on first use (sync/filePull.ts).
+  api.route(
+    '/',
+    fileRoutes(d, blobs, (f) => sync.files.ensure(f)),
+  );
   api.route('/', jobRoutes(d));
   api.route(
     '/',
@@ -108,7 +114,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localBatchRoutes(d));
   local.route('/', localViewRoutes(d));
   local.route('/', localExportRoutes(d, blobs));
-  const sync = new SyncService(d, opts.secrets);
+  local.route('/', localHistoryRoutes(d));
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);
 

@@ -1,8 +1,7 @@
-import type { Statement } from 'better-sqlite3';
 import type { Ctx } from './context.js';
+import { changeLogStore, type ChangeOrigin } from '../store/changeLog.js';
 
-/** Where a change came from: this user's edit, a sync pull, or an import (neither is pushed). */
-export type ChangeOrigin = 'local' | 'sync' | 'import';
+export type { ChangeOrigin };
 
 export interface Change {
   op: string;
@@ -22,17 +21,14 @@ export interface Change {
  * cache's invalidation follow it.
  */
 export class ChangeLog {
-  private readonly insert: Statement;
+  private readonly rows: ReturnType<typeof changeLogStore>;
   private readonly ctx: Ctx;
   /** Set by the sync engine while it applies pulled changes. */
   origin: ChangeOrigin = 'local';
 
   constructor(ctx: Ctx) {
     this.ctx = ctx;
-    this.insert = ctx.db.prepare(
-      `INSERT INTO change_log (at, user_id, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, old, new, origin)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.rows = changeLogStore(ctx.db);
   }
 
   append(at: string, c: Change): void {
@@ -41,18 +37,18 @@ export class ChangeLog {
     const tree = c.topRecordUuid ?? c.recordUuid;
     if (tree) this.ctx.renders.dropTop(tree);
     else this.ctx.renders.clear();
-    this.insert.run(
+    this.rows.append({
       at,
-      c.userId,
-      c.op,
-      c.datasetUuid ?? null,
-      c.recordUuid ?? null,
-      c.topRecordUuid ?? null,
-      c.fieldUuid ?? null,
-      c.itemUuid ?? null,
-      c.old === undefined ? null : JSON.stringify(c.old),
-      c.new === undefined ? null : JSON.stringify(c.new),
-      this.origin,
-    );
+      userId: c.userId,
+      op: c.op,
+      datasetUuid: c.datasetUuid ?? null,
+      recordUuid: c.recordUuid ?? null,
+      topRecordUuid: c.topRecordUuid ?? null,
+      fieldUuid: c.fieldUuid ?? null,
+      itemUuid: c.itemUuid ?? null,
+      old: c.old === undefined ? null : JSON.stringify(c.old),
+      new: c.new === undefined ? null : JSON.stringify(c.new),
+      origin: this.origin,
+    });
   }
 }

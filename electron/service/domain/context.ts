@@ -38,4 +38,14 @@ export function createCtx(db: Db, dataDir: string, config: ServiceConfig, clock:
   return ctx;
 }
 
-export const nowStamp = (ctx: Ctx) => formatTimestamp(ctx.clock());
+// Every request reads the time as a stamp; formatting it once per second spares the hot path.
+let lastSecond = NaN;
+let lastStamp = '';
+export function nowStamp(ctx: Ctx): string {
+  const second = Math.floor(ctx.clock().getTime() / 1000);
+  if (second !== lastSecond) {
+    lastStamp = formatTimestamp(new Date(second * 1000));
+    lastSecond = second;
+  }
+  return lastStamp;
+}

@@ -82,9 +82,15 @@ export class Domain {
     return this.reader.renderRecord(rec, opts);
   }
 
-  /** The record's JSON bytes as HTTP answers send them, from the rendered-record cache. */
+  /** The record's JSON bytes as HTTP answers send them, from the rendered-record cache; read right checked. */
   renderJson(rec: RecordRow, opts: RenderOptions): Buffer {
-    return this.ctx.renders.record(this.reader, rec, opts);
+    assertRead(this, opts.viewer, rec);
+    return this.ctx.renders.record(this.reader, rec, opts, true);
+  }
+
+  /** Record `uuid`'s cached bytes if this viewer passed the read check on them before; else null. */
+  knownJson(viewer: User, uuid: string, apiBase: string): Buffer | null {
+    return this.ctx.renders.known(viewer, uuid, apiBase, this.now());
   }
 
   /** Top-level records' JSON bytes, one each, from the rendered-record cache. */

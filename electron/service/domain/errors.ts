@@ -1,7 +1,7 @@
 /** A failure the API answers with `{"error": {"code", "message"}}` and this HTTP status. */
 export class OdrError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 422 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 422 | 500 | 502 | 503,
     message: string,
   ) {
     super(message);

@@ -1,10 +1,10 @@
-import type { Statement } from 'better-sqlite3';
 import { isPublicAt, PRIVATE_DATE } from '../../../shared/dates.js';
 import { renderValue } from '../../../shared/fieldTypes.js';
 import type { FieldEntry, FileEntry, OdrRecord, OptionEntry, TagEntry } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
 import { isAdmin } from './permissions.js';
-import { RECORD_COLUMNS, type FileRow, type RecordRow, type SelectionRow, type ValueRow } from '../store/rows.js';
+import type { FileRow, RecordRow, ValueRow } from '../store/rows.js';
+import { recordTrees } from '../store/recordTrees.js';
 import type { DatatypeInfo, FieldInfo, Schema } from './schemaCache.js';
 import type { User } from './users.js';
 
@@ -45,37 +45,15 @@ interface Node {
   ownsRecord: boolean;
 }
 
-const IN_TOPS = 'IN (SELECT value FROM json_each(?))';
-
 /**
  * Builds record JSON for whole record trees with a fixed set of five queries (records, values,
  * option selections, tag selections, files), whatever the number of records or fields.
  */
 export class RecordReader {
-  private readonly one: Record<'records' | 'values' | 'selections' | 'files', Statement>;
-  private readonly many: Record<'records' | 'values' | 'selections' | 'files', Statement>;
+  private readonly trees: ReturnType<typeof recordTrees>;
 
   constructor(private readonly ctx: Ctx) {
-    const q = (where: string) => ({
-      records: ctx.db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE top_rid ${where} ORDER BY rid`),
-      values: ctx.db.prepare(
-        `SELECT v.record_rid, v.datafield_id, v.value, v.create_date, v.update_date, v.create_auth
-         FROM records r JOIN field_values v ON v.record_rid = r.rid WHERE r.top_rid ${where}`,
-      ),
-      selections: ctx.db.prepare(
-        `SELECT s.record_rid, s.datafield_id, s.option_id AS item_id, s.selected_at, 0 AS is_tag
-           FROM records r JOIN option_selections s ON s.record_rid = r.rid WHERE r.top_rid ${where}
-         UNION ALL
-         SELECT t.record_rid, t.datafield_id, t.tag_id, t.selected_at, 1
-           FROM records r JOIN tag_selections t ON t.record_rid = r.rid WHERE r.top_rid ${where}`,
-      ),
-      files: ctx.db.prepare(
-        `SELECT f.* FROM records r JOIN files f ON f.record_rid = r.rid WHERE r.top_rid ${where}
-         ORDER BY f.display_order, f.rid`,
-      ),
-    });
-    this.one = q('= ?');
-    this.many = q(IN_TOPS);
+    this.trees = recordTrees(ctx.db);
   }
 
   /** Renders top-level records (with descendants) in the given order. */
@@ -116,9 +94,7 @@ export class RecordReader {
   /** All visible nodes of the given record trees, keyed by rid; `traces` is filled per top rid. */
   private build(topRids: number[], opts: RenderOptions, traces?: Map<number, RenderTrace>): Map<number, Node> {
     const schema = this.ctx.schema.get();
-    const single = topRids.length === 1;
-    const stmts = single ? this.one : this.many;
-    const arg = single ? topRids[0] : JSON.stringify(topRids);
+    const tree = this.trees(topRids);
     const topOfRid = new Map<number, number>();
     // Every public-date comparison goes through here, so the trace knows when the answer flips.
     const isPublic = (date: string, topRid: number) => {
@@ -129,7 +105,7 @@ export class RecordReader {
     };
 
     const nodes = new Map<number, Node>();
-    for (const row of stmts.records.all(arg) as RecordRow[]) {
+    for (const row of tree.records()) {
       const dt = schema.datatypes.get(row.datatype_id)!;
       if (traces) {
         topOfRid.set(row.rid, row.top_rid);
@@ -163,7 +139,7 @@ export class RecordReader {
 
     const visible = (node: Node, f: FieldInfo) => !node.restricted || node.ownsRecord || isPublic(f.publicDate, node.row.top_rid);
 
-    for (const v of stmts.values.all(arg) as ValueRow[]) {
+    for (const v of tree.values()) {
       const node = nodes.get(v.record_rid);
       const f = schema.fields.get(v.datafield_id);
       if (!node || !f || !visible(node, f)) continue;
@@ -179,7 +155,7 @@ export class RecordReader {
       node.fields.set(f.id, entry);
     }
 
-    const sels = stmts.selections.all(arg, arg) as (SelectionRow & { is_tag: number })[];
+    const sels = tree.selections();
     for (const s of sels) {
       const node = nodes.get(s.record_rid);
       const f = schema.fields.get(s.datafield_id);
@@ -189,7 +165,7 @@ export class RecordReader {
       else (entry.values ??= []).push(optionEntry(schema, s.item_id, s.selected_at));
     }
 
-    const files = stmts.files.all(arg) as FileRow[];
+    const files = tree.files();
     const derivatives = new Map<number, FileRow[]>();
     for (const file of files) {
       if (file.parent_rid !== null) {

@@ -3,7 +3,7 @@ import type { Ctx } from './context.js';
 import { isAdmin } from './permissions.js';
 import type { RecordReader, RenderOptions, RenderTrace } from './recordReader.js';
 import type { RecordRow } from '../store/rows.js';
-import type { Schema } from './schemaCache.js';
+import type { DatatypeInfo, Schema } from './schemaCache.js';
 import type { User } from './users.js';
 
 // Rendered record JSON (bytes), per record and per visibility class of the viewer. A render
@@ -17,16 +17,28 @@ import type { User } from './users.js';
 // record); entries remember the schema object they were rendered with (template changes
 // replace it); another connection's commit (PRAGMA data_version) drops everything; nothing is
 // read or kept while this connection is inside a transaction (uncommitted, maybe rolled back).
+//
+// The read fast path (api/fastReads) finds an entry by uuid without reading the record row: an
+// entry remembers the viewers (User objects, as the token cache holds them) who passed the read
+// check while it lived, and when. The check depends on the tree's rows and the schema (any
+// change drops the entry or replaces the schema) and on the time only one way: what is public
+// stays public. So while the entry lives, a viewer who could read it can still, at any later time.
 
 export type ViewClass = 'admin' | 'public';
 
 interface Entry {
   key: string;
+  /** `apiBase \n uuid`: the fast path's index. */
+  uuidKey: string;
   topUuid: string;
   bytes: Buffer;
   schema: Schema;
+  /** The record's dataset, for the viewer's class without its row. */
+  datatype: DatatypeInfo;
   cls: ViewClass;
   trace: RenderTrace;
+  /** Viewers who passed the read check while this entry lived, and when. */
+  readers: Map<User, string>;
 }
 
 export const DEFAULT_BUDGET_BYTES = 48 * 2 ** 20;
@@ -46,10 +58,14 @@ export function joinJson(prefix: string, parts: readonly Buffer[], suffix: strin
 export class RenderCache {
   private readonly entries = new Map<string, Entry>();
   private readonly byTop = new Map<string, Set<string>>();
+  /** `apiBase \n uuid` → the record's entries (one per class at most). */
+  private readonly byUuid = new Map<string, Entry[]>();
   private bytes = 0;
   private dataVersion = -1;
   hits = 0;
   misses = 0;
+  /** Hits of `known` (the fast path; counted in `hits` too). */
+  knownHits = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -71,19 +87,52 @@ export class RenderCache {
   clear(): void {
     this.entries.clear();
     this.byTop.clear();
+    this.byUuid.clear();
     this.bytes = 0;
   }
 
-  /** One record (top-level or child) as JSON bytes, as GET /dataset/record answers it. */
-  record(reader: RecordReader, rec: RecordRow, opts: RenderOptions): Buffer {
+  /**
+   * One record (top-level or child) as JSON bytes, as GET /dataset/record answers it.
+   * `readChecked`: the caller has just checked that the viewer may read it (see `known`).
+   */
+  record(reader: RecordReader, rec: RecordRow, opts: RenderOptions, readChecked = false): Buffer {
     const schema = this.usable(opts);
     if (!schema) return Buffer.from(JSON.stringify(reader.renderRecord(rec, opts)));
     const cls = this.classOf(opts.viewer, rec, schema);
     const key = `${cls}\n${opts.apiBase}\n${rec.rid}`;
-    const hit = this.lookup(key, schema, opts, cls);
-    if (hit) return hit;
-    const { json, trace } = reader.renderTraced(rec, opts);
-    return this.keep(key, cls, schema, trace, json, opts);
+    let e = this.lookup(key, schema, opts, cls);
+    if (!e) {
+      const { json, trace } = reader.renderTraced(rec, opts);
+      const kept = this.keep(key, cls, schema, trace, json, opts, rec);
+      if (Buffer.isBuffer(kept)) return kept;
+      e = kept;
+    }
+    if (readChecked) e.readers.set(opts.viewer, opts.now);
+    return e.bytes;
+  }
+
+  /**
+   * Record `uuid`'s bytes for a viewer who passed the read check on this very entry before, or
+   * null (then the caller takes the full path: row, read check, `record`). Reads no row.
+   */
+  known(viewer: User, uuid: string, apiBase: string, now: string): Buffer | null {
+    // First: it drops everything when another connection has committed.
+    const schema = this.usable({ viewer, now, apiBase });
+    if (!schema) return null;
+    const list = this.byUuid.get(`${apiBase}\n${uuid}`);
+    if (!list) return null;
+    for (const e of list) {
+      if (e.schema !== schema) continue;
+      const since = e.readers.get(viewer);
+      if (since === undefined || now < since) continue;
+      const cls: ViewClass = isAdmin(viewer, e.datatype) ? 'admin' : 'public';
+      if (cls !== e.cls || !this.serves(e.trace, cls, viewer, now)) continue;
+      this.touch(e);
+      this.hits++;
+      this.knownHits++;
+      return e.bytes;
+    }
+    return null;
   }
 
   /** Top-level records as JSON bytes each, in the given order (for pages and tables). */
@@ -100,7 +149,7 @@ export class RenderCache {
       keys.push(key);
       classes.push(cls);
       const hit = this.lookup(key, schema, opts, cls);
-      if (hit) parts[i] = hit;
+      if (hit) parts[i] = hit.bytes;
       else missing.push(i);
     });
     if (missing.length) {
@@ -109,7 +158,8 @@ export class RenderCache {
         opts,
       );
       missing.forEach((i, k) => {
-        parts[i] = this.keep(keys[i]!, classes[i]!, schema, rendered[k]!.trace, rendered[k]!.json, opts);
+        const kept = this.keep(keys[i]!, classes[i]!, schema, rendered[k]!.trace, rendered[k]!.json, opts, tops[i]!);
+        parts[i] = Buffer.isBuffer(kept) ? kept : kept.bytes;
       });
     }
     return parts;
@@ -132,40 +182,66 @@ export class RenderCache {
   }
 
   /** Does this render equal the class render for this viewer? */
-  private serves(trace: RenderTrace, cls: ViewClass, opts: RenderOptions): boolean {
-    for (const ds of trace.datasets) if (isAdmin(opts.viewer, ds) !== (cls === 'admin')) return false;
+  private serves(trace: RenderTrace, cls: ViewClass, viewer: User, now: string): boolean {
+    for (const ds of trace.datasets) if (isAdmin(viewer, ds) !== (cls === 'admin')) return false;
     if (cls === 'admin') return true;
-    return !trace.creators.has(opts.viewer.id) && (trace.nextBoundary === null || opts.now < trace.nextBoundary);
+    return !trace.creators.has(viewer.id) && (trace.nextBoundary === null || now < trace.nextBoundary);
   }
 
-  private lookup(key: string, schema: Schema, opts: RenderOptions, cls: ViewClass): Buffer | null {
+  private lookup(key: string, schema: Schema, opts: RenderOptions, cls: ViewClass): Entry | null {
     const e = this.entries.get(key);
-    if (!e || e.schema !== schema || !this.serves(e.trace, cls, opts)) {
+    if (!e || e.schema !== schema || !this.serves(e.trace, cls, opts.viewer, opts.now)) {
       this.misses++;
       return null;
     }
-    // Most recently used last: eviction takes from the front.
-    this.entries.delete(key);
-    this.entries.set(key, e);
+    this.touch(e);
     this.hits++;
-    return e.bytes;
+    return e;
   }
 
-  private keep(key: string, cls: ViewClass, schema: Schema, trace: RenderTrace, json: OdrRecord, opts: RenderOptions): Buffer {
+  /** Most recently used last: eviction takes from the front. */
+  private touch(e: Entry): void {
+    this.entries.delete(e.key);
+    this.entries.set(e.key, e);
+  }
+
+  /** The kept entry, or just the bytes when this render may not be kept. */
+  private keep(
+    key: string,
+    cls: ViewClass,
+    schema: Schema,
+    trace: RenderTrace,
+    json: OdrRecord,
+    opts: RenderOptions,
+    rec: RecordRow,
+  ): Entry | Buffer {
     const bytes = Buffer.from(JSON.stringify(json));
-    if (!this.serves(trace, cls, opts) || bytes.length > this.budgetBytes / 16) return bytes;
+    if (!this.serves(trace, cls, opts.viewer, opts.now) || bytes.length > this.budgetBytes / 16) return bytes;
     this.remove(key, true);
-    const e: Entry = { key, topUuid: trace.topUuid, bytes, schema, cls, trace };
+    const e: Entry = {
+      key,
+      uuidKey: `${opts.apiBase}\n${rec.uuid}`,
+      topUuid: trace.topUuid,
+      bytes,
+      schema,
+      datatype: schema.datatypes.get(rec.datatype_id)!,
+      cls,
+      trace,
+      readers: new Map(),
+    };
     this.entries.set(key, e);
     this.bytes += bytes.length;
     let keys = this.byTop.get(e.topUuid);
     if (!keys) this.byTop.set(e.topUuid, (keys = new Set()));
     keys.add(key);
+    const same = this.byUuid.get(e.uuidKey);
+    if (same) same.push(e);
+    else this.byUuid.set(e.uuidKey, [e]);
     for (const [k] of this.entries) {
       if (this.bytes <= this.budgetBytes) break;
       this.remove(k, true);
     }
-    return bytes;
+    return e;
   }
 
   private remove(key: string, unindex: boolean): void {
@@ -173,6 +249,12 @@ export class RenderCache {
     if (!e) return;
     this.entries.delete(key);
     this.bytes -= e.bytes.length;
+    const same = this.byUuid.get(e.uuidKey);
+    if (same) {
+      const rest = same.filter((x) => x !== e);
+      if (rest.length) this.byUuid.set(e.uuidKey, rest);
+      else this.byUuid.delete(e.uuidKey);
+    }
     if (unindex) {
       const keys = this.byTop.get(e.topUuid);
       keys?.delete(key);

@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
 import { perConnection, shaped } from './prepared.js';
 import { RECORD_COLUMNS, type RecordRow } from './rows.js';
-import { rowVisibleSql } from './visibility.js';
+import { rowVisibleSql, type VisibilityFacts } from './visibility.js';
 
 /** `all`: the viewer administers the dataset; `visible`: only rows the row rule lets them read. */
 export type ListScope = 'all' | 'visible';
@@ -74,17 +74,23 @@ export const recordLists = perConnection((db: Db) => {
     count: db.prepare<[IdArgs], number>(`SELECT COUNT(*) ${base(filter)} ${modified}`).pluck(),
   });
   const s: Record<ListScope, ReturnType<typeof make>> = { all: make(''), visible: make(`AND ${rowVisibleSql('r')}`) };
-  const generation = db.prepare<[], number>('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck();
   const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
     'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
   );
+  const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
+  const changedTops = db.prepare<[number, string, string], VisibilityFacts & { rid: number; datatype_id: number }>(
+    `SELECT rid, datatype_id, created_by, public_date FROM records
+     WHERE datatype_id = ? AND parent_rid IS NULL AND (update_date >= ? OR create_date >= ?) ORDER BY rid`,
+  );
   return {
+    /** Top-level records of a dataset created or changed at or after `since`, with what the read rule needs. */
+    changedTops: (dt: number, since: string) => changedTops.all(dt, since, since),
+    /** Uuids of every top-level record of a dataset. */
+    topUuids: (dt: number) => topUuids.all(dt),
     page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
     ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
-    /** Grows with every logged change: a key for results derived from the data. */
-    generation: () => generation.get() ?? 0,
     /** Full rows of the given rids, in that order (missing ones left out). */
     byRids: (rids: number[]): RecordRow[] => {
       if (rids.length === 0) return [];

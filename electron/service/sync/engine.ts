@@ -5,7 +5,7 @@ import { collectOutbox } from './outbox.js';
 import { Puller } from './pull.js';
 import { Pusher, type PushStats } from './push.js';
 import type { RemoteClient } from './remoteClient.js';
-import { SyncLedger, SyncState } from './state.js';
+import { SyncLedger, SyncState } from '../store/syncState.js';
 
 export interface SyncSummary {
   pushed: number;
@@ -28,6 +28,8 @@ export class SyncEngine {
   private readonly x: EngineContext;
   private readonly puller: Puller;
   private readonly pusher: Pusher;
+  /** Called after each pass's pulls (datasets kept offline download what came in). */
+  afterPull?: () => void;
 
   constructor(d: Domain, remoteId: number, remote: RemoteClient, user: User, remoteUser: string, concurrency?: number) {
     this.state = new SyncState(d.ctx.db, remoteId);
@@ -68,6 +70,7 @@ export class SyncEngine {
       pulled += r.pulled;
       removed += r.removed;
     }
+    this.afterPull?.();
     const counts = new SyncLedger(this.x.db).counts();
     return { pushed: push.pushed, created: push.created, pulled, removedOnServer: removed, ...counts };
   }

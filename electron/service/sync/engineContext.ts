@@ -4,7 +4,7 @@ import type { OdrRecord } from '../../../shared/schemas/record.js';
 import { SYSTEM_USER, type Domain } from '../domain/domain.js';
 import type { User } from '../domain/users.js';
 import type { RemoteClient } from './remoteClient.js';
-import type { SyncState } from './state.js';
+import type { SyncState } from '../store/syncState.js';
 
 /** What pull and push share for one remote: the local service, the remote, the sync state. */
 export class EngineContext {

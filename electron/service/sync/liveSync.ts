@@ -4,7 +4,8 @@ import { badRequest } from '../domain/errors.js';
 import type { SyncEngine } from './engine.js';
 import { DEFAULT_LIVE, LiveRemote } from './live.js';
 import { collectOutbox } from './outbox.js';
-import type { SyncLedger } from './state.js';
+import type { SyncLedger } from '../store/syncState.js';
+import { metaStore } from '../store/meta.js';
 
 export interface LiveHost {
   remotes(): { id: number; url: string }[];
@@ -30,7 +31,7 @@ export class LiveSync {
   ) {}
 
   settings(remoteId: number): LiveSettings {
-    const raw = this.d.ctx.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key(remoteId)) as string | undefined;
+    const raw = metaStore(this.d.ctx.db).get(key(remoteId));
     const parsed = raw === undefined ? null : LiveSettings.safeParse(JSON.parse(raw));
     return parsed?.success ? parsed.data : DEFAULT_LIVE;
   }
@@ -38,9 +39,7 @@ export class LiveSync {
   /** Changes a remote's live settings; a running live mode restarts with them. */
   async configure(remoteId: number, change: LiveSettingsRequest): Promise<LiveStatus> {
     const next = { ...this.settings(remoteId), ...change };
-    this.d.ctx.db
-      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
-      .run(key(remoteId), JSON.stringify(next));
+    metaStore(this.d.ctx.db).set(key(remoteId), JSON.stringify(next));
     await this.restart(remoteId);
     return this.statusOf(remoteId);
   }

@@ -4,15 +4,8 @@ import { childrenOf, display, fieldStates, keyOf, same, type FieldState } from '
 // The three-way merge of docs/sync.md §3, with no I/O: given the server's copy, the last server
 // copy (base) and ours, decide what to apply here and what is a conflict.
 
-/** A field changed on both sides; values as people see them. */
-export interface ConflictDraft {
-  record: string;
-  field: string;
-  name: string;
-  base: string;
-  mine: string;
-  theirs: string;
-}
+import type { ConflictDraft } from '../store/syncState.js';
+export type { ConflictDraft };
 
 export interface MergeInput {
   /** The server's copy, with our local uuids. */

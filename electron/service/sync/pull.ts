@@ -10,6 +10,7 @@ import type { EngineContext } from './engineContext.js';
 import { mergeRecord, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
+import { recordLists } from '../store/recordLists.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -201,9 +202,7 @@ export class Puller {
     const x = this.x;
     const dt = x.d.schema().datatypesByUuid.get(dataset);
     if (!dt) return 0;
-    const locals = new Set(
-      x.db.prepare('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck().all(dt.id) as string[],
-    );
+    const locals = new Set(recordLists(x.db).topUuids(dt.id));
     const gone = x.state.knownRemotes().filter((u) => locals.has(x.state.localOf(u)) && !ids.has(u));
     if (gone.length > 10 && gone.length > locals.size * MAX_REMOVED_SHARE) {
       throw new RemoteError(

@@ -9,7 +9,7 @@ import { pushConflict } from './merge.js';
 import { collectOutbox } from './outbox.js';
 import type { Puller } from './pull.js';
 import { RemoteError } from './remoteClient.js';
-import type { OutboxOp } from './state.js';
+import type { OutboxOp } from '../store/syncState.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;

@@ -130,6 +130,40 @@ export class RemoteClient {
     }
   }
 
+  /**
+   * GET /file/{uuid} with the Bearer token (the record's `href` is a cookie-session web route on
+   * real servers, docs/odr-server.md §9.10). The answer's headers must come within the usual
+   * timeout; the body is the caller's to read (and to give up on when it stalls).
+   */
+  async download(fileUuid: string): Promise<Response> {
+    return this.call(async (c) => {
+      const ctl = new AbortController();
+      const timer = setTimeout(() => ctl.abort(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+      let res: Response;
+      try {
+        res = await fetch(`${this.baseUrl}/file/${encodeURIComponent(fileUuid)}`, {
+          headers: { Authorization: `Bearer ${c.token ?? ''}` },
+          signal: ctl.signal,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+      if (!res.ok) {
+        this.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+        const text = await res.text().catch(() => '');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // a proxy's HTML page: the status says enough
+        }
+        const m = (body as { error?: { message?: unknown } } | null)?.error?.message;
+        throw new OdrApiError(res.status, typeof m === 'string' ? m : res.statusText || 'error', body);
+      }
+      return res;
+    });
+  }
+
   /** A top-level record, normalised from whatever server variant answered. */
   async record(uuid: string, types?: Map<string, FieldTypeName>): Promise<OdrRecord> {
     const raw = await this.call((c) => c.request<unknown>('GET', `/dataset/record/${uuid}`));

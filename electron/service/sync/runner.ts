@@ -2,24 +2,20 @@ import type { LiveSettingsRequest, LiveStatus, SyncConflict, SyncRemote, SyncSta
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
 import { badRequest, notFound } from '../domain/errors.js';
-import type { JobReporter } from '../domain/jobRunner.js';
+import { startJob, type JobReporter } from '../domain/jobRunner.js';
+import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
 import { setOption, setValue } from '../domain/records/ops.js';
 import { SYSTEM_USER } from '../domain/domain.js';
 import type { FieldInfo } from '../domain/schemaCache.js';
-import { SyncLedger } from './state.js';
+import { SyncLedger } from '../store/syncState.js';
 import { LiveSync } from './liveSync.js';
 import { SyncEngine, type SyncSummary } from './engine.js';
 import { RemoteClient, RemoteError } from './remoteClient.js';
 import type { SecretBox } from './secrets.js';
-
-export interface RemoteRow {
-  id: number;
-  url: string;
-  username: string;
-  password_enc: string;
-  created: string;
-}
+import type { BlobStore } from '../domain/files/blobStore.js';
+import { FileFetcher } from './filePull.js';
+import { syncRemotes, type RemoteRow } from '../store/syncRemotes.js';
 
 const MAX_PASSES = 8;
 
@@ -29,12 +25,25 @@ export class SyncService {
   readonly live: LiveSync;
   /** One sync at a time per remote: live passes and manual runs queue behind each other. */
   private readonly locks = new Map<number, Promise<unknown>>();
+  /** Files whose bytes are on a remote only: fetched on first use or kept offline. */
+  readonly files: FileFetcher;
+  /** One client per remote for file downloads (a login per file would cost more than the file). */
+  private readonly fileClients = new Map<number, RemoteClient>();
 
   constructor(
     private readonly d: Domain,
     private readonly secrets: SecretBox,
+    readonly blobs: BlobStore,
   ) {
     this.ledger = new SyncLedger(d.ctx.db);
+    this.files = new FileFetcher(d, blobs, (id) => {
+      let c = this.fileClients.get(id);
+      if (!c) {
+        c = this.client(this.remote(id));
+        this.fileClients.set(id, c);
+      }
+      return c;
+    });
     this.live = new LiveSync(
       d,
       {
@@ -62,11 +71,11 @@ export class SyncService {
   }
 
   remotes(): SyncRemote[] {
-    return this.db.prepare('SELECT id, url, username, created FROM sync_remotes ORDER BY id').all() as SyncRemote[];
+    return syncRemotes(this.db).list();
   }
 
   private remote(id: number): RemoteRow {
-    const r = this.db.prepare('SELECT * FROM sync_remotes WHERE id = ?').get(id) as RemoteRow | undefined;
+    const r = syncRemotes(this.db).get(id);
     if (!r) throw notFound('Remote');
     return r;
   }
@@ -86,13 +95,8 @@ export class SyncService {
     } catch (e) {
       throw badRequest(`Cannot log in to ${url}: ${(e as Error).message}`);
     }
-    this.db
-      .prepare(
-        `INSERT INTO sync_remotes (url, username, password_enc, created) VALUES (?, ?, ?, ?)
-                     ON CONFLICT(url) DO UPDATE SET username = excluded.username, password_enc = excluded.password_enc`,
-      )
-      .run(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
-    const id = this.db.prepare('SELECT id FROM sync_remotes WHERE url = ?').pluck().get(baseUrl) as number;
+    const id = syncRemotes(this.db).upsert(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
+    this.fileClients.delete(id);
     // Attached again (perhaps with a new password): a live mode paused by a refused login resumes.
     await this.live.restart(id);
     return id;
@@ -105,7 +109,9 @@ export class SyncService {
   /** `concurrency`: top-level records pushed at once (default PUSH_CONCURRENCY). */
   engine(remoteId: number, user: User, concurrency?: number): SyncEngine {
     const r = this.remote(remoteId);
-    return new SyncEngine(this.d, r.id, this.client(r), user, r.username, concurrency);
+    const engine = new SyncEngine(this.d, r.id, this.client(r), user, r.username, concurrency);
+    engine.afterPull = () => this.afterPull(remoteId);
+    return engine;
   }
 
   configureLive(remoteId: number, change: LiveSettingsRequest): Promise<LiveStatus> {
@@ -121,7 +127,7 @@ export class SyncService {
   /** What a run needs, checked before a job is started for it: the remote and some dataset. */
   checkRun(remoteId: number, datasets: string[] | undefined): void {
     this.remote(remoteId);
-    const known = this.db.prepare('SELECT COUNT(*) FROM sync_datasets WHERE remote_id = ?').pluck().get(remoteId) as number;
+    const known = syncRemotes(this.db).datasetCount(remoteId);
     if (!datasets?.length && !known) throw badRequest('Choose at least one remote dataset to sync');
   }
 
@@ -185,6 +191,42 @@ export class SyncService {
       conflicts: this.ledger.conflicts(),
       removedOnServer: this.ledger.removed(),
     };
+  }
+
+  /**
+   * Keeps a synced dataset's files offline (or stops): the files not here yet download as one
+   * tracked job; later pulls start another for new ones (see downloadOffline).
+   */
+  keepFilesOffline(remoteId: number, dataset: string, keep: boolean, user: User): TrackedJob | null {
+    this.remote(remoteId);
+    if (!this.files.files.isSynced(remoteId, dataset)) throw notFound('Synced dataset');
+    this.files.files.setKeepOffline(remoteId, dataset, keep);
+    return keep ? this.downloadOffline(remoteId, dataset, user) : null;
+  }
+
+  /** One download job per dataset at a time; none when nothing is missing. */
+  private readonly offlineJobs = new Map<string, TrackedJob>();
+  downloadOffline(remoteId: number, dataset: string, user: User): TrackedJob | null {
+    const running = this.offlineJobs.get(dataset);
+    if (running) return running;
+    const missing = this.files.missing(dataset).length;
+    if (!missing) return null;
+    const job = startJob(this.d, user, { type: 'sync_files', target: dataset, total: missing }, async (r) => {
+      try {
+        return await this.files.downloadAll(dataset, r);
+      } finally {
+        this.offlineJobs.delete(dataset);
+      }
+    });
+    this.offlineJobs.set(dataset, job);
+    return job;
+  }
+
+  /** After a pull: datasets kept offline download what the pull listed. */
+  afterPull(remoteId: number): void {
+    const user = this.d.users.firstSuperUser();
+    if (!user) return;
+    for (const ds of this.files.files.offlineDatasets(remoteId)) this.downloadOffline(remoteId, ds, user);
   }
 
   conflicts(): SyncConflict[] {

@@ -14,6 +14,8 @@ import { keys, useRecord } from '../lib/queries';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
 import { FilesField } from './FilesField';
+import { RecordHistoryPanel, useFieldHistory } from './History';
+import './pane.css';
 import { OptionsField, TagsField } from './OptionsField';
 import { SaveBadge } from './SaveBadge';
 import { BooleanField, ScalarField } from './ScalarField';
@@ -54,6 +56,7 @@ function Field({
   const labelId = useId();
   const Editor = pluginEditorFor(field) ?? editorFor(field);
   const entry = rec.fields.find((e) => e.field_uuid === field.field_uuid);
+  const history = useFieldHistory(top, record, field);
   return (
     <div className="field" data-fieldtype={field.fieldtype}>
       <div className="field-head">
@@ -63,12 +66,14 @@ function Field({
         <span className="field-type">{field.fieldtype}</span>
         <PluginNote plugins={field.render_plugins} />
         <SaveBadge record={record} field={field.field_uuid} />
+        {history.button}
       </div>
       {Editor ? (
         <Editor top={top} record={record} dataset={dataset} field={field} entry={entry} labelId={labelId} />
       ) : (
         <p className="muted">Not editable here ({field.fieldtype})</p>
       )}
+      {history.panel}
     </div>
   );
 }
@@ -246,6 +251,7 @@ export function RecordEditor({
 }) {
   const { data: rec, error, isPending } = useRecord(uuid);
   const pane = useRef<HTMLElement>(null);
+  const [showHistory, setShowHistory] = useState(false);
   const name = rec ? recordName(rec, tpl) : '';
   const nameRef = useRef('');
   nameRef.current = name || 'This record';
@@ -343,6 +349,9 @@ export function RecordEditor({
         </div>
         <div className="editor-actions">
           {nav}
+          <button type="button" aria-pressed={showHistory} onClick={() => setShowHistory((h) => !h)}>
+            History
+          </button>
           <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>
             Delete record
           </button>
@@ -352,6 +361,7 @@ export function RecordEditor({
         </div>
       </header>
       <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />
+      {showHistory && <RecordHistoryPanel top={uuid} tpl={tpl} />}
       <RecordBody top={uuid} rec={rec} tpl={tpl} depth={0} />
     </aside>
   );

@@ -5,6 +5,7 @@ import type { DatabaseList } from '../../../shared/schemas/template';
 import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
+import type { RecordHistory } from '../../../shared/schemas/history';
 import type {
   ColumnLayout,
   ColumnLayoutAnswer,
@@ -140,6 +141,10 @@ const json = (body: unknown): RequestInit => ({
 
 /** One change across many records (≤ MAX_BATCH per call), all or nothing; answers their earlier state. */
 export const batchEdit = (dataset: string, body: BatchRequest) => local<BatchResult>(`/datasets/${dataset}/batch`, json(body));
+
+/** A record's history and its child records', newest first (GET /local/records/{uuid}/history). */
+export const recordHistory = (record: string, q: { field?: string; limit?: number; before?: number } = {}) =>
+  local<RecordHistory>(`/records/${record}/history?${paramsOf(q)}`);
 
 export const addRemote = (r: AddRemoteRequest) => local<{ id: number }>('/sync/remotes', json(r));
 

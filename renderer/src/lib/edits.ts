@@ -40,20 +40,47 @@ export interface Draft {
   value: string;
 }
 const drafts = createStore<Record<string, Draft>>({});
-/** A batch edit, undone as one step by putting back each record's earlier state. */
-export interface BatchUndo {
-  kind: 'batch';
+/**
+ * An operation on many records, undone and redone as one step: a batch edit (each record's
+ * earlier state put back) or a delete (cancelled while it waits out its undo window).
+ */
+export interface Operation {
+  kind: 'batch' | 'delete';
   label: string;
   undo: () => Promise<void>;
+  redo: () => Promise<void>;
 }
-/** The last 100 operations, single edits and batches alike (Ctrl/Cmd+Z takes them back in order). */
-const undoStack: (Edit | BatchUndo)[] = [];
+type Step = Edit | Operation;
+/**
+ * The last 100 operations, single edits, batches and deletes alike: Ctrl/Cmd+Z takes them back
+ * in order, Ctrl/Cmd+Shift+Z (or Ctrl+Y) does them again. A new operation clears what could be
+ * redone, as in every editor.
+ */
 const UNDO_DEPTH = 100;
+const history = createStore<{ undo: Step[]; redo: Step[] }>({ undo: [], redo: [] });
+const capped = (l: Step[]) => (l.length > UNDO_DEPTH ? l.slice(l.length - UNDO_DEPTH) : l);
 
-export function pushUndo(u: BatchUndo) {
-  undoStack.push(u);
-  if (undoStack.length > UNDO_DEPTH) undoStack.shift();
+function pushDone(step: Step) {
+  history.set((h) => ({ undo: capped([...h.undo, step]), redo: [] }));
 }
+
+export function pushOperation(op: Operation) {
+  pushDone(op);
+}
+
+/** An operation that can no longer be taken back (a delete past its undo window) leaves both lists. */
+export function dropOperation(op: Operation) {
+  history.set((h) => ({ undo: h.undo.filter((s) => s !== op), redo: h.redo.filter((s) => s !== op) }));
+}
+
+const stepLabel = (s: Step) => (s.kind === 'value' || s.kind === 'option' ? `the change to ${s.field.name}` : s.label);
+/** What Ctrl+Z and Ctrl+Shift+Z would take back or do again (labels for the Undo/Redo buttons). */
+export const useUndoLabels = () =>
+  useStore(history, (h) => {
+    const u = h.undo.at(-1);
+    const r = h.redo.at(-1);
+    return `${u ? stepLabel(u) : ''}\u0000${r ? stepLabel(r) : ''}`;
+  });
 
 const statusKey = (record: string, field: string) => `${record}:${field}`;
 export const useSaveState = (record: string, field: string) => useStore(status, (s) => s[statusKey(record, field)]);
@@ -117,10 +144,13 @@ function inverse(e: Edit): Edit[] {
 let inFlight = 0;
 export const editsInFlight = () => inFlight;
 
+/** A new edit, or one taken back (undo) or done again (redo): only new ones go on the undo list. */
+type Mode = 'do' | 'undo' | 'redo';
+
 function useApply(qc: QueryClient) {
   return useMutation({
     mutationKey: ['edit'],
-    mutationFn: async ({ edit }: { edit: Edit; undoing: boolean; prev: OdrRecord | undefined }) => send(edit),
+    mutationFn: async ({ edit }: { edit: Edit; mode: Mode; prev: OdrRecord | undefined }) => send(edit),
     onMutate: async ({ edit, prev }) => {
       setStatus(edit, { state: 'saving', at: performance.now() });
       await qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
@@ -135,16 +165,14 @@ function useApply(qc: QueryClient) {
       setStatus(edit, { state: 'error', at: performance.now(), message });
       toast({ kind: 'error', text: `Not saved — ${edit.field.name}: ${message}. The previous value is back.` });
     },
-    onSuccess: (_r, { edit, undoing }) => {
+    onSuccess: (_r, { edit, mode }) => {
       setStatus(edit, { state: 'saved', at: performance.now() });
-      if (!undoing) {
-        undoStack.push(edit);
-        if (undoStack.length > UNDO_DEPTH) undoStack.shift();
-      }
+      if (mode === 'do') pushDone(edit);
     },
     onSettled: (_r, _e, { edit }) => {
       inFlight--;
       if (inFlight === 0) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
+      void qc.invalidateQueries({ queryKey: keys.history(edit.top) });
     },
   });
 }
@@ -155,36 +183,64 @@ export function useEdits() {
   // The optimistic copy goes into the cache in the same event as the click or key: the mutation
   // starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
-    (edit: Edit, undoing: boolean) => {
+    (edit: Edit, mode: Mode) => {
       inFlight++;
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
       const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
       if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
-      m.mutate({ edit, undoing, prev });
+      m.mutate({ edit, mode, prev });
     },
     [m, qc],
   );
-  const apply = useCallback((edit: Edit) => run(edit, false), [run]);
-  const undo = useCallback(() => {
-    const last = undoStack.pop();
-    if (!last) {
-      toast({ kind: 'info', text: 'Nothing to undo' }, 2000);
-      return;
-    }
-    if (last.kind === 'batch') {
-      last.undo().then(
-        () => {
-          toast({ kind: 'info', text: `Undid: ${last.label}` }, 3000);
-          void qc.invalidateQueries({ queryKey: ['table'] });
-          void qc.invalidateQueries({ queryKey: ['record'] });
-        },
-        (e: unknown) => toast({ kind: 'error', text: `Could not undo ${last.label}: ${errorText(e)}` }),
+  const apply = useCallback((edit: Edit) => run(edit, 'do'), [run]);
+  const refreshAll = useCallback(() => {
+    void qc.invalidateQueries({ queryKey: ['table'] });
+    void qc.invalidateQueries({ queryKey: ['record'] });
+    void qc.invalidateQueries({ queryKey: ['history'] });
+    void qc.invalidateQueries({ queryKey: keys.datasets });
+  }, [qc]);
+
+  /** Moves the newest step of one list to the other and runs it backwards (undo) or forwards (redo). */
+  const travel = useCallback(
+    (dir: 'undo' | 'redo', only?: Operation) => {
+      const h = history.get();
+      const from = dir === 'undo' ? h.undo : h.redo;
+      const step = only ?? from.at(-1);
+      if (!step || !from.includes(step)) {
+        toast({ kind: 'info', text: dir === 'undo' ? 'Nothing to undo' : 'Nothing to redo' }, 2000);
+        return;
+      }
+      const rest = from.filter((s) => s !== step);
+      history.set((x) =>
+        dir === 'undo' ? { undo: rest, redo: capped([...x.redo, step]) } : { undo: capped([...x.undo, step]), redo: rest },
       );
-      return;
-    }
-    for (const e of inverse(last)) run(e, true);
-    toast({ kind: 'info', text: `Undid the change to ${last.field.name}` }, 3000);
-  }, [run, qc]);
-  return { apply, undo };
+      const verb = dir === 'undo' ? 'Undid' : 'Redid';
+      if (step.kind === 'value' || step.kind === 'option') {
+        for (const e of dir === 'undo' ? inverse(step) : [step]) run(e, dir);
+        toast({ kind: 'info', text: `${verb} ${stepLabel(step)}` }, 3000);
+        return;
+      }
+      (dir === 'undo' ? step.undo() : step.redo()).then(
+        () => {
+          toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
+          refreshAll();
+        },
+        (e: unknown) => {
+          // It did not happen: the step goes back where it was.
+          history.set((x) =>
+            dir === 'undo'
+              ? { undo: capped([...x.undo, step]), redo: x.redo.filter((s) => s !== step) }
+              : { undo: x.undo.filter((s) => s !== step), redo: capped([...x.redo, step]) },
+          );
+          toast({ kind: 'error', text: `Could not ${dir} ${step.label}: ${errorText(e)}` });
+          refreshAll();
+        },
+      );
+    },
+    [run, refreshAll],
+  );
+  const undo = useCallback((only?: Operation) => travel('undo', only), [travel]);
+  const redo = useCallback(() => travel('redo'), [travel]);
+  return { apply, undo, redo };
 }

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, datasets, recentJobs, syncStatus } from './api';
+import { api, datasets, recentJobs, recordHistory, syncStatus } from './api';
 
 export const keys = {
   datasets: ['datasets'] as const,
   template: (uuid: string) => ['template', uuid] as const,
   record: (uuid: string) => ['record', uuid] as const,
+  history: (top: string) => ['history', top] as const,
   table: (dataset: string) => ['table', dataset] as const,
   quota: (uuid: string) => ['quota', uuid] as const,
   jobs: ['jobs'] as const,
@@ -19,3 +20,6 @@ export const useRecord = (uuid: string | undefined) =>
 export const useQuota = (uuid: string) => useQuery({ queryKey: keys.quota(uuid), queryFn: () => api.quota(uuid) });
 export const useJobs = (enabled = true) => useQuery({ queryKey: keys.jobs, queryFn: recentJobs, enabled });
 export const useSyncStatus = (enabled = true) => useQuery({ queryKey: keys.sync, queryFn: syncStatus, enabled });
+/** A record tree's history (fetched when a history list is opened; refreshed after each edit). */
+export const useRecordHistory = (top: string, enabled: boolean) =>
+  useQuery({ queryKey: keys.history(top), queryFn: () => recordHistory(top), enabled });

@@ -5,7 +5,7 @@ import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/s
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { choicesOf } from '../lib/choices';
 import { batchEdit, errorText } from '../lib/api';
-import { pushUndo } from '../lib/edits';
+import { pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
@@ -40,6 +40,7 @@ async function restore(dataset: string, field: string | undefined, before: Batch
  */
 export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string; tpl: Template; records: string[]; onClose: () => void }) {
   const qc = useQueryClient();
+  const { undo: undoStep } = useEdits();
   const ref = useRef<HTMLDialogElement>(null);
   const fields = tpl.fields.filter((f) => fieldType(f.fieldtype).takesValue || fieldType(f.fieldtype).takesOptions);
   const [fieldUuid, setField] = useState(fields[0]?.field_uuid ?? PUBLIC);
@@ -85,18 +86,35 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
     setDone(0);
     const before: BatchBefore[] = [];
     const field = f?.field_uuid;
-    const undo = () => restore(dataset, field, before);
+    const change = planned.change;
+    // Undo puts back each changed record's earlier state; redo sets the same change on the same
+    // records again and keeps what they held then, for the next undo.
+    const op: Operation = {
+      kind: 'batch',
+      label: planned.label,
+      undo: () => restore(dataset, field, before),
+      redo: async () => {
+        const again = await inChunks(
+          dataset,
+          before.map((b) => b.record),
+          change,
+          () => {},
+        );
+        before.splice(0, before.length, ...again);
+      },
+    };
     const refresh = () => {
       void qc.invalidateQueries({ queryKey: ['record'] });
+      void qc.invalidateQueries({ queryKey: ['history'] });
       void qc.invalidateQueries({ queryKey: keys.table(dataset) });
     };
     try {
-      await inChunks(dataset, records, planned.change, setDone, before);
+      await inChunks(dataset, records, change, setDone, before);
       toast(
         {
           kind: 'info',
           text: `Set ${planned.label} (${before.length.toLocaleString()} changed)`,
-          action: { label: 'Undo', run: () => void undo().then(refresh) },
+          action: { label: 'Undo', run: () => undoStep(op) },
         },
         8000,
       );
@@ -106,7 +124,7 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
         text: `Batch edit stopped: ${errorText(e)}. ${before.length.toLocaleString()} records had changed before; Ctrl+Z takes them back.`,
       });
     }
-    if (before.length) pushUndo({ kind: 'batch', label: planned.label, undo });
+    if (before.length) pushOperation(op);
     refresh();
     onClose();
   };

@@ -9,6 +9,7 @@ import { Splitter } from '../ui/Splitter';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
+import { dropOperation, pushOperation, useEdits, type Operation } from '../lib/edits';
 import { RecordTable, queryOf, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
 import { BatchEdit } from './BatchEdit';
@@ -62,6 +63,7 @@ export function DatasetScreen({
   session: Session;
 }) {
   const qc = useQueryClient();
+  const { undo: undoStep } = useEdits();
   const { data: tpl, error } = useTemplate(summary.uuid);
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 200);
@@ -217,7 +219,44 @@ export function DatasetScreen({
     }
   };
 
-  // Deletes wait out an undo window; closing the app inside it deletes nothing.
+  // Deletes wait out an undo window; closing the app inside it deletes nothing. While they wait
+  // they are the newest step of the undo list (Ctrl+Z cancels them, Ctrl+Shift+Z asks again).
+  const schedule = (uuids: string[], what: string): Operation => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unpend = () => setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
+    const op: Operation = {
+      kind: 'delete',
+      label: `the delete of ${what}`,
+      undo: async () => {
+        if (timer === undefined) throw new Error('they are deleted for good (the undo window is over)');
+        clearTimeout(timer);
+        timer = undefined;
+        unpend();
+      },
+      redo: async () => start(),
+    };
+    const start = () => {
+      setPending((p) => new Set([...p, ...uuids]));
+      setSelected(new Set());
+      if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
+      timer = setTimeout(async () => {
+        timer = undefined;
+        dropOperation(op);
+        try {
+          for (let i = 0; i < uuids.length; i += 100) await api.deleteRecords(uuids.slice(i, i + 100));
+          toast({ kind: 'info', text: `Deleted ${what}` }, 3000);
+        } catch (e) {
+          toast({ kind: 'error', text: `Not deleted: ${errorText(e)}` });
+        }
+        unpend();
+        refresh();
+      }, UNDO_MS);
+      toast({ kind: 'info', text: `Deleting ${what}…`, action: { label: 'Undo', run: () => undoStep(op) } }, UNDO_MS);
+    };
+    start();
+    return op;
+  };
+
   const requestDelete = async (uuids: string[]) => {
     if (!uuids.length) return;
     const what = uuids.length === 1 ? 'this record' : `${uuids.length.toLocaleString()} records`;
@@ -228,35 +267,7 @@ export function DatasetScreen({
       danger: true,
     });
     if (!ok) return;
-    setPending((p) => new Set([...p, ...uuids]));
-    setSelected(new Set());
-    if (route.record && uuids.includes(route.record)) go({ record: undefined });
-    const unpend = () => setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
-    const timer = setTimeout(async () => {
-      try {
-        for (let i = 0; i < uuids.length; i += 100) await api.deleteRecords(uuids.slice(i, i + 100));
-        toast({ kind: 'info', text: `Deleted ${what}` }, 3000);
-      } catch (e) {
-        toast({ kind: 'error', text: `Not deleted: ${errorText(e)}` });
-      }
-      unpend();
-      refresh();
-    }, UNDO_MS);
-    toast(
-      {
-        kind: 'info',
-        text: `Deleting ${what}…`,
-        action: {
-          label: 'Undo',
-          run: () => {
-            clearTimeout(timer);
-            unpend();
-            toast({ kind: 'info', text: 'Delete undone' }, 2500);
-          },
-        },
-      },
-      UNDO_MS,
-    );
+    pushOperation(schedule(uuids, what));
   };
 
   const step = (by: number) => {

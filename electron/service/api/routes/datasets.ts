@@ -9,6 +9,8 @@ import { RecordSearch } from '../../domain/search/recordSearch.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { listTrash, restoreTrash, trashDataset } from '../../domain/datasets/trash.js';
 import { apiBase } from './context.js';
+import { fileStore } from '../../store/files.js';
+import { recordLists } from '../../store/recordLists.js';
 
 /** DELETE /dataset/{uuid} (to the trash) and the legacy id-based downloads. */
 export function datasetRoutes(d: Domain, blobs: BlobStore) {
@@ -30,10 +32,7 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
 
   // Numeric file/image ids of old clients: 302 to the uuid route, which checks access and serves.
   const legacy = (image: boolean) => (c: import('hono').Context<AppEnv>) => {
-    const uuid = d.ctx.db
-      .prepare('SELECT uuid FROM files WHERE internal_id = ? AND is_image = ?')
-      .pluck()
-      .get(Number(c.req.param('id')), image ? 1 : 0) as string | undefined;
+    const uuid = fileStore(d.ctx.db).uuidByInternalId(Number(c.req.param('id')), image);
     if (!uuid) throw notFound(image ? 'Image' : 'File');
     return c.redirect(`${apiBase(c)}/file/${uuid}`, 302);
   };
@@ -55,20 +54,9 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
     const recent = c.req.param('recent')!;
     // Non-numeric means "now" on the real server.
     const since = formatTimestamp(/^\d+$/.test(recent) ? new Date(Math.floor(Number(recent) / 1000) * 1000) : d.ctx.clock());
-    const tops = d.ctx.db
-      .prepare(
-        `SELECT rid, datatype_id, created_by, public_date FROM records
-      WHERE datatype_id = ? AND parent_rid IS NULL AND (update_date >= ? OR create_date >= ?) ORDER BY rid`,
-      )
-      .all(dt.id, since, since) as { rid: number; datatype_id: number; created_by: number | null; public_date: string }[];
+    const tops = recordLists(d.ctx.db).changedTops(dt.id, since);
     const readable = tops.filter(search.readable(user)).map((r) => r.rid);
-    const names = d.ctx.db
-      .prepare(
-        `SELECT f.original_name FROM files f JOIN records r ON r.rid = f.record_rid
-      WHERE r.top_rid IN (SELECT value FROM json_each(?)) AND f.parent_rid IS NULL ORDER BY r.top_rid, f.rid`,
-      )
-      .pluck()
-      .all(JSON.stringify(readable)) as string[];
+    const names = fileStore(d.ctx.db).namesUnderTops(readable);
     return c.json({ files: names.slice(offset, limit ? offset! + limit : undefined) });
   });
   return app;

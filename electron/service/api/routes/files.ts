@@ -21,6 +21,7 @@ import {
 } from '../../domain/files/fileOps.js';
 import { checkUpload } from '../../domain/files/images.js';
 import { cleanFileName, commitBlob, storeBuffer } from '../../domain/files/ingest.js';
+import type { FileRow } from '../../store/rows.js';
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file). */
 export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
@@ -44,7 +45,11 @@ export function parseRange(header: string, size: number): { start: number; end: 
 }
 
 /** POST /file, GET /file/{uuid}, DELETE /file/{uuid} (contract; docs/odr-server.md §5.14–5.16). */
-export function fileRoutes(d: Domain, blobs: BlobStore) {
+/**
+ * `fetchMissing`: brings the bytes of a file that is listed here but stored only on a sync
+ * remote (or answers why it cannot); without it such a file answers 404.
+ */
+export function fileRoutes(d: Domain, blobs: BlobStore, fetchMissing?: (file: FileRow) => Promise<FileRow>) {
   const app = new Hono<AppEnv>();
 
   app.post('/file', async (c) => {
@@ -89,7 +94,10 @@ export function fileRoutes(d: Domain, blobs: BlobStore) {
   });
 
   app.get('/file/:uuid', async (c) => {
-    const { file, meta } = readableFile(d, c.get('user'), c.req.param('uuid'));
+    const readable = readableFile(d, c.get('user'), c.req.param('uuid'));
+    const meta = readable.meta;
+    let file = readable.file;
+    if (!file.content_hash && fetchMissing) file = await fetchMissing(file);
     if (!file.content_hash) {
       throw new OdrError(
         404,

@@ -3,7 +3,9 @@ import {
   type LiveStatus,
   type LiveStatusList,
   type SyncStatus,
+  type KeepFilesOfflineAnswer,
   AddRemoteRequest,
+  KeepFilesOfflineRequest,
   LiveSettingsRequest,
   ResolveConflictRequest,
   RunSyncRequest,
@@ -52,6 +54,12 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
       sync.run(body.remote_id, user, body.datasets, r),
     );
     return c.json(job, 202);
+  });
+  // Keep a dataset's files offline: the missing ones download now as a tracked job ("sync_files").
+  app.put('/sync/files-offline', async (c) => {
+    const body = await parsedJson(c, KeepFilesOfflineRequest);
+    const job = sync.keepFilesOffline(body.remote_id, body.dataset_uuid, body.keep, c.get('user'));
+    return c.json({ keep: body.keep, missing: job?.total ?? 0, job_id: job?.id ?? null } satisfies KeepFilesOfflineAnswer);
   });
   app.post('/sync/conflicts/:id', async (c) => {
     const body = await parsedJson(c, ResolveConflictRequest);

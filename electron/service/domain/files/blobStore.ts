@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
+import { fileStore } from '../../store/files.js';
 
 /**
  * File bytes live under <data>/files/ab/cd/<sha256>, named by their content hash: equal
@@ -29,10 +30,10 @@ export class BlobStore {
 
   /** Deletes the bytes of hashes no file row references any more (call after the commit). */
   removeUnreferenced(hashes: Iterable<string>): number {
-    const referenced = this.ctx.db.prepare('SELECT 1 FROM files WHERE content_hash = ? LIMIT 1').pluck();
+    const files = fileStore(this.ctx.db);
     let removed = 0;
     for (const h of hashes) {
-      if (referenced.get(h)) continue;
+      if (files.isReferenced(h)) continue;
       rmSync(this.pathOf(h), { force: true });
       removed++;
     }

@@ -9,6 +9,7 @@ import type { FileRow, RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { isPublicAt } from '../../../../shared/dates.js';
+import { fileStore } from '../../store/files.js';
 
 /** Where an upload goes, from POST /file's form fields (docs/odr-server.md §5.14). */
 export interface UploadTarget {
@@ -79,61 +80,47 @@ export interface StoredUpload {
 
 /** Inserts the file rows (an image with its thumbnail) in the caller's transaction. */
 export function insertUploads(d: Domain, user: User, t: UploadTarget, uploads: StoredUpload[]): FileRow[] {
-  const db = d.ctx.db;
   const at = d.now();
   const created = t.created ?? at;
-  const nextId = db.prepare('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck();
-  const ins = db.prepare(
-    `INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, content_hash, file_size, mime,
-       width, height, display_order, quality, created_by, create_date, create_auth, public_date)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-  );
+  const files = fileStore(d.ctx.db);
   const rows: FileRow[] = [];
   for (const u of uploads) {
     const isImage = u.image !== null;
-    const row = ins.get(
-      nextId.get(),
-      newUuid(),
-      t.rec.rid,
-      t.field.id,
-      isImage ? 1 : 0,
-      null,
-      u.name,
-      u.hash,
-      u.size,
-      u.mime,
-      u.image?.width ?? null,
-      u.image?.height ?? null,
-      t.displayOrder,
-      t.quality,
-      user.id,
-      created,
-      user.display,
-      t.publicDate,
-    ) as FileRow;
+    const common = {
+      recordRid: t.rec.rid,
+      fieldId: t.field.id,
+      isImage,
+      originalName: u.name,
+      displayOrder: t.displayOrder,
+      quality: t.quality,
+      createdBy: user.id,
+      createDate: created,
+      createAuth: user.display,
+      publicDate: t.publicDate,
+    };
+    const row = files.insert({
+      ...common,
+      uuid: newUuid(),
+      parentRid: null,
+      contentHash: u.hash,
+      fileSize: u.size,
+      mime: u.mime,
+      width: u.image?.width ?? null,
+      height: u.image?.height ?? null,
+    });
     rows.push(row);
     if (u.image) {
       const th = u.image.thumb;
-      ins.get(
-        nextId.get(),
-        newUuid(),
-        t.rec.rid,
-        t.field.id,
-        1,
-        row.rid,
-        u.name,
-        th.hash,
-        th.size,
-        th.mime,
-        th.width,
-        th.height,
-        t.displayOrder,
-        t.quality,
-        user.id,
-        created,
-        user.display,
-        t.publicDate,
-      );
+      files.insert({
+        ...common,
+        uuid: newUuid(),
+        parentRid: row.rid,
+        contentHash: th.hash,
+        fileSize: th.size,
+        mime: th.mime,
+        width: th.width,
+        height: th.height,
+      });
     }
     d.logRecordChange(at, user, t.rec, {
       op: 'file.add',
@@ -154,16 +141,17 @@ export interface FileDeleteOutcome {
 
 /** DELETE /file/{uuid}: a file, or an image (any of its derivatives given) with all derivatives. */
 export function deleteFile(d: Domain, user: User, uuid: string): FileDeleteOutcome {
-  const db = d.ctx.db;
+  const files = fileStore(d.ctx.db);
   let file = d.store.fileByUuid(uuid);
   if (!file) throw notFound('File');
-  if (file.parent_rid !== null) file = db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow;
-  const rec = db.prepare('SELECT * FROM records WHERE rid = ?').get(file.record_rid) as RecordRow;
+  if (file.parent_rid !== null) file = files.byRid(file.parent_rid);
+  if (!file) throw notFound('File');
+  const rec = d.store.byRid(file.record_rid);
+  if (!rec) throw notFound('File');
   assertEdit(d, user, rec);
-  const family = db.prepare('SELECT * FROM files WHERE rid = ? OR parent_rid = ?').all(file.rid, file.rid) as FileRow[];
+  const family = files.family(file.rid);
   const at = d.now();
-  db.prepare('DELETE FROM files WHERE parent_rid = ?').run(file.rid);
-  db.prepare('DELETE FROM files WHERE rid = ?').run(file.rid);
+  files.deleteFamily(file.rid);
   const f = d.schema().fields.get(file.datafield_id)!;
   d.logRecordChange(at, user, rec, {
     op: 'file.delete',
@@ -184,8 +172,9 @@ export function deleteFile(d: Domain, user: User, uuid: string): FileDeleteOutco
 export function readableFile(d: Domain, user: User, uuid: string): { file: FileRow; meta: FileRow } {
   const file = d.store.fileByUuid(uuid);
   if (!file) throw notFound('File');
-  const meta = file.parent_rid === null ? file : (d.ctx.db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow);
-  const rec = d.ctx.db.prepare('SELECT * FROM records WHERE rid = ?').get(file.record_rid) as RecordRow;
+  const meta = file.parent_rid === null ? file : fileStore(d.ctx.db).byRid(file.parent_rid);
+  const rec = d.store.byRid(file.record_rid);
+  if (!meta || !rec) throw notFound('File');
   const dt = d.datatypeOf(rec);
   const now = d.now();
   const allowed = isAdmin(user, dt) || meta.created_by === user.id || (isPublicAt(meta.public_date, now) && canRead(d, user, rec));

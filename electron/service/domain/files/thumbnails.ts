@@ -5,16 +5,11 @@ import type { BlobStore } from './blobStore.js';
 import { probeImage, thumbnail } from './images.js';
 import { storeBuffer } from './ingest.js';
 import type { JobReporter } from '../jobRunner.js';
+import { fileStore } from '../../store/files.js';
 
 /** Original images of a dataset (child datasets too) whose bytes are stored here. */
 export function originalImages(d: Domain, datasetIds: number[]): FileRow[] {
-  return d.ctx.db
-    .prepare(
-      `SELECT f.* FROM files f JOIN records r ON r.rid = f.record_rid
-     WHERE r.datatype_id IN (SELECT value FROM json_each(?)) AND f.is_image = 1 AND f.parent_rid IS NULL AND f.content_hash IS NOT NULL
-     ORDER BY f.rid`,
-    )
-    .all(JSON.stringify(datasetIds)) as FileRow[];
+  return fileStore(d.ctx.db).originalImages(datasetIds);
 }
 
 /**
@@ -27,15 +22,7 @@ export async function rebuildThumbnails(
   images: FileRow[],
   r: JobReporter,
 ): Promise<{ images: number; failed: number }> {
-  const db = d.ctx.db;
-  const oldDerivatives = db.prepare('SELECT content_hash FROM files WHERE parent_rid = ?').pluck();
-  const dropDerivatives = db.prepare('DELETE FROM files WHERE parent_rid = ?');
-  const nextId = db.prepare('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck();
-  const ins = db.prepare(
-    `INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, content_hash, file_size, mime,
-       width, height, display_order, quality, created_by, create_date, create_auth, public_date)
-     VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const files = fileStore(d.ctx.db);
   let done = 0;
   let failed = 0;
   for (const img of images) {
@@ -53,31 +40,31 @@ export async function rebuildThumbnails(
         continue;
       }
       const stored = await storeBuffer(blobs, th.data);
-      const old = oldDerivatives.all(img.rid) as (string | null)[];
+      const old = files.derivativeHashes(img.rid);
       await d.writes.run(() => {
         // Derivatives are not record edits (nothing to sync, no change-log entry), but renders
         // list them: drop the record tree's cached renders here.
         d.ctx.renders.dropTop(d.store.topOf(d.store.byRid(img.record_rid)!).uuid);
-        dropDerivatives.run(img.rid);
-        ins.run(
-          nextId.get(),
-          newUuid(),
-          img.record_rid,
-          img.datafield_id,
-          img.rid,
-          img.original_name,
-          stored.hash,
-          stored.size,
-          th.mime,
-          th.width,
-          th.height,
-          img.display_order,
-          img.quality,
-          img.created_by,
-          img.create_date,
-          img.create_auth,
-          img.public_date,
-        );
+        files.dropDerivatives(img.rid);
+        files.insert({
+          uuid: newUuid(),
+          recordRid: img.record_rid,
+          fieldId: img.datafield_id,
+          isImage: true,
+          parentRid: img.rid,
+          originalName: img.original_name,
+          contentHash: stored.hash,
+          fileSize: stored.size,
+          mime: th.mime,
+          width: th.width,
+          height: th.height,
+          displayOrder: img.display_order,
+          quality: img.quality,
+          createdBy: img.created_by,
+          createDate: img.create_date,
+          createAuth: img.create_auth,
+          publicDate: img.public_date,
+        });
       });
       blobs.removeUnreferenced(old.filter((h): h is string => h !== null && h !== stored.hash));
     }

@@ -10,6 +10,7 @@ import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOptionSet, writeScalar, writeTagSet, type WriteCtx } from './fieldWrites.js';
 import { parseDateOrThrow, publicDateFor, selectDefaults, writeCtx } from './ops.js';
+import { fileStore } from '../../store/files.js';
 
 // POST /dataset/record — a delta save (seed contract): only what the payload names is touched.
 // Fields and child records left out stay as they are (unlike the real server, which deletes
@@ -81,8 +82,8 @@ function writeFileMeta(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: 
   const file = d.store.fileByUuid(p.file_uuid);
   if (!file || file.record_rid !== rec.rid || file.datafield_id !== f.id)
     throw notFound(`File "${p.file_uuid}" of field ${f.uuid} on record ${rec.uuid}`);
-  const original =
-    file.parent_rid === null ? file : (d.ctx.db.prepare('SELECT * FROM files WHERE rid = ?').get(file.parent_rid) as FileRow);
+  const original = file.parent_rid === null ? file : fileStore(d.ctx.db).byRid(file.parent_rid);
+  if (!original) throw notFound(`File "${p.file_uuid}" of field ${f.uuid} on record ${rec.uuid}`);
   const set: Partial<Pick<FileRow, 'create_date' | 'public_date' | 'quality' | 'display_order' | 'caption'>> = {};
   if (p.created !== undefined) set.create_date = parseDateOrThrow(d, p.created, 'created');
   if (p.public_date !== undefined) set.public_date = parseDateOrThrow(d, p.public_date, 'public_date');
@@ -95,8 +96,7 @@ function writeFileMeta(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: 
   if (set.display_order !== undefined && set.display_order !== file.display_order && !file.is_image) {
     throw badRequest(`display_order applies to images only; ${p.file_uuid} is a file`);
   }
-  const assignments = changes.map(([k]) => `${k} = ?`).join(', ');
-  d.ctx.db.prepare(`UPDATE files SET ${assignments} WHERE rid = ?`).run(...changes.map(([, v]) => v), file.rid);
+  fileStore(d.ctx.db).setMeta(file.rid, Object.fromEntries(changes));
   w.d.store.touchInstance(rec.rid, f.id, w.at, w.user.display);
   d.logRecordChange(w.at, w.user, rec, {
     op: 'file.meta',

@@ -3,6 +3,7 @@ import { badRequest, forbidden } from '../errors.js';
 import { canViewDatatype, isAdmin } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists, type TableSort } from '../../store/recordLists.js';
+import { changeLogStore } from '../../store/changeLog.js';
 import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { ftsQuery, type SearchIndex } from './searchIndex.js';
@@ -70,7 +71,7 @@ export class RecordTable {
     const match = q.q ? ftsQuery(q.q) : null;
     if (match) this.search.catchUp();
     const lists = recordLists(this.d.ctx.db);
-    const gen = lists.generation();
+    const gen = changeLogStore(this.d.ctx.db).lastSeq();
     const terms = filterTerms(dt, q.filters ?? []);
     // A public filter, like a non-admin's visibility, changes with the clock: keyed by the minute.
     const timed = !admin || terms.some((t) => t.kind === 'public');

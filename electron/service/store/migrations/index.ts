@@ -5,6 +5,8 @@ import sync from './004_sync.js';
 import fieldSearch from './005_field_search.js';
 import numericSearch from './006_numeric_search.js';
 import views from './007_views.js';
+import syncFiles from './008_sync_files.js';
+import history from './009_history.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +23,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: 'field_search', sql: fieldSearch },
   { version: 6, name: 'numeric_search', sql: numericSearch },
   { version: 7, name: 'views', sql: views },
+  { version: 8, name: 'sync_files', sql: syncFiles },
+  { version: 9, name: 'history', sql: history },
 ];

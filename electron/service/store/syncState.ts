@@ -1,11 +1,21 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Db } from './db.js';
+import { shaped } from './prepared.js';
 import { z } from 'zod';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { ParkedOperation, RemovedOnServer, SyncConflict, SyncDataset } from '../../../shared/schemas/sync.js';
-import type { ConflictDraft } from './merge.js';
 
 // Everything sync remembers between runs lives in the sync_* tables (migration 004); this module
 // is the only one that reads or writes them, and it hands the engine typed rows.
+
+/** A field changed on both sides; values as people see them (sync/merge.ts makes them). */
+export interface ConflictDraft {
+  record: string;
+  field: string;
+  name: string;
+  base: string;
+  mine: string;
+  theirs: string;
+}
 
 /** What each outbox operation carries; checked when read, so a bad row is parked, not thrown. */
 const Scalar = z.union([z.string(), z.number(), z.null()]);
@@ -55,33 +65,16 @@ interface RawOutboxRow {
 
 const now = () => new Date().toISOString();
 
-/** Prepared statements by SQL text, made once per connection. */
-class Statements {
-  private readonly cache = new Map<string, Statement>();
-  constructor(readonly db: Database) {}
-  q(sql: string): Statement {
-    let st = this.cache.get(sql);
-    if (!st) {
-      st = this.db.prepare(sql);
-      this.cache.set(sql, st);
-    }
-    return st;
-  }
-}
-
 /** The sync state of one remote: datasets and cursors, id map, base copies, outbox, conflicts, bin. */
 export class SyncState {
-  private readonly s: Statements;
-
   constructor(
-    db: Database,
+    private readonly db: Db,
     readonly remoteId: number,
-  ) {
-    this.s = new Statements(db);
-  }
+  ) {}
 
+  /** Statements are prepared once per connection and SQL text. */
   private q(sql: string) {
-    return this.s.q(sql);
+    return shaped(this.db)(sql);
   }
 
   // Datasets and pull cursors
@@ -254,11 +247,12 @@ export class SyncState {
 
   // Conflicts and the removed-on-server bin
 
-  recordConflict(dataset: string, top: string, c: ConflictDraft): void {
+  /** `item`: the file a file conflict is about ('' for a field's value or options). */
+  recordConflict(dataset: string, top: string, c: ConflictDraft, item = ''): void {
     this.q(
-      `INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, field_name, base, mine, theirs, created)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
-    ).run(dataset, c.record, top, c.field, c.name, c.base, c.mine, c.theirs, now());
+      `INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, field_name, base, mine, theirs, created)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid, item_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
+    ).run(dataset, c.record, top, c.field, item, c.name, c.base, c.mine, c.theirs, now());
   }
 
   markRemoved(local: string, dataset: string): number {
@@ -269,12 +263,9 @@ export class SyncState {
 
 /** Sync state across remotes, for status and conflict resolution. */
 export class SyncLedger {
-  private readonly s: Statements;
-  constructor(db: Database) {
-    this.s = new Statements(db);
-  }
+  constructor(private readonly db: Db) {}
   private q(sql: string) {
-    return this.s.q(sql);
+    return shaped(this.db)(sql);
   }
 
   syncedDatasets(): string[] {
@@ -283,8 +274,12 @@ export class SyncLedger {
 
   datasets(): SyncDataset[] {
     return this.q(
-      'SELECT remote_id, dataset_uuid, cursor, last_pull, last_push FROM sync_datasets ORDER BY remote_id, dataset_uuid',
-    ).all() as SyncDataset[];
+      `SELECT remote_id, dataset_uuid, cursor, last_pull, last_push, EXISTS (SELECT 1 FROM sync_files_offline o
+         WHERE o.remote_id = d.remote_id AND o.dataset_uuid = d.dataset_uuid) AS keep_files_offline
+       FROM sync_datasets d ORDER BY remote_id, dataset_uuid`,
+    )
+      .all()
+      .map((r) => ({ ...(r as SyncDataset), keep_files_offline: (r as { keep_files_offline: number }).keep_files_offline === 1 }));
   }
 
   counts(): { pending: number; conflicts: number; parked: number } {
@@ -308,7 +303,7 @@ export class SyncLedger {
 
   conflicts(): SyncConflict[] {
     return this.q(
-      'SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id',
+      'SELECT id, dataset_uuid, record_uuid, field_uuid, field_name, item_uuid, base, mine, theirs, created FROM sync_conflicts WHERE resolved IS NULL ORDER BY id',
     ).all() as SyncConflict[];
   }
 

@@ -1,0 +1,60 @@
+import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
+import type { OpName } from './syncState.js';
+
+/** A local change-log entry, as the outbox collector reads it. */
+export interface LocalChangeRow {
+  seq: number;
+  op: string;
+  dataset_uuid: string | null;
+  record_uuid: string | null;
+  top_record_uuid: string | null;
+  field_uuid: string | null;
+  item_uuid: string | null;
+  new: string | null;
+}
+
+export interface OutboxEntry {
+  dataset: string;
+  record: string;
+  top: string;
+  op: OpName;
+  field: string;
+  item: string;
+  /** JSON, or null. */
+  payload: string | null;
+  at: string;
+}
+
+/** Filling `sync_outbox` from the change log (the rules are sync/outbox.ts's). */
+export const syncOutbox = perConnection((db: Db) => {
+  const s = {
+    localChanges: db.prepare<[number, number], LocalChangeRow>(
+      `SELECT seq, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, new FROM change_log
+       WHERE seq > ? AND origin = 'local' ORDER BY seq LIMIT ?`,
+    ),
+    upsert: db.prepare<[string, string, string, string, string, string, string | null, string]>(
+      `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (record_uuid, op, field_uuid, item_uuid) WHERE state = 'pending'
+       DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL`,
+    ),
+    pendingCreate: db
+      .prepare<[string], number>(
+        `SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`,
+      )
+      .pluck(),
+    dropRecord: db.prepare<[string, string]>(
+      `DELETE FROM sync_outbox WHERE (record_uuid = ? OR top_record_uuid = ?) AND state = 'pending'`,
+    ),
+  };
+  return {
+    /** Local edits after `seq`, oldest first, at most `limit`. */
+    localChanges: (seq: number, limit: number) => s.localChanges.all(seq, limit),
+    /** Adds an operation; a pending one for the same target takes the new payload. */
+    upsert: (e: OutboxEntry) => void s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at),
+    hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
+    /** Drops the pending operations of a record and its descendants. */
+    dropRecord: (record: string) => void s.dropRecord.run(record, record),
+  };
+});

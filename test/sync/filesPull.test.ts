@@ -1,0 +1,190 @@
+import { createHash, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import type { OdrRecord } from '../../shared/schemas/record.js';
+import { KeepFilesOfflineAnswer } from '../../shared/schemas/sync.js';
+import { ADMIN, type TestService } from '../support/service.js';
+import { startLocal, startRemote, type RemoteProc } from './support.js';
+
+// Files only on the server: fetched on first use through the local GET /file, checked, kept;
+// thumbnails made here; clear errors; a dataset kept offline downloads everything as a job.
+
+const FILE = SYNTH.field('File');
+const IMAGE = SYNTH.field('Image');
+let remote: RemoteProc;
+let local: TestService;
+let remoteId: number;
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const filesOf = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.files ?? [];
+const run = () => local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+const localGet = (uuid: string) => fetch(`${local.api}/file/${uuid}`, { headers: { Authorization: `Bearer ${local.admin.token}` } });
+const rowOf = (uuid: string) =>
+  local.service.ctx.db.prepare('SELECT content_hash, file_size, width, height FROM files WHERE uuid = ?').get(uuid) as
+    { content_hash: string | null; file_size: number | null; width: number | null; height: number | null } | undefined;
+
+const csv = randomBytes(300_000);
+let png: Buffer;
+
+beforeAll(async () => {
+  remote = await startRemote(12);
+  png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+    .png()
+    .toBuffer();
+  await remote.client.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: FILE, template_field_uuid: '' },
+    { blob: new Blob([csv]), name: 'data.bin' },
+  );
+  await remote.client.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2), field_uuid: IMAGE, template_field_uuid: '' },
+    { blob: new Blob([png]), name: 'photo.png' },
+  );
+  await remote.client.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
+    { blob: new Blob([Buffer.from('a,b\n1,2\n')]), name: 'small.csv' },
+  );
+  local = await startLocal();
+  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
+  expect((await run()).error).toBeUndefined();
+}, 90_000);
+afterAll(async () => {
+  await local?.close();
+  await remote?.stop();
+});
+
+describe('files only on the server', () => {
+  it('are listed as not here, and a local GET /file fetches, checks and keeps their bytes', async () => {
+    const mine = filesOf(await local.admin.record(SYNTH.record(1)), FILE);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.content_local).toBe(false);
+    const uuid = mine[0]!.file_uuid;
+    expect(rowOf(uuid)!.content_hash).toBeNull();
+
+    const res = await localGet(uuid);
+    expect(res.status).toBe(200);
+    expect(sha(new Uint8Array(await res.arrayBuffer()))).toBe(sha(csv));
+    expect(res.headers.get('content-disposition')).toContain('data.bin');
+    expect(rowOf(uuid)!.content_hash).toBe(sha(csv));
+    expect(filesOf(await local.admin.record(SYNTH.record(1)), FILE)[0]!.content_local).toBeUndefined();
+
+    // Now served from here: the remote may be gone.
+    const again = await localGet(uuid);
+    expect(sha(new Uint8Array(await again.arrayBuffer()))).toBe(sha(csv));
+  });
+
+  it('answers concurrent first uses with one download', async () => {
+    const uuid = filesOf(await local.admin.record(SYNTH.record(3)), FILE)[0]!.file_uuid;
+    const got = await Promise.all([1, 2, 3, 4].map(() => localGet(uuid).then(async (r) => [r.status, await r.text()] as const)));
+    expect(got.map((g) => g[0])).toEqual([200, 200, 200, 200]);
+    expect(new Set(got.map((g) => g[1]))).toEqual(new Set(['a,b\n1,2\n']));
+  });
+
+  it('opens a server-only image through its thumbnail too: the original is fetched, the thumbnail made here', async () => {
+    const entries = filesOf(await local.admin.record(SYNTH.record(2)), IMAGE);
+    const original = entries.find((e) => e.parent_image_id === undefined)!;
+    const thumb = entries.find((e) => e.parent_image_id !== undefined)!;
+    expect(original.content_local).toBe(false);
+    const res = await localGet(thumb.file_uuid);
+    expect(res.status).toBe(200);
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect(meta.width).toBeLessThanOrEqual(500);
+    expect(meta.height).toBeLessThanOrEqual(375);
+    expect(rowOf(original.file_uuid)!.content_hash).not.toBeNull();
+    expect(rowOf(original.file_uuid)!.width).toBe(900);
+    const full = await localGet(original.file_uuid);
+    expect((await sharp(Buffer.from(await full.arrayBuffer())).metadata()).width).toBe(900);
+  });
+
+  it("answers a file the server cannot give with an error naming the server's answer, and keeps nothing", async () => {
+    // Synthetic records list files whose bytes the remote does not have either.
+    const missing = filesOf(await local.admin.record(SYNTH.record(5)), FILE)[0]!;
+    const res = await localGet(missing.file_uuid);
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(502);
+    expect(body.error.message).toMatch(/the server answered 404/);
+    expect(body.error.message).toContain(remote.url);
+    expect(rowOf(missing.file_uuid)!.content_hash).toBeNull();
+  });
+
+  it('refuses bytes whose size differs from what the server lists', async () => {
+    await remote.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(4), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.alloc(5000, 7)]), name: 'sized.bin' },
+    );
+    await run();
+    const entry = filesOf(await local.admin.record(SYNTH.record(4)), FILE).find((f) => f.original_name === 'sized.bin')!;
+    // The listing says one size; the server then sends another (as a truncating proxy would).
+    local.service.ctx.db.prepare('UPDATE files SET file_size = 5001 WHERE uuid = ?').run(entry.file_uuid);
+    const res = await localGet(entry.file_uuid);
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/sent 5000 bytes but lists the file as 5001/);
+    expect(rowOf(entry.file_uuid)!.content_hash).toBeNull();
+    local.service.ctx.db.prepare('UPDATE files SET file_size = 5000 WHERE uuid = ?').run(entry.file_uuid);
+    expect((await localGet(entry.file_uuid)).status).toBe(200);
+  });
+
+  it('keeps a dataset offline: every missing file downloads as a tracked job with progress; refused ones are listed', async () => {
+    await remote.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(6), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([randomBytes(70_000)]), name: 'later.bin' },
+    );
+    await run();
+    const localUrl = local.api.replace(/\/api\/v4$/, '/local/sync/files-offline');
+    const put = (body: unknown) =>
+      fetch(localUrl, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${local.admin.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const bad = await put({ remote_id: remoteId, dataset_uuid: 'nope', keep: true });
+    expect(bad.status).toBe(404);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/Synced dataset/);
+    expect((await put({ remote_id: remoteId, keep: true })).status).toBe(400);
+
+    const missingBefore = local.service.sync.files.missing(SYNTH.dataset).length;
+    const res = await put({ remote_id: remoteId, dataset_uuid: SYNTH.dataset, keep: true });
+    expect(res.status).toBe(200);
+    const answer = KeepFilesOfflineAnswer.parse(await res.json());
+    expect(answer.missing).toBe(missingBefore);
+    expect(answer.job_id).not.toBeNull();
+    const jobs = local.service.domain.jobs;
+    const admin = local.service.domain.users.firstSuperUser()!;
+    let job = jobs.get(admin, answer.job_id!);
+    for (let i = 0; i < 200 && job.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = jobs.get(admin, answer.job_id!);
+    }
+    expect(job.state).toBe('complete');
+    expect([job.current, job.total]).toEqual([missingBefore, missingBefore]);
+    const result = job.additional_data as { downloaded: number; failed: { file_uuid: string; error: string }[] };
+    // Only the synthetic files the server has no bytes for are left, each with why.
+    const left = local.service.sync.files.missing(SYNTH.dataset);
+    expect(result.failed.map((f) => f.file_uuid).sort()).toEqual(left.map((f) => f.uuid).sort());
+    expect(left.every((f) => f.original_name.startsWith('spectrum-'))).toBe(true);
+    expect(result.failed[0]!.error).toMatch(/answered 404/);
+    expect(result.downloaded).toBe(missingBefore - left.length);
+    const status = local.service.sync.status();
+    expect(status.datasets.find((d) => d.dataset_uuid === SYNTH.dataset)!.keep_files_offline).toBe(true);
+  });
+
+  it('answers 503 naming the remote when it cannot be reached', async () => {
+    await remote.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(7), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from('offline')]), name: 'off.txt' },
+    );
+    await local.service.sync.keepFilesOffline(remoteId, SYNTH.dataset, false, local.service.domain.users.firstSuperUser()!);
+    await run();
+    const entry = filesOf(await local.admin.record(SYNTH.record(7)), FILE).find((f) => f.original_name === 'off.txt')!;
+    await remote.halt();
+    try {
+      const res = await localGet(entry.file_uuid);
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/did not answer/);
+    } finally {
+      await remote.restart();
+    }
+    expect((await localGet(entry.file_uuid)).status).toBe(200);
+  });
+});
