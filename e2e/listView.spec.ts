@@ -8,6 +8,9 @@ import { everyShot } from './support/screens.js';
 // Issue #15, the list: columns (pinned name, chooser, resize, keyboard sort), per-field filters
 // with the match count, saved searches in the sidebar, and export of the current view.
 
+// Screenshots at three sizes in two themes with axe take minutes on a loaded machine.
+test.describe.configure({ timeout: 180_000 });
+
 const DATASET = 'a0000000000000000000000000d1';
 const fieldOf = (t: FieldTypeName) => `f${String(FIELD_TYPE_NAMES.indexOf(t) + 1).padStart(27, '0')}`;
 const INTEGER = fieldOf('Integer');
