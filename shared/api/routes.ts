@@ -51,6 +51,7 @@ import {
   SyncStatus,
 } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
+import { PermissionAnswer, PermissionForm, UserAnswer, UserForm, UserList, UserSummary, UserUpdate } from '../schemas/users.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
 // schemas the service and the client already use. The OpenAPI document is generated from this
@@ -311,6 +312,19 @@ export const ROUTES: RouteDoc[] = [
   statsRoute('statsbydataset', 'The template field with a record count on every option or tag', FieldStatsByDataset),
   statsRoute('legacystats', 'Records per option or tag (as stats)', FieldStats),
 
+  odr('post', '/user', 'Users', 'Add a user (or find one) with the datasets they created', {
+    description:
+      'Super-users only. A new user gets a random password (set one with `npm run odr -- user password` or the Users screen). `datasets`: the first (metadata) record of every dataset the user owns.',
+    body: form(UserForm),
+    ok: ok(UserAnswer, '{user_email, datasets}'),
+  }),
+  odr('post', '/user/permissions', 'Users', "Set a user's role on a dataset", {
+    description:
+      '`permission`: `admin`, `edit_all` (or `edit`), `view_all` (or `view`), `view_only`, or `none` to revoke; one role per user and dataset. Super-users, or the dataset\'s admins for their dataset; not on oneself, not on super-users. `user_email` "" names the caller.',
+    body: form(PermissionForm),
+    ok: ok(PermissionAnswer, '{"success": "true"}'),
+  }),
+
   {
     method: 'get',
     path: '/api-docs',
@@ -432,6 +446,13 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/trash/{id}/restore', 'Put a deleted dataset back (same uuids, creators, file bytes)', {
     ok: ok(TrashEntry, 'The restored entry'),
+  }),
+  local('get', '/users', 'Every user with their dataset roles (super-users)', { ok: ok(UserList, 'Users') }),
+  local('put', '/users/{id}', "Change a user's names, password or super-user status (super-users)", {
+    params: { id: digits },
+    description: 'The last super-user cannot be demoted (409). Takes effect on the next request of that user, tokens included.',
+    body: json(UserUpdate),
+    ok: ok(UserSummary, 'The user'),
   }),
   local('get', '/sync', 'Sync state: remotes, datasets, conflicts (super-users)', { ok: ok(SyncStatus, 'Status') }),
   local('post', '/sync/remotes', 'Attach a remote ODR server', { body: json(AddRemoteRequest), ok: ok(RemoteAdded, 'The remote') }),

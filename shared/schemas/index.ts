@@ -10,3 +10,4 @@ export * from './selection.js';
 export * from './batch.js';
 export * from './csvImport.js';
 export * from './history.js';
+export * from './users.js';

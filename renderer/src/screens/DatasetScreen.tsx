@@ -19,6 +19,7 @@ import { ExportDialog } from './ExportDialog';
 import { FilterBar } from './FilterBar';
 import { SaveSearchDialog, useSavedSearches } from './SavedSearches';
 import type { SearchView, ViewFilter } from '../../../shared/schemas/view';
+import { ImportCsv } from './ImportCsv';
 
 /** How long a delete waits for "Undo" before it is sent. */
 export const UNDO_MS = 6000;
@@ -79,6 +80,7 @@ export function DatasetScreen({
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
   const [batching, setBatching] = useState(false);
+  const [importingCsv, setImportingCsv] = useState(false);
   const [pane, setPane] = useState(() => Number(localStorage.getItem(PANE_KEY)) || 480);
   const grid = useRef<HTMLDivElement>(null);
   const [width, workspace] = useWidth();
@@ -387,6 +389,9 @@ export function DatasetScreen({
             <button type="button" onClick={() => void create()}>
               New record
             </button>
+            <button type="button" onClick={() => setImportingCsv(true)}>
+              Import CSV…
+            </button>
             <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>
               Batch edit…
             </button>
@@ -454,6 +459,16 @@ export function DatasetScreen({
                 records={[...selected]}
                 onClose={() => {
                   setBatching(false);
+                  focusGrid();
+                }}
+              />
+            )}
+            {importingCsv && (
+              <ImportCsv
+                dataset={summary.uuid}
+                name={summary.name}
+                onClose={() => {
+                  setImportingCsv(false);
                   focusGrid();
                 }}
               />

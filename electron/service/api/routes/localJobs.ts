@@ -41,8 +41,9 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       };
       const onRecords = (e: { datasetUuid: string; recordUuids: string[] }) => push('records', e);
       // `sync`: live sync status of a remote, for the header (super-users, as GET /local/sync).
+      // The stream outlives the request: ask who the user is now, not who they were at opening.
       const onSync = (e: LiveStatus) => {
-        if (user.isSuper) push('sync', e);
+        if (d.users.get(user.id)?.isSuper) push('sync', e);
       };
       d.ctx.events.on('job', onJob);
       d.ctx.events.on('records', onRecords);
