@@ -2,7 +2,15 @@ import { OdrApiError, OdrClient } from '../../../shared/client/odrClient';
 import type { JobList, TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
-import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
+import {
+  LocalSession,
+  type DatasetSummaries,
+  type SessionUser,
+  type TablePage,
+  type TrashEntry,
+  type TrashList,
+} from '../../../shared/schemas/local';
+import { UserList, type PermissionName, type UserAnswer, type UserSummary, type UserUpdate } from '../../../shared/schemas/users';
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
 import type { RecordHistory } from '../../../shared/schemas/history';
@@ -227,3 +235,17 @@ export function errorText(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+// Users and roles (super-users), the trash, dataset delete.
+export const listUsers = () => local<UserList>('/users').then((r) => UserList.parse(r).users);
+export const updateUser = (id: number, change: UserUpdate) => local<UserSummary>(`/users/${id}`, { ...json(change), method: 'PUT' });
+/** POST /api/v4/user: the real server's route (form). */
+export const addUser = (form: { user_email: string; first_name: string; last_name: string }) =>
+  api.request<UserAnswer>('POST', '/user', { form });
+/** POST /api/v4/user/permissions; `none` revokes. */
+export const setRole = (user_email: string, dataset_uuid: string, permission: PermissionName) =>
+  api.request<{ success: 'true' }>('POST', '/user/permissions', { form: { user_email, dataset_uuid, permission } });
+export const trash = () => local<TrashList>('/trash').then((r) => r.datasets);
+export const restoreTrash = (id: string) => local<TrashEntry>(`/trash/${id}/restore`, { method: 'POST' });
+export const deleteDataset = (uuid: string) => api.request<string>('DELETE', `/dataset/${uuid}`);
+export const datasetQuota = (uuid: string) => api.quota(uuid);

@@ -6,6 +6,7 @@ import type { Route } from '../lib/route';
 import { RecordEditor } from '../editor/RecordEditor';
 import { confirmDialog } from '../ui/Dialog';
 import { Splitter } from '../ui/Splitter';
+import { DeleteDatasetButton } from './DeleteDataset';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
@@ -344,6 +345,7 @@ export function DatasetScreen({
             Template
           </button>
         </nav>
+        <DeleteDatasetButton summary={summary} tpl={tpl} onDeleted={() => go({ dataset: undefined, record: undefined, view: 'records' })} />
       </header>
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
