@@ -16,6 +16,14 @@ import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
 import type { RecordHistory } from '../../../shared/schemas/history';
 import { CsvPreview, type CsvMapping } from '../../../shared/schemas/csvImport';
 import type {
+  ColumnLayout,
+  ColumnLayoutAnswer,
+  ExportRequest,
+  SavedSearch,
+  SavedSearchCreate,
+  SavedSearchList,
+} from '../../../shared/schemas/view';
+import type {
   AddRemoteRequest,
   LiveSettingsRequest,
   LiveStatus,
@@ -120,6 +128,36 @@ export const createSample = (records = 500) => local<TrackedJob>(`/sample?record
 export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbnails/${dataset}`, { method: 'POST' });
 
 export const syncStatus = () => local<SyncStatus>('/sync');
+
+export const savedSearches = (dataset: string) => local<SavedSearchList>(`/datasets/${dataset}/saved-searches`).then((r) => r.searches);
+export const saveSearch = (dataset: string, body: SavedSearchCreate) =>
+  local<SavedSearch>(`/datasets/${dataset}/saved-searches`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+export const deleteSavedSearch = (id: number) => local<{ deleted: number }>(`/saved-searches/${id}`, { method: 'DELETE' });
+
+export const columnLayout = (dataset: string) => local<ColumnLayoutAnswer>(`/datasets/${dataset}/columns`).then((r) => r.layout);
+export const putColumnLayout = (dataset: string, layout: ColumnLayout) =>
+  local<ColumnLayoutAnswer>(`/datasets/${dataset}/columns`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(layout),
+  });
+
+export const resetColumnLayout = (dataset: string) => local<ColumnLayoutAnswer>(`/datasets/${dataset}/columns`, { method: 'DELETE' });
+
+/** Starts an export job of a view; its file downloads from downloadUrl once the job completes. */
+export const startExport = (dataset: string, body: ExportRequest) =>
+  local<TrackedJob>(`/datasets/${dataset}/export`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** A link the browser (or the desktop shell) downloads: it cannot send a header, so the token rides in the query. */
+export const downloadUrl = (path: string) => `${origin}${path}?access_token=${encodeURIComponent(api.token ?? '')}`;
 
 const json = (body: unknown): RequestInit => ({
   method: 'POST',
