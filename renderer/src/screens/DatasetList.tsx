@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DatasetSummary } from '../lib/api';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
+import { SavedSearches } from './SavedSearches';
 
 /** Local datasets with record counts and last change; a filter box for long lists. */
 export function DatasetList({
@@ -45,6 +46,7 @@ export function DatasetList({
                 {countOf(d.records, 'record')} · <Time ts={d.updated} />
               </span>
             </a>
+            {d.uuid === current && <SavedSearches dataset={d.uuid} />}
           </li>
         ))}
         {shown.length === 0 && (
