@@ -2,23 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { DatasetSummary } from '../../../shared/schemas/local';
 import type { Template } from '../../../shared/schemas/template';
 import { datasetQuota, deleteDataset, errorText } from '../lib/api';
+import { countOf, formatBytes } from '../lib/numbers';
 import { keys } from '../lib/queries';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 
 const childNames = (t: Template): string[] => t.related_databases.flatMap((c) => [c.name, ...childNames(c)]);
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(1)} ${units[i]}`;
-}
 
 /** "Delete dataset…": an in-app confirmation naming what goes, then to the trash for 30 days. */
 export function DeleteDatasetButton({ summary, tpl, onDeleted }: { summary: DatasetSummary; tpl?: Template; onDeleted: () => void }) {
@@ -27,12 +16,12 @@ export function DeleteDatasetButton({ summary, tpl, onDeleted }: { summary: Data
     let files = 'its files';
     try {
       const bytes = Number((await datasetQuota(summary.uuid)).total_bytes);
-      files = bytes > 0 ? `its files and images (${size(bytes)})` : 'no files';
+      files = bytes > 0 ? `its files and images (${formatBytes(bytes)})` : 'no files';
     } catch {
       // the quota only sizes the message
     }
     const children = tpl ? childNames(tpl) : [];
-    const records = `${summary.records.toLocaleString()} record${summary.records === 1 ? '' : 's'}`;
+    const records = countOf(summary.records, 'record');
     const ok = await confirmDialog({
       title: `Delete “${summary.name}”?`,
       body:

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TrashEntry } from '../../../shared/schemas/local';
 import { errorText, restoreTrash, trash } from '../lib/api';
+import { countOf } from '../lib/numbers';
 import { keys } from '../lib/queries';
 import { confirmDialog } from '../ui/Dialog';
 import { SidePanel } from '../ui/SidePanel';
@@ -14,7 +15,7 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
   const restore = async (e: TrashEntry) => {
     const ok = await confirmDialog({
       title: 'Restore dataset',
-      body: `“${e.name}” comes back with its ${e.records.toLocaleString()} record${e.records === 1 ? '' : 's'}, files, child datasets and roles, under the same uuids.`,
+      body: `“${e.name}” comes back with its ${countOf(e.records, 'record')}, files, child datasets and roles, under the same uuids.`,
       confirm: 'Restore',
     });
     if (!ok) return;
@@ -36,8 +37,8 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
             <div>
               <strong>{e.name}</strong>
               <p className="muted">
-                {e.records.toLocaleString()} record{e.records === 1 ? '' : 's'} · deleted <Time ts={e.deleted_at} /> by {e.deleted_by} ·
-                kept until <Time ts={e.expires_at} />
+                {countOf(e.records, 'record')} · deleted <Time ts={e.deleted_at} /> by {e.deleted_by} · kept until{' '}
+                <Time ts={e.expires_at} />
               </p>
             </div>
             <button type="button" onClick={() => void restore(e)}>
