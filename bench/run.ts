@@ -2,7 +2,7 @@
 // machine in the same run, and prints PASS or MISS for each target. Options:
 //   --records N        the largest scale (default 100000); the startup and ui sections use it
 //   --scale a,b,c      the core section's scales (default 10000,100000 and --records if larger)
-//   --only core,...    sections: core, startup, ui, files, sync, search (all by default), or http
+//   --only core,...    sections: core, startup, ui, files, sync, syncfiles, search (all by default), or http
 //                      (the HTTP read/write figures alone, on --records records)
 //   --readme           writes the results table into README.md between the bench markers
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { httpOnlyBench } from './sections/http.js';
 import { startupBench } from './sections/startup.js';
 import { searchBench } from './sections/search.js';
 import { syncBench } from './sections/sync.js';
+import { syncFilesBench } from './sections/syncFiles.js';
 import { uiBench } from './sections/ui.js';
 import { writeReadme, type RunInfo } from './readme.js';
 
@@ -56,6 +57,7 @@ const sections: Record<string, (c: BenchContext) => Promise<void>> = {
   ui: uiBench,
   files: filesBench,
   sync: syncBench,
+  syncfiles: syncFilesBench,
   search: searchBench,
   csv: csvImportBench,
   export: exportBench,

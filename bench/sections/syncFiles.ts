@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createService } from '../../electron/service/service.js';
+import { importFile } from '../../electron/service/domain/import/importFile.js';
+import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
+import { OdrClient } from '../../shared/client/odrClient.js';
+import { fmt, forkTs, freshDir, type BenchContext } from '../util.js';
+
+const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
+const FILES = Number(process.env.BENCH_SYNC_FILES ?? 16);
+const FILE_MB = 4;
+
+/**
+ * Issue 12, files: server-only files fetched through the local GET /file (download, size check,
+ * blob store, then served) against a bare client downloading the same bytes from the same
+ * remote, in this run, alternating rounds so the machine's drift hits both.
+ */
+export async function syncFilesBench(ctx: BenchContext): Promise<void> {
+  const remoteDir = freshDir(ctx, 'data-syncfiles-remote');
+  const setup = await createService({ dataDir: remoteDir, admin: ADMIN });
+  const admin = setup.domain.users.firstSuperUser()!;
+  const tpl = path.join(ctx.work, 'synthetic-template.json');
+  writeFileSync(tpl, JSON.stringify(syntheticTemplate()));
+  await importFile(setup.domain, admin, tpl);
+  const recs = path.join(ctx.work, 'synthetic-files-20.json');
+  await writeSyntheticExport(recs, 20);
+  await importFile(setup.domain, admin, recs);
+  await setup.close();
+
+  const remote = await forkTs('server.ts', [remoteDir]);
+  const remoteUrl = `http://127.0.0.1:${remote.port}/api/v4`;
+  const local = await createService({ dataDir: freshDir(ctx, 'data-syncfiles-local'), admin: ADMIN, liveSync: false });
+  try {
+    const client = new OdrClient({ baseUrl: remoteUrl });
+    await client.login(ADMIN.email, ADMIN.password);
+    for (let i = 0; i < FILES; i++) {
+      await client.uploadFile(
+        { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1 + (i % 9)), field_uuid: SYNTH.field('File'), template_field_uuid: '' },
+        { blob: new Blob([randomBytes(FILE_MB * 1024 * 1024)]), name: `bench-${i}.bin` },
+      );
+    }
+    const me = local.domain.users.firstSuperUser()!;
+    const id = await local.sync.addRemote(remoteUrl, ADMIN.email, ADMIN.password);
+    const s = await local.sync.run(id, me, [SYNTH.dataset]);
+    if (s.error) throw new Error(`pull failed: ${s.error}`);
+    const files = local.sync.files.missing(SYNTH.dataset).filter((f) => f.original_name.startsWith('bench-'));
+    if (files.length !== FILES) throw new Error(`listed ${files.length} of ${FILES} files`);
+    const mb = (FILES / 2) * FILE_MB;
+
+    // Rounds: half the files each, bare download then through sync, twice (different files for
+    // sync each time: a fetched file is then served locally).
+    let bareMs = 0;
+    let syncMs = 0;
+    for (const half of [files.slice(0, FILES / 2), files.slice(FILES / 2)]) {
+      let t0 = performance.now();
+      for (const f of half) {
+        const res = await fetch(`${remoteUrl}/file/${f.uuid}`, { headers: { Authorization: `Bearer ${client.token}` } });
+        await res.arrayBuffer();
+      }
+      bareMs += performance.now() - t0;
+      t0 = performance.now();
+      for (const f of half) await local.sync.files.ensure(f);
+      syncMs += performance.now() - t0;
+    }
+    const bare = (2 * mb) / (bareMs / 1000);
+    const ours = (2 * mb) / (syncMs / 1000);
+    ctx.add({
+      section: 'sync',
+      name: `file download, bare client (the limit)`,
+      value: Math.round(bare),
+      unit: 'MB/s',
+      note: `${FILES} files of ${FILE_MB} MB from a loopback remote`,
+    });
+    ctx.add({
+      section: 'sync',
+      name: `file pull on first use (fetch, check, store)`,
+      value: Math.round(ours),
+      unit: 'MB/s',
+      target: '≥ 50 % of bare download',
+      pass: ours >= 0.5 * bare,
+      note: `${fmt((100 * ours) / bare, 0)} % of the bare client`,
+    });
+  } finally {
+    await local.close();
+    await remote.stop();
+  }
+}
