@@ -14,6 +14,7 @@ import { keys, useRecord } from '../lib/queries';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
 import { FilesField } from './FilesField';
+import { ImageViewer } from './ImageViewer';
 import { RecordHistoryPanel, useFieldHistory } from './History';
 import './pane.css';
 import { OptionsField, TagsField } from './OptionsField';
@@ -363,6 +364,7 @@ export function RecordEditor({
       <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />
       {showHistory && <RecordHistoryPanel top={uuid} tpl={tpl} />}
       <RecordBody top={uuid} rec={rec} tpl={tpl} depth={0} />
+      <ImageViewer />
     </aside>
   );
 }
