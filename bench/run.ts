@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, type BenchContext } from './util.js';
 import { coreBench } from './sections/core.js';
+import { csvImportBench } from './sections/csvImport.js';
 import { filesBench } from './sections/files.js';
 import { httpOnlyBench } from './sections/http.js';
 import { startupBench } from './sections/startup.js';
@@ -36,6 +37,7 @@ const sections: Record<string, (c: BenchContext) => Promise<void>> = {
   files: filesBench,
   sync: syncBench,
   search: searchBench,
+  csv: csvImportBench,
 };
 // Not in the default run: core measures the same figures at 100k.
 const extra: Record<string, (c: BenchContext) => Promise<void>> = { http: httpOnlyBench };

@@ -9,7 +9,8 @@ import { httpBench } from './http.js';
 export const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
 export const BASE = 'http://bench.local/api/v4';
 const WORDS = ['basalt', 'olivine', 'sand', 'crater', 'ridge', 'sample', 'drill', 'scoop', 'clay', 'sulfate', 'hematite', 'quartz'];
-const TEXT_FIELDS = ['Short Text', 'Medium Text', 'Long Text', 'Paragraph Text', 'Markdown'] as const;
+// The sortable text fields (Markdown is the template's static text: nothing to sort by).
+const TEXT_FIELDS = ['Short Text', 'Medium Text', 'Long Text', 'Paragraph Text'] as const;
 
 /** The figures of one scale, for the cost curve. */
 interface Scale {

@@ -6,6 +6,7 @@ import { DEFAULT_PORT, defaultDataDir } from './host/paths.js';
 import { listen } from './host/http.js';
 import { serveRenderer } from './host/static.js';
 import { importFile } from './domain/import/importFile.js';
+import { importCsv, openCsv, previewCsv } from './domain/import/csvImport.js';
 import { OdrError } from './domain/errors.js';
 import type { User } from './domain/users.js';
 
@@ -13,6 +14,7 @@ const HELP = `odr-desktop service
 
   npm run serve -- [--port P] [--data DIR] [--no-auto-login]
   npm run odr -- import FILE [--data DIR] [--replace] [--master] [--user EMAIL]
+  npm run odr -- import-csv FILE --dataset UUID [--map "Column=FIELD_UUID"]... [--dry-run] [--data DIR] [--user EMAIL]
   npm run odr -- user add --email E --password P [--super] [--data DIR]
   npm run odr -- user password --email E --password P [--data DIR]
   npm run odr -- api-token [--user EMAIL] [--data DIR]
@@ -181,7 +183,71 @@ async function sync(args: string[]) {
   }
 }
 
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, import: runImport, user, 'api-token': apiToken, sync };
+/** CSV rows into a dataset; exit code 3 when some rows were refused (they are listed). */
+async function importCsvCommand(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      dataset: { type: 'string' },
+      map: { type: 'string', multiple: true },
+      'dry-run': { type: 'boolean' },
+      data: { type: 'string' },
+      user: { type: 'string' },
+    },
+  });
+  const file = positionals[0];
+  if (!file || !values.dataset) throw new Error('usage: npm run odr -- import-csv FILE --dataset UUID [--map "Column=FIELD_UUID"]...');
+  const mapping: Record<string, string> = {};
+  for (const m of values.map ?? []) {
+    const at = m.lastIndexOf('=');
+    if (at < 0) throw new Error(`--map "${m}": write it as "Column=FIELD_UUID" (nothing after "=" leaves the column out)`);
+    mapping[m.slice(0, at)] = m.slice(at + 1);
+  }
+  const service = await open(path.resolve(values.data ?? defaultDataDir()));
+  try {
+    const user = actingUser(service, values.user);
+    const plan = await openCsv(service.domain, user, path.resolve(file), values.dataset, mapping);
+    for (const c of plan.resolved.columns) {
+      const f = c.field_uuid ? plan.dt.fieldsByUuid.get(c.field_uuid) : undefined;
+      console.log(`  column "${c.name}" → ${f ? `${f.name} (${f.fieldtype}${c.source === 'guess' ? ', by name' : ''})` : 'left out'}`);
+    }
+    let failures;
+    if (values['dry-run']) {
+      const p = await previewCsv(plan);
+      console.log(`dry run: ${p.total - p.failed_rows} of ${p.total} row(s) would be imported, ${p.failed_rows} refused`);
+      failures = p;
+    } else {
+      let last = Date.now();
+      const r = await importCsv(service.domain, user, plan, (f) => {
+        if (Date.now() - last > 1000) {
+          last = Date.now();
+          process.stderr.write(`  ${Math.round(f * 100)} %\n`);
+        }
+        return true;
+      });
+      const rate = r.seconds > 0 ? Math.round(r.total / r.seconds) : r.total;
+      console.log(
+        `imported ${r.imported} of ${r.total} row(s) into ${plan.dt.name} (${plan.dt.uuid}) in ${r.seconds.toFixed(1)} s (${rate} rows/s); ${r.failed_rows} refused`,
+      );
+      failures = r;
+    }
+    for (const f of failures.failures) console.log(`  row ${f.row}${f.column === null ? '' : `, column "${f.column}"`}: ${f.message}`);
+    if (failures.failures_truncated) console.log('  … (only the first 10,000 problems are listed)');
+    if (failures.failed_rows > 0) process.exitCode = 3;
+  } finally {
+    await service.close();
+  }
+}
+
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  serve,
+  import: runImport,
+  'import-csv': importCsvCommand,
+  user,
+  'api-token': apiToken,
+  sync,
+};
 
 const [cmd, ...rest] = process.argv.slice(2);
 const run = cmd ? commands[cmd] : undefined;

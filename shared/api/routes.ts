@@ -27,6 +27,7 @@ import {
   TemplateSearchPost,
 } from '../schemas/search.js';
 import { BatchRequest, BatchResult } from '../schemas/batch.js';
+import { CsvImportForm, CsvPreview } from '../schemas/csvImport.js';
 import { HistoryQuery, RecordHistory } from '../schemas/history.js';
 import { ViewPosition, ViewQuery, ViewUuids, ViewUuidsQuery } from '../schemas/selection.js';
 import {
@@ -50,6 +51,7 @@ import {
   SyncStatus,
 } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
+import { PermissionAnswer, PermissionForm, UserAnswer, UserForm, UserList, UserSummary, UserUpdate } from '../schemas/users.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
 // schemas the service and the client already use. The OpenAPI document is generated from this
@@ -310,6 +312,19 @@ export const ROUTES: RouteDoc[] = [
   statsRoute('statsbydataset', 'The template field with a record count on every option or tag', FieldStatsByDataset),
   statsRoute('legacystats', 'Records per option or tag (as stats)', FieldStats),
 
+  odr('post', '/user', 'Users', 'Add a user (or find one) with the datasets they created', {
+    description:
+      'Super-users only. A new user gets a random password (set one with `npm run odr -- user password` or the Users screen). `datasets`: the first (metadata) record of every dataset the user owns.',
+    body: form(UserForm),
+    ok: ok(UserAnswer, '{user_email, datasets}'),
+  }),
+  odr('post', '/user/permissions', 'Users', "Set a user's role on a dataset", {
+    description:
+      '`permission`: `admin`, `edit_all` (or `edit`), `view_all` (or `view`), `view_only`, or `none` to revoke; one role per user and dataset. Super-users, or the dataset\'s admins for their dataset; not on oneself, not on super-users. `user_email` "" names the caller.',
+    body: form(PermissionForm),
+    ok: ok(PermissionAnswer, '{"success": "true"}'),
+  }),
+
   {
     method: 'get',
     path: '/api-docs',
@@ -397,13 +412,26 @@ export const ROUTES: RouteDoc[] = [
     query: z.object({ limit: z.string().regex(/^\d+$/).optional() }),
     ok: ok(JobList, 'Jobs'),
   }),
-  local('post', '/import', 'Import an ODR export (multipart file) as a job', {
+  local('post', '/import', 'Import an ODR export, or CSV rows into a dataset (format=csv), as a job', {
+    description:
+      'An ODR export (template or record list) by default. With format=csv: the rows become new records of `dataset`; columns go to the fields `mapping` names or whose names match; a row that fails is listed in the job result (row, column, message) and the others are imported. Dataset, right, file and mapping are checked before the job starts (4xx, nothing written).',
     body: {
       media: ['multipart/form-data'],
       required: true,
-      schema: z.object({ file: z.string().meta({ format: 'binary' }), replace: z.string().optional() }),
+      schema: z.union([
+        z.object({
+          file: z.string().meta({ format: 'binary' }),
+          format: z.literal('odr').optional(),
+          replace: z.string().optional(),
+        }),
+        CsvImportForm,
+      ]),
     },
-    ok: accepted('The import job'),
+    ok: accepted('The import job (import or import_csv)'),
+  }),
+  local('post', '/import/preview', 'What a CSV import would do: the mapping, the first rows and every failing row', {
+    body: { media: ['multipart/form-data'], required: true, schema: CsvImportForm.extend({ format: z.literal('csv').optional() }) },
+    ok: ok(CsvPreview, 'The preview; nothing is written'),
   }),
   local('post', '/thumbnails/{dataset}', "Rebuild a dataset's thumbnails as a job", { ok: accepted('The job') }),
   local('post', '/sample', 'Generate the synthetic sample dataset as a job', {
@@ -415,6 +443,13 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/trash/{id}/restore', 'Put a deleted dataset back (same uuids, creators, file bytes)', {
     ok: ok(TrashEntry, 'The restored entry'),
+  }),
+  local('get', '/users', 'Every user with their dataset roles (super-users)', { ok: ok(UserList, 'Users') }),
+  local('put', '/users/{id}', "Change a user's names, password or super-user status (super-users)", {
+    params: { id: digits },
+    description: 'The last super-user cannot be demoted (409). Takes effect on the next request of that user, tokens included.',
+    body: json(UserUpdate),
+    ok: ok(UserSummary, 'The user'),
   }),
   local('get', '/sync', 'Sync state: remotes, datasets, conflicts (super-users)', { ok: ok(SyncStatus, 'Status') }),
   local('post', '/sync/remotes', 'Attach a remote ODR server', { body: json(AddRemoteRequest), ok: ok(RemoteAdded, 'The remote') }),

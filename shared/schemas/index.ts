@@ -8,4 +8,6 @@ export * from './local.js';
 export * from './search.js';
 export * from './selection.js';
 export * from './batch.js';
+export * from './csvImport.js';
 export * from './history.js';
+export * from './users.js';

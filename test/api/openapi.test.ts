@@ -6,7 +6,7 @@ import { createApp } from '../../electron/service/api/app.js';
 import { keyFileBox } from '../../electron/service/sync/secrets.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
-import { ADMIN, startSyntheticService, type TestService } from '../support/service.js';
+import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
 // The OpenAPI document against reality: it must describe exactly the routes the Hono app has,
 // be a valid OpenAPI 3.1 document, and every route — called the way a generated client would,
@@ -215,6 +215,10 @@ describe('every route, called from the document alone, answers as the document s
     getSearchImageDownloadId: { params: { id: '' }, status: 302 },
     getLocalTrash: {},
     postLocalTrashIdRestore: { params: { id: '' } },
+    postUser: { body: { user_email: 'added@test.local', first_name: 'Added', last_name: 'User' } },
+    postUserPermissions: { body: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'view_all' } },
+    getLocalUsers: {},
+    putLocalUsersId: { params: { id: '' }, body: { first_name: 'Renamed' } },
     getApiDocs: {},
     getApiDocsStandaloneJs: {},
     postLocalSession: {},
@@ -246,6 +250,7 @@ describe('every route, called from the document alone, answers as the document s
     getLocalEvents: {},
     getLocalJobs: { query: { limit: '5' } },
     postLocalImport: { body: { file: 'template' }, status: 202 },
+    postLocalImportPreview: { body: { format: 'csv', dataset: SYNTH.dataset, file: 'csv' } },
     postLocalThumbnailsDataset: { params: { dataset: SYNTH.dataset }, status: 202 },
     postLocalSample: { query: { records: '3' }, status: 202 },
     getLocalSync: {},
@@ -271,6 +276,7 @@ describe('every route, called from the document alone, answers as the document s
         if (k === 'file' && v === 'png') f.append(k, new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pixel.png');
         else if (k === 'file' && v === 'template')
           f.append(k, new Blob([JSON.stringify({ ...syntheticTemplate(), name: 'Reimported' })]), 'template.json');
+        else if (k === 'file' && v === 'csv') f.append(k, new Blob(['Sample ID,Integer field\nS-CSV,x\n']), 'rows.csv');
         else f.append(k, String(v));
       }
       return { headers: {}, body: f };
@@ -303,6 +309,7 @@ describe('every route, called from the document alone, answers as the document s
     data.deleteDatasetUuid!.params!.uuid = spareDataset;
     data.getSearchFileDownloadId!.params!.id = String(fileId);
     data.getSearchImageDownloadId!.params!.id = String(imageId);
+    data.putLocalUsersId!.params!.id = String(t.service.domain.users.findByEmail(USER.email)!.id);
 
     // Mutations that remove what later calls read go last.
     const late: Record<string, number> = {

@@ -4,22 +4,31 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { digestAll, writeMark } from '../support/digest.js';
 import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
-// Every record route × (owner, other ordinary user, super-user, dataset admin) × (public,
-// private, scheduled record), compared with the README's permission rules:
-//   "super-users and a dataset's owner administer it; other users see public records and their
-//    own, and edit or delete only their own."
+// Every record route × (owner, other ordinary user, super-user, dataset owner, and a holder of
+// each dataset role: view_only, view, edit, admin) × (public, private, scheduled record),
+// compared with the README's permission rules:
+//   "super-users, a dataset's owner and its admin role administer it; view and edit roles see
+//    every record of it, edit also writes them; view_only sees a non-public dataset's public
+//    records; other users see public records and their own, and edit or delete only their own."
+// Then every dataset-level route (template, listings, search, quota, create, thumbnails,
+// granting, delete) × the same users on a non-public dataset.
 // A refused request answers 403 (404 for file downloads), shows none of the record's values
 // and changes nothing: no row written (the connection's change count, rolled-back writes
 // included) and no file stored, and a digest of every table and of the content store.
 
-type Who = 'owner' | 'other' | 'super' | 'dsadmin';
+type Who = 'owner' | 'other' | 'super' | 'dsadmin' | 'viewonly' | 'viewer' | 'editor' | 'roleadmin';
 type State = 'public' | 'private' | 'scheduled';
-const WHO: Who[] = ['owner', 'other', 'super', 'dsadmin'];
+const WHO: Who[] = ['owner', 'other', 'super', 'dsadmin', 'viewonly', 'viewer', 'editor', 'roleadmin'];
 const STATES: State[] = ['public', 'private', 'scheduled'];
+/** The role each role holder gets on both datasets, by the route a client would use. */
+const ROLE_GRANTS: Partial<Record<Who, string>> = { viewonly: 'view_only', viewer: 'view_all', editor: 'edit_all', roleadmin: 'admin' };
 
 const RULES = {
-  read: (who: Who, state: State) => who !== 'other' || state === 'public',
-  edit: (who: Who) => who !== 'other',
+  read: (who: Who, state: State) => !['other', 'viewonly'].includes(who) || state === 'public',
+  edit: (who: Who) => ['owner', 'super', 'dsadmin', 'editor', 'roleadmin'].includes(who),
+  /** Dataset level: who sees a non-public dataset, who administers it. */
+  seeDataset: (who: Who) => !['owner', 'other'].includes(who),
+  administer: (who: Who) => ['super', 'dsadmin', 'roleadmin'].includes(who),
 };
 
 const DS = SYNTH.dataset;
@@ -58,6 +67,21 @@ const ROUTES: Route[] = [
   { name: 'GET /search/database/DS/records', kind: 'list', req: () => ({ method: 'GET', path: `/search/database/${DS}/records` }) },
   { name: 'GET /dataset/DS/modified/records/0', kind: 'list', req: () => ({ method: 'GET', path: `/dataset/${DS}/modified/records/0` }) },
   { name: 'GET /local/datasets/DS/records', kind: 'list', req: () => ({ method: 'GET', path: `/local/datasets/${DS}/records?limit=500` }) },
+  {
+    name: 'POST /dataset/DS/search (every record)',
+    kind: 'list',
+    req: () => ({ method: 'POST', path: `/dataset/${DS}/search/0/0`, json: { fields: [] } }),
+  },
+  {
+    name: 'GET /dataset/search/KEY/0/0/1 (ids)',
+    kind: 'list',
+    req: () => ({ method: 'GET', path: `/dataset/search/${b64({ dt_id: String(dsId) })}/0/0/1` }),
+  },
+  {
+    name: 'GET /search/KEY/0/0 (template key)',
+    kind: 'list',
+    req: () => ({ method: 'GET', path: `/search/${b64({ template_uuid: DS })}/0/0` }),
+  },
   {
     name: 'POST /dataset/record {record_uuid} (no change)',
     kind: 'edit',
@@ -192,6 +216,9 @@ const ROUTES: Route[] = [
   { name: 'DELETE /record/CHILD', kind: 'edit', req: (t) => ({ method: 'DELETE', path: `/record/${t.child}` }) },
 ];
 
+const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+let dsId = 0;
+
 function uploadForm(rec: string, name: string, publicDate = '2020-01-01 00:00:00'): FormData {
   const f = new FormData();
   f.set('dataset_uuid', DS);
@@ -204,7 +231,17 @@ function uploadForm(rec: string, name: string, publicDate = '2020-01-01 00:00:00
 
 let t: TestService;
 const tokens = {} as Record<Who, string>;
-const EMAIL: Record<Who, string> = { owner: 'owner@test.local', other: USER.email, super: ADMIN.email, dsadmin: 'dsadmin@test.local' };
+const EMAIL: Record<Who, string> = {
+  owner: 'owner@test.local',
+  other: USER.email,
+  super: ADMIN.email,
+  dsadmin: 'dsadmin@test.local',
+  viewonly: 'viewonly@test.local',
+  viewer: 'viewer@test.local',
+  editor: 'editor@test.local',
+  roleadmin: 'roleadmin@test.local',
+};
+const PASSWORD = (who: Who) => (who === 'other' ? USER.password : who === 'super' ? ADMIN.password : `${who}-password-1`);
 let seq = 0;
 
 async function call(who: Who, r: { method: string; path: string; json?: unknown; form?: FormData | URLSearchParams }) {
@@ -282,11 +319,21 @@ beforeAll(async () => {
     });
     return ((await r.json()) as { token: string }).token;
   };
-  tokens.owner = await login('owner@test.local', 'owner-password-1');
-  tokens.other = await login(USER.email, USER.password);
-  tokens.super = await login(ADMIN.email, ADMIN.password);
-  tokens.dsadmin = await login('dsadmin@test.local', 'dsadmin-password-1');
+  for (const who of Object.keys(ROLE_GRANTS) as Who[]) await d.users.create({ email: EMAIL[who], password: PASSWORD(who) });
+  for (const who of WHO) tokens[who] = await login(EMAIL[who], PASSWORD(who));
+  dsId = d.schema().datatypesByUuid.get(DS)!.id;
+  await grantRoles(DS);
 });
+
+/** Gives each role holder their role on a dataset, through POST /user/permissions. */
+async function grantRoles(dataset: string) {
+  for (const [who, permission] of Object.entries(ROLE_GRANTS))
+    await ok('super', {
+      method: 'POST',
+      path: '/user/permissions',
+      form: new URLSearchParams({ user_email: EMAIL[who as Who], dataset_uuid: dataset, permission }),
+    });
+}
 afterAll(() => t.close());
 
 const CASES = STATES.flatMap((state) => WHO.map((who) => ({ state, who })));
@@ -347,4 +394,120 @@ describe('permission matrix: every record route × user × record state', () => 
     }
     expect(digestAll(t.service)).toBe(before);
   });
+});
+
+interface DatasetRoute {
+  name: string;
+  /** status: 2xx iff allowed, else 403; listed: 200 always, the dataset in the answer iff allowed. */
+  kind: 'status' | 'listed';
+  allowed: (who: Who) => boolean;
+  /** An allowed call that removes the dataset: it gets a fresh one. */
+  consumes?: boolean;
+  req: (ds: string) => { method: string; path: string; json?: unknown; form?: FormData | URLSearchParams };
+}
+
+const DATASET_ROUTES: DatasetRoute[] = [
+  { name: 'GET /template/DS', kind: 'status', allowed: RULES.seeDataset, req: (ds) => ({ method: 'GET', path: `/template/${ds}` }) },
+  {
+    name: 'GET /search/database/DS/records',
+    kind: 'status',
+    allowed: RULES.seeDataset,
+    req: (ds) => ({ method: 'GET', path: `/search/database/${ds}/records/0/0` }),
+  },
+  {
+    name: 'POST /dataset/DS/search',
+    kind: 'status',
+    allowed: RULES.seeDataset,
+    req: (ds) => ({ method: 'POST', path: `/dataset/${ds}/search/0/0`, json: { fields: [] } }),
+  },
+  {
+    name: 'GET /dataset/quota/DS',
+    kind: 'status',
+    allowed: RULES.seeDataset,
+    req: (ds) => ({ method: 'GET', path: `/dataset/quota/${ds}` }),
+  },
+  {
+    name: 'GET /dataset/DS/modified_files/0',
+    kind: 'status',
+    allowed: RULES.seeDataset,
+    req: (ds) => ({ method: 'GET', path: `/dataset/${ds}/modified_files/0` }),
+  },
+  { name: 'GET /search/databases', kind: 'listed', allowed: RULES.seeDataset, req: () => ({ method: 'GET', path: '/search/databases' }) },
+  { name: 'GET /local/datasets', kind: 'listed', allowed: RULES.seeDataset, req: () => ({ method: 'GET', path: '/local/datasets' }) },
+  {
+    name: 'POST /dataset/DS/record',
+    kind: 'status',
+    allowed: RULES.seeDataset,
+    req: (ds) => ({ method: 'POST', path: `/dataset/${ds}/record`, form: new URLSearchParams({}) }),
+  },
+  {
+    name: 'POST /local/thumbnails/DS (job)',
+    kind: 'status',
+    allowed: RULES.administer,
+    req: (ds) => ({ method: 'POST', path: `/local/thumbnails/${ds}` }),
+  },
+  {
+    name: 'POST /user/permissions on DS',
+    kind: 'status',
+    allowed: RULES.administer,
+    req: (ds) => ({
+      method: 'POST',
+      path: '/user/permissions',
+      form: new URLSearchParams({ user_email: 'grantee@test.local', dataset_uuid: ds, permission: 'view_only' }),
+    }),
+  },
+  {
+    name: 'DELETE /dataset/DS',
+    kind: 'status',
+    allowed: RULES.administer,
+    consumes: true,
+    req: (ds) => ({ method: 'DELETE', path: `/dataset/${ds}` }),
+  },
+];
+
+/** A non-public dataset owned by the dataset owner, every role granted on it, with one private record. */
+async function privateDataset(name: string): Promise<string> {
+  const created = await call('super', {
+    method: 'POST',
+    path: '/dataset',
+    form: new URLSearchParams({ template_uuid: DS, dataset_name: name, user_email: EMAIL.dsadmin }),
+  });
+  expect(created.status).toBe(302);
+  const uuid = t.service.domain
+    .schema()
+    .topLevel()
+    .find((dt) => dt.name === name)!.uuid;
+  await grantRoles(uuid);
+  return uuid;
+}
+
+describe('permission matrix: dataset routes × user, on a non-public dataset', () => {
+  let shared: string;
+  let n = 0;
+  beforeAll(async () => {
+    await t.service.domain.users.create({ email: 'grantee@test.local', password: 'grantee-password-1' });
+    shared = await privateDataset('Private for the matrix');
+  });
+  for (const route of DATASET_ROUTES) {
+    it(route.name, async () => {
+      const failures: string[] = [];
+      for (const who of WHO) {
+        const allowed = route.allowed(who);
+        const ds = allowed && route.consumes ? await privateDataset(`Consumed ${++n}`) : shared;
+        const before = writeMark(t.service);
+        const res = await call(who, route.req(ds));
+        const where = `${who}: ${res.status} ${res.text.slice(0, 160)}`;
+        if (route.kind === 'listed') {
+          if (res.status !== 200) failures.push(`${where} (a listing answers 200)`);
+          if (res.text.includes(ds) !== allowed) failures.push(`${where} (listed: ${!allowed}, should be ${allowed})`);
+        } else if (allowed) {
+          if (res.status >= 300) failures.push(`${where} (allowed by the README)`);
+        } else {
+          if (res.status !== 403) failures.push(`${where} (expected 403)`);
+          if (writeMark(t.service) !== before) failures.push(`${who}: a refused request changed data`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
 });

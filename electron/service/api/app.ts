@@ -28,6 +28,7 @@ import { searchRoutes } from './routes/search.js';
 import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/token.js';
 import { valueRoutes } from './routes/values.js';
+import { localUserRoutes, userRoutes } from './routes/users.js';
 
 export interface AppOptions extends SessionPolicy {
   /** Seals remote passwords (a key file in serve mode, safeStorage in Electron). */
@@ -92,6 +93,7 @@ export function createApp(d: Domain, opts: AppOptions) {
     fileRoutes(d, blobs, (f) => sync.files.ensure(f)),
   );
   api.route('/', jobRoutes(d));
+  api.route('/', userRoutes(d));
   api.route(
     '/',
     recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)),
@@ -115,6 +117,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   local.route('/', localViewRoutes(d));
   local.route('/', localExportRoutes(d, blobs));
   local.route('/', localHistoryRoutes(d));
+  local.route('/', localUserRoutes(d));
   local.route('/', localSyncRoutes(d, sync));
   app.route('/local', local);
 

@@ -10,7 +10,8 @@ import { metaStore } from '../store/meta.js';
 export type AppEnv = { Variables: { user: User } };
 
 interface Verified {
-  user: User;
+  /** The user's id, never the User: roles and super-user status are read fresh on every use. */
+  userId: number;
   exp: number;
 }
 
@@ -18,7 +19,9 @@ const CACHE_MAX = 1024;
 
 /**
  * JWTs for POST /token (HS256 with a per-data-dir secret) and their verification. Verified
- * tokens are remembered until they expire, so a read costs a map lookup, not an HMAC.
+ * tokens are remembered until they expire, so a read costs a map lookup, not an HMAC. What is
+ * remembered is who the token names; the User (super-user flag, roles) comes from Users, which
+ * rereads it after any change, so a demotion or a revoked role counts from the next request.
  */
 export class Tokens {
   private readonly key: Uint8Array;
@@ -46,16 +49,20 @@ export class Tokens {
   /** The user of a token verified before and not expired, without any async work; else null. */
   known(token: string): User | null {
     const hit = this.cache.get(token);
-    return hit && hit.exp > Math.floor(this.d.ctx.clock().getTime() / 1000) ? hit.user : null;
+    return hit && hit.exp > Math.floor(this.d.ctx.clock().getTime() / 1000) ? (this.d.users.get(hit.userId) ?? null) : null;
   }
 
   async verify(token: string): Promise<User> {
     const now = Math.floor(this.d.ctx.clock().getTime() / 1000);
     const hit = this.cache.get(token);
     if (hit) {
-      if (hit.exp > now) return hit.user;
-      this.cache.delete(token);
-      throw new OdrError(401, 'Expired JWT Token');
+      if (hit.exp <= now) {
+        this.cache.delete(token);
+        throw new OdrError(401, 'Expired JWT Token');
+      }
+      const user = this.d.users.get(hit.userId);
+      if (user) return user;
+      this.cache.delete(token); // the user is gone: verify again, which names the problem
     }
     let payload;
     try {
@@ -67,7 +74,7 @@ export class Tokens {
     const user = this.d.users.findByEmail(email);
     if (!user) throw new OdrError(401, `Unable to load an user with property "username" = "${email}"`);
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(token, { user, exp: payload.exp ?? 0 });
+    this.cache.set(token, { userId: user.id, exp: payload.exp ?? 0 });
     return user;
   }
 }

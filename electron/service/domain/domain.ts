@@ -120,4 +120,5 @@ export const SYSTEM_USER: User = {
   lastName: '',
   isSuper: true,
   display: 'system',
+  roles: new Map(),
 };

@@ -2,7 +2,7 @@ import { isPublicAt, PRIVATE_DATE } from '../../../shared/dates.js';
 import { renderValue } from '../../../shared/fieldTypes.js';
 import type { FieldEntry, FileEntry, OdrRecord, OptionEntry, TagEntry } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
-import { isAdmin } from './permissions.js';
+import { seesAll } from './permissions.js';
 import type { FileRow, RecordRow, ValueRow } from '../store/rows.js';
 import { recordTrees } from '../store/recordTrees.js';
 import type { DatatypeInfo, FieldInfo, Schema } from './schemaCache.js';
@@ -115,7 +115,7 @@ export class RecordReader {
         if (row.created_by !== null) t.creators.add(row.created_by);
         t.datasets.add(dt.top);
       }
-      const restricted = !isAdmin(opts.viewer, dt);
+      const restricted = !seesAll(opts.viewer, dt);
       const node: Node = {
         row,
         dt,

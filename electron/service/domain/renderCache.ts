@@ -1,15 +1,15 @@
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
-import { isAdmin } from './permissions.js';
+import { seesAll } from './permissions.js';
 import type { RecordReader, RenderOptions, RenderTrace } from './recordReader.js';
 import type { RecordRow } from '../store/rows.js';
 import type { DatatypeInfo, Schema } from './schemaCache.js';
 import type { User } from './users.js';
 
 // Rendered record JSON (bytes), per record and per visibility class of the viewer. A render
-// depends on the stored rows, the schema, and the viewer only through: administering the
-// record's dataset (sees everything), having created something in the tree (sees it), and the
-// time (what is public yet). So one render serves every admin of the dataset, and another every
+// depends on the stored rows, the schema, and the viewer only through: seeing all of the
+// record's dataset (its admins and view/edit roles), having created something in the tree (sees
+// it), and the time (what is public yet). So one render serves everyone who sees all, and another every
 // other viewer who created nothing in the tree, until the tree's next public-date boundary.
 //
 // Kept true by: every mutation appends to the change log in its own transaction, and
@@ -37,7 +37,11 @@ interface Entry {
   datatype: DatatypeInfo;
   cls: ViewClass;
   trace: RenderTrace;
-  /** Viewers who passed the read check while this entry lived, and when. */
+  /**
+   * Viewers who passed the read check while this entry lived, and when. Keyed by the User
+   * object: Users hands out a new one after any change to users or roles, so a revoked role
+   * never reuses a check.
+   */
   readers: Map<User, string>;
 }
 
@@ -125,7 +129,7 @@ export class RenderCache {
       if (e.schema !== schema) continue;
       const since = e.readers.get(viewer);
       if (since === undefined || now < since) continue;
-      const cls: ViewClass = isAdmin(viewer, e.datatype) ? 'admin' : 'public';
+      const cls: ViewClass = seesAll(viewer, e.datatype) ? 'admin' : 'public';
       if (cls !== e.cls || !this.serves(e.trace, cls, viewer, now)) continue;
       this.touch(e);
       this.hits++;
@@ -178,12 +182,12 @@ export class RenderCache {
   }
 
   private classOf(viewer: User, rec: RecordRow, schema: Schema): ViewClass {
-    return isAdmin(viewer, schema.datatypes.get(rec.datatype_id)!) ? 'admin' : 'public';
+    return seesAll(viewer, schema.datatypes.get(rec.datatype_id)!) ? 'admin' : 'public';
   }
 
   /** Does this render equal the class render for this viewer? */
   private serves(trace: RenderTrace, cls: ViewClass, viewer: User, now: string): boolean {
-    for (const ds of trace.datasets) if (isAdmin(viewer, ds) !== (cls === 'admin')) return false;
+    for (const ds of trace.datasets) if (seesAll(viewer, ds) !== (cls === 'admin')) return false;
     if (cls === 'admin') return true;
     return !trace.creators.has(viewer.id) && (trace.nextBoundary === null || now < trace.nextBoundary);
   }

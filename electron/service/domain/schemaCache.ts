@@ -1,5 +1,6 @@
 import type { Db } from '../store/db.js';
 import { fieldType, type FieldType } from '../../../shared/fieldTypes.js';
+import { schemaStore } from '../store/schema.js';
 
 // Templates are small and read by every request, so they live in memory. The cache reloads
 // when this connection changes a template (invalidate) or another process committed and bumped
@@ -111,19 +112,17 @@ export class SchemaCache {
   private current: Schema | null = null;
   private dataVersion = -1;
   private rev = '';
-  private readonly dataVersionStmt;
-  private readonly revStmt;
+  private readonly rows: ReturnType<typeof schemaStore>;
 
-  constructor(private readonly db: Db) {
-    this.dataVersionStmt = db.prepare('PRAGMA data_version').pluck();
-    this.revStmt = db.prepare("SELECT value FROM meta WHERE key = 'schema_rev'").pluck();
+  constructor(db: Db) {
+    this.rows = schemaStore(db);
   }
 
   get(): Schema {
-    const dv = this.dataVersionStmt.get() as number;
+    const dv = this.rows.dataVersion();
     if (this.current && dv !== this.dataVersion) {
       this.dataVersion = dv;
-      const rev = (this.revStmt.get() as string | undefined) ?? '';
+      const rev = this.rows.revision();
       if (rev !== this.rev) this.current = null;
     }
     if (!this.current) this.current = this.load();
@@ -137,9 +136,7 @@ export class SchemaCache {
 
   /** Call inside the transaction that changed a template: bumps the revision other processes see. */
   changed(): void {
-    this.db
-      .prepare("INSERT INTO meta (key, value) VALUES ('schema_rev', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
-      .run();
+    this.rows.bumpRevision();
     this.current = null;
   }
 
@@ -150,33 +147,32 @@ export class SchemaCache {
 
   private load(): Schema {
     const s = new Schema();
-    this.dataVersion = this.dataVersionStmt.get() as number;
-    this.rev = (this.revStmt.get() as string | undefined) ?? '';
-    type Row = Record<string, unknown>;
-    const dts = this.db.prepare('SELECT * FROM datatypes ORDER BY display_order, id').all() as Row[];
+    this.dataVersion = this.rows.dataVersion();
+    this.rev = this.rows.revision();
+    const dts = this.rows.datatypes();
     for (const r of dts) {
       const d: DatatypeInfo = {
-        id: r.id as number,
-        uuid: r.uuid as string,
-        parentId: r.parent_id as number | null,
+        id: r.id,
+        uuid: r.uuid,
+        parentId: r.parent_id,
         isMaster: r.is_master === 1,
-        name: r.name as string,
-        description: r.description as string | null,
-        masterUuid: r.master_uuid as string,
-        metadataForUuid: r.metadata_for_uuid as string,
-        searchSlug: r.search_slug as string | null,
-        renderPlugins: plugins(r.render_plugins as string),
-        nameFieldId: r.name_field_id as number | null,
+        name: r.name,
+        description: r.description,
+        masterUuid: r.master_uuid,
+        metadataForUuid: r.metadata_for_uuid,
+        searchSlug: r.search_slug,
+        renderPlugins: plugins(r.render_plugins),
+        nameFieldId: r.name_field_id,
         newRecordsPublic: r.new_records_public === 1,
-        displayOrder: r.display_order as number,
-        ownerId: r.owner_id as number | null,
-        createDate: r.create_date as string,
-        createAuth: r.create_auth as string,
-        publicDate: r.public_date as string,
-        updatedAt: r.updated_at as string,
-        masterPublishedVersion: r.master_published_version as string,
-        masterRevision: r.master_revision as string,
-        trackingMasterVersion: r.tracking_master_version as string,
+        displayOrder: r.display_order,
+        ownerId: r.owner_id,
+        createDate: r.create_date,
+        createAuth: r.create_auth,
+        publicDate: r.public_date,
+        updatedAt: r.updated_at,
+        masterPublishedVersion: r.master_published_version,
+        masterRevision: r.master_revision,
+        trackingMasterVersion: r.tracking_master_version,
         fields: [],
         fieldsByUuid: new Map(),
         children: [],
@@ -196,27 +192,27 @@ export class SchemaCache {
     };
     for (const d of s.datatypes.values()) if (d.parentId === null) setTop(d, d, 0);
 
-    const fields = this.db.prepare('SELECT * FROM datafields ORDER BY display_order, id').all() as Row[];
+    const fields = this.rows.datafields();
     for (const r of fields) {
       const f: FieldInfo = {
-        id: r.id as number,
-        uuid: r.uuid as string,
-        datatypeId: r.datatype_id as number,
-        templateFieldUuid: r.template_field_uuid as string | null,
-        name: r.name as string,
-        description: r.description as string | null,
-        fieldtype: r.fieldtype as string,
-        type: fieldType(r.fieldtype as string),
+        id: r.id,
+        uuid: r.uuid,
+        datatypeId: r.datatype_id,
+        templateFieldUuid: r.template_field_uuid,
+        name: r.name,
+        description: r.description,
+        fieldtype: r.fieldtype,
+        type: fieldType(r.fieldtype),
         isUnique: r.is_unique === 1,
-        renderPlugins: plugins(r.render_plugins as string),
-        displayOrder: r.display_order as number,
-        createDate: r.create_date as string,
-        createAuth: r.create_auth as string,
-        publicDate: r.public_date as string,
-        updatedAt: r.updated_at as string,
-        masterPublishedVersion: r.master_published_version as string,
-        masterRevision: r.master_revision as string,
-        trackingMasterVersion: r.tracking_master_version as string,
+        renderPlugins: plugins(r.render_plugins),
+        displayOrder: r.display_order,
+        createDate: r.create_date,
+        createAuth: r.create_auth,
+        publicDate: r.public_date,
+        updatedAt: r.updated_at,
+        masterPublishedVersion: r.master_published_version,
+        masterRevision: r.master_revision,
+        trackingMasterVersion: r.tracking_master_version,
         options: [],
         optionsByUuid: new Map(),
         tags: [],
@@ -230,17 +226,17 @@ export class SchemaCache {
         dt.fieldsByUuid.set(f.uuid, f);
       }
     }
-    for (const r of this.db.prepare('SELECT * FROM radio_options ORDER BY display_order, id').all() as Row[]) {
+    for (const r of this.rows.options()) {
       const o: OptionInfo = {
-        id: r.id as number,
-        uuid: r.uuid as string,
-        fieldId: r.datafield_id as number,
-        name: r.name as string,
-        displayOrder: r.display_order as number,
+        id: r.id,
+        uuid: r.uuid,
+        fieldId: r.datafield_id,
+        name: r.name,
+        displayOrder: r.display_order,
         isDefault: r.is_default === 1,
         userCreated: r.user_created === 1,
-        created: r.created as string,
-        updatedAt: r.updated_at as string,
+        created: r.created,
+        updatedAt: r.updated_at,
       };
       s.options.set(o.id, o);
       const f = s.fields.get(o.fieldId);
@@ -249,17 +245,17 @@ export class SchemaCache {
         f.optionsByUuid.set(o.uuid, o);
       }
     }
-    for (const r of this.db.prepare('SELECT * FROM tags ORDER BY display_order, id').all() as Row[]) {
+    for (const r of this.rows.tags()) {
       const t: TagInfo = {
-        id: r.id as number,
-        uuid: r.uuid as string,
-        fieldId: r.datafield_id as number,
-        parentId: r.parent_id as number | null,
-        name: r.name as string,
-        displayOrder: r.display_order as number,
+        id: r.id,
+        uuid: r.uuid,
+        fieldId: r.datafield_id,
+        parentId: r.parent_id,
+        name: r.name,
+        displayOrder: r.display_order,
         userCreated: r.user_created === 1,
-        created: r.created as string,
-        updatedAt: r.updated_at as string,
+        created: r.created,
+        updatedAt: r.updated_at,
         children: [],
       };
       s.tags.set(t.id, t);

@@ -7,6 +7,7 @@ import type { DatatypeInfo, FieldInfo, Schema, TagInfo } from './schemaCache.js'
 import { tx } from './tx.js';
 import type { User } from './users.js';
 import { PRIVATE_DATE } from '../../../shared/dates.js';
+import { templateCloneStatements } from '../store/templateImport.js';
 
 const rendered = new WeakMap<Schema, Map<number, Template>>();
 
@@ -121,16 +122,7 @@ export function createDatasetFromTemplate(d: Domain, user: User, templateUuid: s
   if (source.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
   if (!canViewDatatype(user, source, d.now())) throw forbidden();
   const at = d.now();
-  const db = d.ctx.db;
-  const insDt = db.prepare(`INSERT INTO datatypes (uuid, parent_id, name, description, master_uuid, render_plugins, new_records_public,
-      display_order, owner_id, create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insField = db.prepare(`INSERT INTO datafields (uuid, datatype_id, template_field_uuid, name, description, fieldtype, is_unique,
-      render_plugins, display_order, create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insOption = db.prepare(`INSERT INTO radio_options (uuid, datafield_id, name, display_order, is_default, created, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const insTag = db.prepare(`INSERT INTO tags (uuid, datafield_id, parent_id, name, display_order, created, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const setName = db.prepare('UPDATE datatypes SET name_field_id = ? WHERE id = ?');
+  const { insDt, insField, insOption, insTag, setName } = templateCloneStatements(d.ctx.db);
 
   const cloneTags = (fieldId: number, tags: TagInfo[], parentId: number | null) => {
     for (const t of tags) {

@@ -3,7 +3,8 @@ import { promisify } from 'node:util';
 import type { Ctx } from './context.js';
 import { nowStamp } from './context.js';
 import { OdrError, forbidden } from './errors.js';
-import { userStore, type UserRow } from '../store/users.js';
+import type { DatasetRole } from '../../../shared/schemas/users.js';
+import { userStore, type RoleRow, type UserRow } from '../store/users.js';
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -16,15 +17,18 @@ export interface User {
   isSuper: boolean;
   /** How ODR shows a user in `_create_auth`: "First Last", else the email. */
   display: string;
+  /** Role per top-level datatype id (domain/permissions.ts reads it). */
+  roles: ReadonlyMap<number, DatasetRole>;
 }
 
-const toUser = (r: UserRow): User => ({
+const toUser = (r: UserRow, roles: readonly RoleRow[]): User => ({
   id: r.id,
   email: r.email,
   firstName: r.first_name,
   lastName: r.last_name,
   isSuper: r.is_super === 1,
   display: `${r.first_name} ${r.last_name}`.trim() || r.email,
+  roles: new Map(roles.map((x) => [x.datatype_id, x.role])),
 });
 
 export async function hashPassword(password: string): Promise<string> {
@@ -48,32 +52,83 @@ async function checkPassword(password: string, stored: string): Promise<boolean>
 
 export class Users {
   private readonly byId = new Map<number, User>();
+  private rev: string | undefined;
 
   constructor(private readonly ctx: Ctx) {}
 
-  get(id: number): User | undefined {
-    let u = this.byId.get(id);
-    if (!u) {
-      const row = userStore(this.ctx.db).byId(id);
-      if (!row) return undefined;
-      u = toUser(row);
-      this.byId.set(id, u);
+  private get rows(): ReturnType<typeof userStore> {
+    return userStore(this.ctx.db);
+  }
+
+  /**
+   * Every User handed out (to a request, the token cache, a job) is built from rows as of the
+   * current users_rev: a demoted super-user or a revoked role counts from the next lookup on,
+   * whichever process or connection changed it. One indexed read per lookup.
+   */
+  private fresh(): void {
+    const rev = this.rows.revision();
+    if (rev !== this.rev) {
+      this.byId.clear();
+      this.rev = rev;
     }
+  }
+
+  private load(row: UserRow): User {
+    const u = toUser(row, this.rows.rolesOf(row.id));
+    this.byId.set(row.id, u);
     return u;
   }
 
+  get(id: number): User | undefined {
+    this.fresh();
+    const u = this.byId.get(id);
+    if (u) return u;
+    const row = this.rows.byId(id);
+    return row ? this.load(row) : undefined;
+  }
+
   findByEmail(email: string): User | undefined {
-    const row = userStore(this.ctx.db).byEmail(email);
-    return row ? toUser(row) : undefined;
+    this.fresh();
+    const row = this.rows.byEmail(email);
+    return row ? (this.byId.get(row.id) ?? this.load(row)) : undefined;
   }
 
   count(): number {
-    return userStore(this.ctx.db).count();
+    return this.rows.count();
   }
 
   firstSuperUser(): User | undefined {
-    const row = userStore(this.ctx.db).firstSuperUser();
-    return row ? toUser(row) : undefined;
+    const row = this.rows.firstSuperUser();
+    return row ? this.get(row.id) : undefined;
+  }
+
+  /** Every user with their roles (GET /local/users). */
+  all(): User[] {
+    const roles = new Map<number, RoleRow[]>();
+    for (const r of this.rows.allRoles()) roles.set(r.user_id, [...(roles.get(r.user_id) ?? []), r]);
+    return this.rows.all().map((r) => toUser(r, roles.get(r.id) ?? []));
+  }
+
+  superUsers(): number {
+    return this.rows.superUserCount();
+  }
+
+  setNames(id: number, firstName: string, lastName: string): void {
+    this.rows.setNames(id, firstName, lastName);
+  }
+
+  setSuper(id: number, isSuper: boolean): void {
+    this.rows.setSuper(id, isSuper);
+  }
+
+  /** Sets (or with null removes) a user's role on a top-level datatype. */
+  setRole(userId: number, datatypeId: number, role: DatasetRole | null, grantedBy: number): void {
+    this.rows.setRole(userId, datatypeId, role, grantedBy, nowStamp(this.ctx));
+  }
+
+  /** Roles on one datatype (kept with a dataset in the trash). */
+  rolesOn(datatypeId: number): RoleRow[] {
+    return this.rows.rolesOn(datatypeId);
   }
 
   async create(input: { email: string; password: string; isSuper?: boolean; firstName?: string; lastName?: string }): Promise<User> {
@@ -81,7 +136,7 @@ export class Users {
     if (input.password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     if (this.findByEmail(input.email)) throw new OdrError(409, `A user with email "${input.email}" already exists`);
     const hash = await hashPassword(input.password);
-    const id = userStore(this.ctx.db).insert({
+    const id = this.rows.insert({
       email: input.email,
       firstName: input.firstName ?? '',
       lastName: input.lastName ?? '',
@@ -95,28 +150,28 @@ export class Users {
   async setPassword(email: string, password: string): Promise<void> {
     if (password.length < 8) throw new OdrError(400, 'A password needs at least 8 characters');
     const hash = await hashPassword(password);
-    if (!userStore(this.ctx.db).setPassword(email, hash)) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
+    if (!this.rows.setPassword(email, hash)) throw new OdrError(404, `This unrecognized email: "${email}" can't be found.`);
   }
 
   /** Username/password check for POST /token; undefined on any mismatch. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
-    const row = userStore(this.ctx.db).byEmail(email);
+    const row = this.rows.byEmail(email);
     if (!row) {
       await hashPassword(password); // same cost whether or not the user exists
       return undefined;
     }
-    return (await checkPassword(password, row.password_hash)) ? toUser(row) : undefined;
+    return (await checkPassword(password, row.password_hash)) ? this.get(row.id) : undefined;
   }
 
   /** A new API token for the job routes' `x-auth` header; only its hash is kept. */
   issueApiToken(userId: number): string {
     const token = randomBytes(24).toString('base64url');
-    userStore(this.ctx.db).setApiTokenHash(userId, sha256(token));
+    this.rows.setApiTokenHash(userId, sha256(token));
     return token;
   }
 
   byApiToken(token: string): User | undefined {
-    const id = userStore(this.ctx.db).idByApiTokenHash(sha256(token));
+    const id = this.rows.idByApiTokenHash(sha256(token));
     return id === undefined ? undefined : this.get(id);
   }
 

@@ -1,7 +1,7 @@
 import { PRIVATE_DATE, isPublicAt } from '../../../shared/dates.js';
 
 // Who may read a record, row by row (docs/permissions: the README's permission model). A viewer
-// who administers the dataset reads everything and a viewer who may not see the dataset reads
+// who administers the dataset or holds a view, edit or admin role on it reads everything and a viewer who may not see the dataset reads
 // nothing: both are decided above the rows (domain/permissions.ts). Between the two, a record is
 // readable when the viewer created it or it is public now. The rule is written twice here, once
 // for rows already in hand and once as SQL for lists, searches and stats that filter in the

@@ -5,6 +5,7 @@ import type { LiveStatus } from '../../../../shared/schemas/sync.js';
 import type { TrackedJob } from '../../../../shared/schemas/job.js';
 import type { AppEnv } from '../auth.js';
 import { readMultipartUpload } from '../upload.js';
+import { csvImportJob, csvPreview } from './csvImport.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest, forbidden } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
@@ -40,8 +41,9 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       };
       const onRecords = (e: { datasetUuid: string; recordUuids: string[] }) => push('records', e);
       // `sync`: live sync status of a remote, for the header (super-users, as GET /local/sync).
+      // The stream outlives the request: ask who the user is now, not who they were at opening.
       const onSync = (e: LiveStatus) => {
-        if (user.isSuper) push('sync', e);
+        if (d.users.get(user.id)?.isSuper) push('sync', e);
       };
       d.ctx.events.on('job', onJob);
       d.ctx.events.on('records', onRecords);
@@ -80,9 +82,16 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
     return c.json({ jobs: d.jobs.recent(c.get('user'), limit) } satisfies JobList);
   });
 
-  // An ODR export uploaded from the UI, imported as a tracked job ("import").
+  // An ODR export uploaded from the UI, imported as a tracked job ("import"); with format=csv,
+  // CSV rows into a dataset ("import_csv", routes/csvImport.ts).
   app.post('/import', async (c) => {
     const upload = await readMultipartUpload(c, blobs, IMPORT_LIMIT);
+    const format = upload.fields.format ?? 'odr';
+    if (format === 'csv') return csvImportJob(c, d, upload);
+    if (format !== 'odr') {
+      await upload.discard();
+      throw badRequest(`format must be "csv" or "odr" (an ODR export, the default), not "${format}"`);
+    }
     const part = upload.files[0];
     if (!part) {
       await upload.discard();
@@ -105,6 +114,17 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       }
     });
     return c.json(job, 202);
+  });
+
+  // What a CSV import would do, without doing it: the column mapping, the first rows, every failing row.
+  app.post('/import/preview', async (c) => {
+    const upload = await readMultipartUpload(c, blobs, IMPORT_LIMIT);
+    const format = upload.fields.format ?? 'csv';
+    if (format !== 'csv') {
+      await upload.discard();
+      throw badRequest(`format must be "csv" here, not "${format}"`);
+    }
+    return csvPreview(c, d, upload);
   });
 
   // Bulk thumbnailing of a dataset's images ("rebuild_thumbnails", as the real server names it).

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { TrashEntry } from '../../../../shared/schemas/local.js';
+import type { DatasetRole } from '../../../../shared/schemas/users.js';
 import { newUuid } from '../ids.js';
 import type { Domain } from '../domain.js';
 import { SYSTEM_USER } from '../domain.js';
@@ -39,6 +40,8 @@ interface TrashMeta extends TrashEntry {
   /** record uuid → created_by; file uuid → [created_by, content_hash]. */
   creators: Record<string, number | null>;
   files: Record<string, [number | null, string | null]>;
+  /** Who held which role on it (absent in entries written before roles existed). */
+  roles?: [number, DatasetRole][];
 }
 
 const trashRoot = (d: Domain) => path.join(d.ctx.dataDir, 'trash');
@@ -119,6 +122,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     expires_at: new Date(d.ctx.clock().getTime() + TRASH_DAYS * DAY_MS).toISOString(),
     deleted_by_id: user.id,
     owner_id: dt.ownerId,
+    roles: d.users.rolesOn(dt.id).map((r) => [r.user_id, r.role]),
     creators,
     files: Object.fromEntries(fileRows.map((f) => [f.uuid, [f.created_by, f.content_hash]])),
   };
@@ -202,6 +206,8 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
                 FROM json_each(?) j WHERE files.uuid = j.key`,
     ).run(JSON.stringify(m.files));
     d.ctx.schema.changed();
+    const restored = d.schema().datatypesByUuid.get(m.dataset_uuid)!;
+    for (const [userId, role] of m.roles ?? []) if (d.users.get(userId)) d.users.setRole(userId, restored.id, role, user.id);
     d.log.append(d.now(), {
       op: 'dataset.restore',
       userId: user.id,

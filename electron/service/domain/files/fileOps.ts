@@ -3,7 +3,7 @@ import type { Domain } from '../domain.js';
 import { badRequest, notFound } from '../errors.js';
 import { newUuid } from '../ids.js';
 import { assertEdit, canRead, editableRecord } from '../access.js';
-import { isAdmin } from '../permissions.js';
+import { seesAll } from '../permissions.js';
 import { parseDateOrThrow } from '../records/ops.js';
 import type { FileRow, RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
@@ -177,7 +177,7 @@ export function readableFile(d: Domain, user: User, uuid: string): { file: FileR
   if (!meta || !rec) throw notFound('File');
   const dt = d.datatypeOf(rec);
   const now = d.now();
-  const allowed = isAdmin(user, dt) || meta.created_by === user.id || (isPublicAt(meta.public_date, now) && canRead(d, user, rec));
+  const allowed = seesAll(user, dt) || meta.created_by === user.id || (isPublicAt(meta.public_date, now) && canRead(d, user, rec));
   if (!allowed) throw notFound('File');
   return { file, meta };
 }

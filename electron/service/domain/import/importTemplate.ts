@@ -1,57 +1,25 @@
-import type { Statement } from 'better-sqlite3';
 import type { TemplateFieldIn, TemplateIn, TemplateTagIn } from '../../../../shared/legacy.js';
 import type { Domain } from '../domain.js';
 import type { User } from '../users.js';
+import { templateImportStatements } from '../../store/templateImport.js';
 
 /** Prepared upserts for the template tables; ids from the export are kept when free. */
 export class TemplateWriter {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof templateImportStatements>;
 
   constructor(private readonly d: Domain) {
-    const p = (sql: string) => d.ctx.db.prepare(sql);
-    this.s = {
-      dtByUuid: p('SELECT id FROM datatypes WHERE uuid = ?').pluck(),
-      dtIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM datatypes WHERE id = ?)').pluck(),
-      insDt: p(`INSERT INTO datatypes (id, uuid, parent_id, is_master, name, description, metadata_for_uuid, render_plugins,
-                 display_order, owner_id, create_date, create_auth, public_date, updated_at,
-                 master_published_version, master_revision, tracking_master_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      updDt: p(`UPDATE datatypes SET name = ?, description = ?, metadata_for_uuid = ?, render_plugins = ?, display_order = ?,
-                 create_date = ?, create_auth = ?, public_date = ?, updated_at = ?, master_published_version = ?,
-                 master_revision = ?, tracking_master_version = ? WHERE id = ?`),
-      fieldByUuid: p('SELECT id FROM datafields WHERE uuid = ?').pluck(),
-      fieldIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM datafields WHERE id = ?)').pluck(),
-      insField: p(`INSERT INTO datafields (id, uuid, datatype_id, template_field_uuid, name, description, fieldtype, is_unique,
-                    render_plugins, display_order, create_date, create_auth, public_date, updated_at,
-                    master_published_version, master_revision, tracking_master_version)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      updField: p(`UPDATE datafields SET template_field_uuid = ?, name = ?, description = ?, fieldtype = ?, is_unique = ?,
-                    render_plugins = ?, display_order = ?, create_date = ?, create_auth = ?, public_date = ?, updated_at = ?,
-                    master_published_version = ?, master_revision = ?, tracking_master_version = ? WHERE id = ?`),
-      optionId: p('SELECT id FROM radio_options WHERE datafield_id = ? AND uuid = ?').pluck(),
-      optionIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM radio_options WHERE id = ?)').pluck(),
-      insOption: p(
-        `INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      updOption: p('UPDATE radio_options SET name = ?, display_order = ?, updated_at = ? WHERE id = ?'),
-      tagId: p('SELECT id FROM tags WHERE datafield_id = ? AND uuid = ?').pluck(),
-      tagIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM tags WHERE id = ?)').pluck(),
-      insTag: p(
-        `INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      updTag: p('UPDATE tags SET parent_id = ?, name = ?, display_order = ?, updated_at = ? WHERE id = ?'),
-    };
+    this.s = templateImportStatements(d.ctx.db);
   }
 
   /** Inserts or updates a datatype tree; returns its id. Records already stored are kept. */
   datatype(t: TemplateIn, parentId: number | null, order: number, user: User, master: boolean): number {
     const m = t._database_metadata;
     const plugins = JSON.stringify(t.render_plugins ?? []);
-    let id = this.s.dtByUuid!.get(t.template_uuid) as number | undefined;
+    let id = this.s.dtByUuid.get(t.template_uuid);
     if (id === undefined) {
-      const wanted = t.internal_id > 0 && this.s.dtIdFree!.get(t.internal_id) ? t.internal_id : null;
+      const wanted = t.internal_id > 0 && this.s.dtIdFree.get(t.internal_id) ? t.internal_id : null;
       id = Number(
-        this.s.insDt!.run(
+        this.s.insDt.run(
           wanted,
           t.template_uuid,
           parentId,
@@ -72,7 +40,7 @@ export class TemplateWriter {
         ).lastInsertRowid,
       );
     } else {
-      this.s.updDt!.run(
+      this.s.updDt.run(
         t.name,
         t.description,
         t.metadata_for_uuid,
@@ -96,7 +64,7 @@ export class TemplateWriter {
   field(f: TemplateFieldIn, datatypeId: number, order: number): number {
     const m = f._field_metadata;
     const plugins = JSON.stringify(f.render_plugins ?? []);
-    let id = this.s.fieldByUuid!.get(f.field_uuid) as number | undefined;
+    let id = this.s.fieldByUuid.get(f.field_uuid);
     const common = [
       f.name,
       f.description,
@@ -113,10 +81,10 @@ export class TemplateWriter {
       m._tracking_master_version,
     ];
     if (id === undefined) {
-      const wanted = f.internal_id > 0 && this.s.fieldIdFree!.get(f.internal_id) ? f.internal_id : null;
-      id = Number(this.s.insField!.run(wanted, f.field_uuid, datatypeId, f.template_field_uuid, ...common).lastInsertRowid);
+      const wanted = f.internal_id > 0 && this.s.fieldIdFree.get(f.internal_id) ? f.internal_id : null;
+      id = Number(this.s.insField.run(wanted, f.field_uuid, datatypeId, f.template_field_uuid, ...common).lastInsertRowid);
     } else {
-      this.s.updField!.run(f.template_field_uuid, ...common, id);
+      this.s.updField.run(f.template_field_uuid, ...common, id);
     }
     f.radio_options?.forEach((o, i) => this.option(id, o.template_radio_option_uuid, o.name, i, o.updated_at));
     const tag = (t: TemplateTagIn, parent: number | null, i: number) => {
@@ -129,25 +97,25 @@ export class TemplateWriter {
   }
 
   option(fieldId: number, uuid: string, name: string, order: number, updatedAt: string, wantedId?: number): number {
-    const id = this.s.optionId!.get(fieldId, uuid) as number | undefined;
+    const id = this.s.optionId.get(fieldId, uuid);
     const at = updatedAt || this.d.now();
     if (id !== undefined) {
-      this.s.updOption!.run(name, order, at, id);
+      this.s.updOption.run(name, order, at, id);
       return id;
     }
-    const free = wantedId !== undefined && wantedId > 0 && this.s.optionIdFree!.get(wantedId) ? wantedId : null;
-    return Number(this.s.insOption!.run(free, uuid, fieldId, name, order, at, at).lastInsertRowid);
+    const free = wantedId !== undefined && wantedId > 0 && this.s.optionIdFree.get(wantedId) ? wantedId : null;
+    return Number(this.s.insOption.run(free, uuid, fieldId, name, order, at, at).lastInsertRowid);
   }
 
   tag(fieldId: number, uuid: string, name: string, parentId: number | null, order: number, updatedAt: string, wanted?: string): number {
-    const id = this.s.tagId!.get(fieldId, uuid) as number | undefined;
+    const id = this.s.tagId.get(fieldId, uuid);
     const at = updatedAt || this.d.now();
     if (id !== undefined) {
-      this.s.updTag!.run(parentId, name, order, at, id);
+      this.s.updTag.run(parentId, name, order, at, id);
       return id;
     }
     const n = wanted !== undefined && /^\d+$/.test(wanted) ? Number(wanted) : 0;
-    const free = n > 0 && this.s.tagIdFree!.get(n) ? n : null;
-    return Number(this.s.insTag!.run(free, uuid, fieldId, parentId, name, order, at, at).lastInsertRowid);
+    const free = n > 0 && this.s.tagIdFree.get(n) ? n : null;
+    return Number(this.s.insTag.run(free, uuid, fieldId, parentId, name, order, at, at).lastInsertRowid);
   }
 }

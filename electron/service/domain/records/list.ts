@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { badRequest, forbidden } from '../errors.js';
-import { canViewDatatype, isAdmin } from '../permissions.js';
+import { canViewDatatype, seesAll } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists, type ListScope } from '../../store/recordLists.js';
 import type { DatatypeInfo } from '../schemaCache.js';
@@ -18,7 +18,7 @@ export class RecordLists {
   private scope(user: User, dt: DatatypeInfo): ListScope {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     if (!canViewDatatype(user, dt, this.d.now())) throw forbidden();
-    return isAdmin(user, dt) ? 'all' : 'visible';
+    return seesAll(user, dt) ? 'all' : 'visible';
   }
 
   /** GET /dataset/{uuid}/{limit}/{offset}: a page of full records. */

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
-import { canViewDatatype, isAdmin } from '../permissions.js';
+import { canViewDatatype, seesAll } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists, type TableSort } from '../../store/recordLists.js';
 import { changeLogStore } from '../../store/changeLog.js';
@@ -67,7 +67,7 @@ export class RecordTable {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     const now = this.d.now();
     if (!canViewDatatype(user, dt, now)) throw forbidden();
-    const admin = isAdmin(user, dt);
+    const admin = seesAll(user, dt);
     const match = q.q ? ftsQuery(q.q) : null;
     if (match) this.search.catchUp();
     const lists = recordLists(this.d.ctx.db);

@@ -7,6 +7,7 @@ import numericSearch from './006_numeric_search.js';
 import views from './007_views.js';
 import syncFiles from './008_sync_files.js';
 import history from './009_history.js';
+import datasetRoles from './010_dataset_roles.js';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'views', sql: views },
   { version: 8, name: 'sync_files', sql: syncFiles },
   { version: 9, name: 'history', sql: history },
+  { version: 10, name: 'dataset_roles', sql: datasetRoles },
 ];

@@ -1,0 +1,78 @@
+import type { Db } from './db.js';
+import { perConnection, shaped } from './prepared.js';
+
+/** Rows per multi-row INSERT: few statements per batch, far below SQLite's 32,766 parameters. */
+const CHUNK = 100;
+
+export interface NewTopRecord {
+  rid: number;
+  internalId: number;
+  uuid: string;
+  datatypeId: number;
+  createdBy: number | null;
+  created: string;
+  createAuth: string;
+  publicDate: string;
+}
+
+/** New top-level records with their field data, gathered and then written with multi-row INSERTs. */
+export interface NewRecordsBatch {
+  records: NewTopRecord[];
+  /** record_rid, datafield_id, value, date, auth (value NULL for option and tag fields). */
+  values: [number, number, string | number | null, string, string][];
+  /** record_rid, option_id, datafield_id, selected_at */
+  options: [number, number, number, string][];
+  /** record_rid, tag_id, datafield_id, selected_at */
+  tags: [number, number, number, string][];
+}
+
+export const emptyBatch = (): NewRecordsBatch => ({ records: [], values: [], options: [], tags: [] });
+
+/**
+ * Bulk creation of new top-level records (the CSV import's writer). Ids are handed out from one
+ * MAX() per transaction instead of per row: callers hold the write transaction, so no other
+ * writer can take them in between.
+ */
+export const newRecordsStore = perConnection((db: Db) => {
+  const nextIds = db.prepare<[], { rid: number; internal_id: number }>(
+    'SELECT COALESCE(MAX(rid), 0) + 1 AS rid, COALESCE(MAX(internal_id), 0) + 1 AS internal_id FROM records',
+  );
+  const sql = shaped(db);
+  const many = (head: string, width: number, rows: unknown[][]) => {
+    const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const part = rows.slice(i, i + CHUNK);
+      sql(`${head} VALUES ${Array.from({ length: part.length }, () => tuple).join(', ')}`).run(...part.flat());
+    }
+  };
+  return {
+    /** The next free rid and internal id; call inside the write transaction that uses them. */
+    nextIds: () => nextIds.get()!,
+    write: (b: NewRecordsBatch) => {
+      many(
+        `INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)`,
+        11,
+        b.records.map((r) => [
+          r.rid,
+          r.internalId,
+          r.uuid,
+          r.datatypeId,
+          null,
+          r.rid,
+          r.createdBy,
+          r.created,
+          r.created,
+          r.createAuth,
+          r.publicDate,
+        ]),
+      );
+      many(
+        'INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)',
+        6,
+        b.values.map(([rid, field, value, at, auth]) => [rid, field, value, at, at, auth]),
+      );
+      many('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4, b.options);
+      many('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4, b.tags);
+    },
+  };
+});
