@@ -1,10 +1,15 @@
 // npm run bench — measures the targets named in the issues against limits measured on the same
-// machine in the same run. Options: --records N (default 100000), --only core,files,sync,startup
-// (or --only http: the HTTP read/write figures alone, on --records records)
+// machine in the same run, and prints PASS or MISS for each target. Options:
+//   --records N        the largest scale (default 100000); the startup and ui sections use it
+//   --scale a,b,c      the core section's scales (default 10000,100000 and --records if larger)
+//   --only core,...    sections: core, startup, ui, files, sync, search (all by default), or http
+//                      (the HTTP read/write figures alone, on --records records)
+//   --readme           writes the results table into README.md between the bench markers
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, type BenchContext } from './util.js';
+import { BENCH_DIR, fmt, load1, scaleTag, type BenchContext } from './util.js';
 import { coreBench } from './sections/core.js';
 import { csvImportBench } from './sections/csvImport.js';
 import { filesBench } from './sections/files.js';
@@ -13,19 +18,33 @@ import { startupBench } from './sections/startup.js';
 import { searchBench } from './sections/search.js';
 import { syncBench } from './sections/sync.js';
 import { uiBench } from './sections/ui.js';
+import { writeReadme, type RunInfo } from './readme.js';
 
-const { values } = parseArgs({ options: { records: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { records: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' }, readme: { type: 'boolean' } },
+});
+const count = (s: string) => {
+  const n = Number(s.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < 1000 || n > 2_000_000) throw new Error(`a scale must be 1000..2000000 records, not "${s}"`);
+  return n;
+};
+const asked = values.scale ? values.scale.split(',').map(count) : [];
+const records = values.records ? count(values.records) : asked.length ? Math.max(...asked) : 100_000;
+const scales = [...new Set(asked.length ? asked : [10_000, 100_000, records])].filter((s) => s <= records).sort((a, b) => a - b);
+if (!scales.includes(records)) scales.push(records);
 const work = path.join(BENCH_DIR, '..', '.bench');
 mkdirSync(work, { recursive: true });
 const ctx: BenchContext = {
-  records: values.records ? Number(values.records) : 100_000,
+  records,
+  scales,
   work,
   rows: [],
   add: (row) => {
     ctx.rows.push(row);
-    const mark = row.pass === undefined ? '    ' : row.pass ? ' ok ' : 'MISS';
+    const mark = row.pass === undefined ? '    ' : row.pass ? 'PASS' : 'MISS';
+    const name = row.scale ? `${row.name} @${scaleTag(row.scale)}` : row.name;
     console.log(
-      `  ${mark} ${row.name.padEnd(52)} ${String(row.value).padStart(12)} ${row.unit.padEnd(10)} ${row.target ?? ''}${row.note ? `  (${row.note})` : ''}`,
+      `  ${mark} ${name.padEnd(56)} ${String(row.value).padStart(12)} ${row.unit.padEnd(10)} ${row.target ?? ''}${row.note ? `  (${row.note})` : ''}`,
     );
   },
 };
@@ -42,14 +61,41 @@ const sections: Record<string, (c: BenchContext) => Promise<void>> = {
 // Not in the default run: core measures the same figures at 100k.
 const extra: Record<string, (c: BenchContext) => Promise<void>> = { http: httpOnlyBench };
 const only = values.only ? values.only.split(',') : Object.keys(sections);
-console.log(`odr-desktop bench — ${new Date().toISOString()} — node ${process.version}, ${ctx.records} records`);
+for (const name of only) if (!sections[name] && !extra[name]) throw new Error(`unknown section ${name}`);
+
+const started = new Date();
+const loads = [load1()];
+console.log(
+  `odr-desktop bench — ${started.toISOString()} — node ${process.version}, ${os.cpus().length} CPUs, scales ${scales.map(scaleTag).join(', ')}, load average ${loads[0]}`,
+);
 for (const name of only) {
-  const run = sections[name] ?? extra[name];
-  if (!run) throw new Error(`unknown section ${name}`);
-  console.log(`\n[${name}]`);
-  await run(ctx);
+  const t0 = performance.now();
+  console.log(`\n[${name}] load average ${load1()}`);
+  await (sections[name] ?? extra[name])!(ctx);
+  loads.push(load1());
+  console.log(`  [${name}] took ${fmt((performance.now() - t0) / 1000, 0)} s, load average now ${load1()}`);
 }
+const info: RunInfo = {
+  at: started.toISOString(),
+  minutes: (Date.now() - started.getTime()) / 60_000,
+  node: process.version,
+  cpus: os.cpus().length,
+  loads: loads.map(Number),
+  scales,
+  sections: only,
+};
 const out = path.join(work, 'results.json');
-writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), records: ctx.records, rows: ctx.rows }, null, 2));
+writeFileSync(out, JSON.stringify({ ...info, records, rows: ctx.rows }, null, 2));
 const missed = ctx.rows.filter((r) => r.pass === false);
-console.log(`\n${ctx.rows.length} figures, ${missed.length} target(s) missed; written to ${path.relative(process.cwd(), out)}`);
+const passed = ctx.rows.filter((r) => r.pass === true);
+console.log(
+  `\n${ctx.rows.length} figures in ${fmt(info.minutes, 1)} min (load average ${Math.min(...info.loads)}–${Math.max(...info.loads)}):`,
+);
+console.log(`  ${passed.length} target(s) PASS, ${missed.length} MISS${missed.length ? ':' : ''}`);
+for (const r of missed) console.log(`  MISS ${r.name}${r.scale ? ` @${scaleTag(r.scale)}` : ''}: ${r.value} ${r.unit}, target ${r.target}`);
+console.log(`written to ${path.relative(process.cwd(), out)}`);
+if (values.readme) {
+  const file = path.join(BENCH_DIR, '..', 'README.md');
+  writeReadme(file, info, ctx.rows);
+  console.log(`README.md performance table updated`);
+}

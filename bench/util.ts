@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,6 +92,8 @@ export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(di
 export interface Row {
   section: string;
   name: string;
+  /** The record count a figure was measured at (the README table's column); none: scale-free. */
+  scale?: number;
   value: number;
   unit: string;
   target?: string;
@@ -99,7 +102,10 @@ export interface Row {
 }
 
 export interface BenchContext {
+  /** The largest scale: the data dir the startup and ui sections use holds this many. */
   records: number;
+  /** The scales the core section measures, ascending (the cost curve's columns). */
+  scales: number[];
   /** .bench/ in the project: generated data and data dirs (git-ignored). */
   work: string;
   rows: Row[];
@@ -114,3 +120,9 @@ export function freshDir(ctx: BenchContext, name: string): string {
 }
 
 export const fileSize = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+
+/** "10k", "100k", "1M": a scale as column heads and row tags show it. */
+export const scaleTag = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
+
+/** The 1-minute load average, rounded: printed with every section since the machine is shared. */
+export const load1 = () => os.loadavg()[0]!.toFixed(1);

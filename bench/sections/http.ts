@@ -14,7 +14,15 @@ type Load = { rps: number; p50: number; p99: number; errors: number; requests: n
 
 async function load(
   url: string,
-  opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; paths?: () => string },
+  opts: {
+    connections: number;
+    seconds: number;
+    headers?: Record<string, string>;
+    method?: string;
+    /** Each request's path and (for writes) body. */
+    paths?: () => string;
+    bodies?: () => string;
+  },
 ): Promise<Load> {
   const r = await autocannon({
     url,
@@ -22,8 +30,9 @@ async function load(
     duration: opts.seconds,
     headers: opts.headers,
     method: (opts.method ?? 'GET') as 'GET',
-    body: opts.body,
-    requests: opts.paths ? [{ setupRequest: (req) => ({ ...req, path: opts.paths!() }) }] : undefined,
+    requests: opts.paths
+      ? [{ setupRequest: (req) => ({ ...req, path: opts.paths!(), ...(opts.bodies ? { body: opts.bodies() } : {}) }) }]
+      : undefined,
   });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, requests: r.requests.total };
 }
@@ -155,8 +164,9 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
       seconds: 4,
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ value: 'edited over http' }),
-      paths: () => `/api/v4/record/${pick(w++)}/${textField}/value`,
+      // A value never stored before: a write of the value already there changes nothing and commits nothing.
+      bodies: () => JSON.stringify({ value: `edited over http ${w}` }),
+      paths: () => `/api/v4/record/${pick(++w)}/${textField}/value`,
     });
   // Writes per commit over the 8-client rounds only: the 1-client rounds commit one each.
   let batches = 0;

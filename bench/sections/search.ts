@@ -11,7 +11,8 @@ const key = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 
 /** Issue 14's search figures: one-field searches over the ODR search routes at N records. */
 export async function searchBench(ctx: BenchContext): Promise<void> {
-  const n = ctx.records;
+  // Issue 14's figures are at 100k; a 1M run does not import a second million for them.
+  const n = Math.min(ctx.records, 100_000);
   const service = await createService({ dataDir: freshDir(ctx, 'data-search'), admin: ADMIN });
   const user = service.domain.users.firstSuperUser()!;
   // Straight from the sample generator, as the app's sample dataset: no export file on disk.

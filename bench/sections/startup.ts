@@ -33,7 +33,8 @@ export async function startupBench(ctx: BenchContext): Promise<void> {
   const service = med('open') + med('firstList');
   ctx.add({
     section: 'startup',
-    name: `service start: open DB + first dataset list (${runs[0]!.records} records)`,
+    scale: ctx.records,
+    name: 'service start: open DB + first dataset list',
     value: +fmt(service, 0),
     unit: 'ms',
     target: '≤ 300 ms',

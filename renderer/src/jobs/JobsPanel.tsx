@@ -5,7 +5,7 @@ import { useJobs } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
 
-const LABELS: Record<string, string> = { import: 'Import', rebuild_thumbnails: 'Thumbnails', sync: 'Sync' };
+const LABELS: Record<string, string> = { import: 'Import', import_csv: 'CSV import', rebuild_thumbnails: 'Thumbnails', sync: 'Sync' };
 
 export function percent(j: TrackedJob): number {
   if (j.state === 'complete') return 100;

@@ -6,6 +6,7 @@ import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage }
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
 import type { RecordHistory } from '../../../shared/schemas/history';
+import { CsvPreview, type CsvMapping } from '../../../shared/schemas/csvImport';
 import type {
   AddRemoteRequest,
   LiveSettingsRequest,
@@ -88,6 +89,23 @@ export function startImport(file: File) {
   fd.append('file', file, file.name);
   return local<TrackedJob>('/import', { method: 'POST', body: fd });
 }
+
+function csvForm(dataset: string, file: File, mapping: CsvMapping | undefined): FormData {
+  const fd = new FormData();
+  fd.append('format', 'csv');
+  fd.append('dataset', dataset);
+  if (mapping) fd.append('mapping', JSON.stringify(mapping));
+  fd.append('file', file, file.name);
+  return fd;
+}
+
+/** What importing the CSV would do (columns → fields, first rows, every failing row); writes nothing. */
+export const previewCsv = (dataset: string, file: File, mapping?: CsvMapping) =>
+  local<unknown>('/import/preview', { method: 'POST', body: csvForm(dataset, file, mapping) }).then((b) => CsvPreview.parse(b));
+
+/** Starts the CSV import job; its result (additional_data) is a CsvImportResult. */
+export const startCsvImport = (dataset: string, file: File, mapping?: CsvMapping) =>
+  local<TrackedJob>('/import', { method: 'POST', body: csvForm(dataset, file, mapping) });
 
 export const createSample = (records = 500) => local<TrackedJob>(`/sample?records=${records}`, { method: 'POST' });
 

@@ -13,6 +13,7 @@ import { dropOperation, pushOperation, useEdits, type Operation } from '../lib/e
 import { RecordTable, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
 import { BatchEdit } from './BatchEdit';
+import { ImportCsv } from './ImportCsv';
 
 /** How long a delete waits for "Undo" before it is sent. */
 export const UNDO_MS = 6000;
@@ -69,6 +70,7 @@ export function DatasetScreen({
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
   const [batching, setBatching] = useState(false);
+  const [importingCsv, setImportingCsv] = useState(false);
   const [pane, setPane] = useState(() => Number(localStorage.getItem(PANE_KEY)) || 480);
   const grid = useRef<HTMLDivElement>(null);
   const [width, workspace] = useWidth();
@@ -331,6 +333,9 @@ export function DatasetScreen({
             <button type="button" onClick={() => void create()}>
               New record
             </button>
+            <button type="button" onClick={() => setImportingCsv(true)}>
+              Import CSV…
+            </button>
             <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>
               Batch edit…
             </button>
@@ -378,6 +383,16 @@ export function DatasetScreen({
                 records={[...selected]}
                 onClose={() => {
                   setBatching(false);
+                  focusGrid();
+                }}
+              />
+            )}
+            {importingCsv && (
+              <ImportCsv
+                dataset={summary.uuid}
+                name={summary.name}
+                onClose={() => {
+                  setImportingCsv(false);
                   focusGrid();
                 }}
               />

@@ -21,7 +21,7 @@ import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
-import { RECORD_COLUMNS, type RecordRow } from '../../store/rows.js';
+import { trashStore } from '../../store/trash.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
@@ -63,7 +63,6 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may delete it");
   const schema = d.schema();
   const dtIds = schema.subtreeIds(dt);
-  const db = d.ctx.db;
   const now = d.now();
   const id = newUuid();
   const dir = path.join(trashRoot(d), id);
@@ -71,9 +70,8 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
 
   // Everything below runs without yielding, so no write can slip between snapshot and delete.
   writeFileSync(path.join(dir, 'template.json'), JSON.stringify(readTemplate(d, SYSTEM_USER, dt.uuid)));
-  const tops = db
-    .prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE datatype_id = ? AND parent_rid IS NULL ORDER BY rid`)
-    .all(dt.id) as RecordRow[];
+  const rows = trashStore(d.ctx.db);
+  const tops = rows.tops(dt.id);
   const fd = openSync(path.join(dir, 'records.json'), 'w');
   try {
     writeSync(fd, `{"count":${tops.length},"records":[`);
@@ -89,20 +87,8 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   } finally {
     closeSync(fd);
   }
-  const inTypes = `(SELECT value FROM json_each('${JSON.stringify(dtIds)}'))`;
-  const creators = Object.fromEntries(
-    (
-      db.prepare(`SELECT uuid, created_by FROM records WHERE datatype_id IN ${inTypes}`).all() as {
-        uuid: string;
-        created_by: number | null;
-      }[]
-    ).map((r) => [r.uuid, r.created_by]),
-  );
-  const fileRows = db
-    .prepare(
-      `SELECT f.uuid, f.created_by, f.content_hash FROM files f JOIN records r ON r.rid = f.record_rid WHERE r.datatype_id IN ${inTypes}`,
-    )
-    .all() as { uuid: string; created_by: number | null; content_hash: string | null }[];
+  const creators = Object.fromEntries(rows.creators(dtIds).map((r) => [r.uuid, r.created_by]));
+  const fileRows = rows.files(dtIds);
   for (const h of new Set(fileRows.flatMap((f) => (f.content_hash ? [f.content_hash] : [])))) {
     const target = path.join(dir, 'blobs', h);
     if (!existsSync(blobs.pathOf(h))) continue;
@@ -129,8 +115,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   writeFileSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
 
   tx(d.ctx, () => {
-    // Child datatypes, fields, options, tags, records and their values go by ON DELETE CASCADE.
-    db.prepare('DELETE FROM datatypes WHERE id = ?').run(dt.id);
+    rows.deleteDataset(dt.id);
     d.ctx.schema.changed();
     d.log.append(now, {
       op: 'dataset.delete',
@@ -197,14 +182,8 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   }
   await importFile(d, user, path.join(dir, 'template.json'));
   await importFile(d, user, path.join(dir, 'records.json'));
-  const db = d.ctx.db;
   tx(d.ctx, () => {
-    db.prepare('UPDATE datatypes SET owner_id = ? WHERE uuid = ?').run(m.owner_id, m.dataset_uuid);
-    db.prepare('UPDATE records SET created_by = j.value FROM json_each(?) j WHERE records.uuid = j.key').run(JSON.stringify(m.creators));
-    db.prepare(
-      `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]')
-                FROM json_each(?) j WHERE files.uuid = j.key`,
-    ).run(JSON.stringify(m.files));
+    trashStore(d.ctx.db).restoreOwnership(m.dataset_uuid, m.owner_id, m.creators, m.files);
     d.ctx.schema.changed();
     const restored = d.schema().datatypesByUuid.get(m.dataset_uuid)!;
     for (const [userId, role] of m.roles ?? []) if (d.users.get(userId)) d.users.setRole(userId, restored.id, role, user.id);

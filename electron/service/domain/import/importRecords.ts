@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import { fieldType, isFieldTypeName, type FieldTypeName } from '../../../../shared/fieldTypes.js';
 import { normalizeRecord } from '../../../../shared/legacy.js';
 import type { FieldEntry, OdrRecord } from '../../../../shared/schemas/record.js';
@@ -8,6 +7,7 @@ import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
+import { recordImportStatements } from '../../store/recordImport.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
 // their uuids and ids. Datatypes and fields the template did not declare are created from the
@@ -49,7 +49,7 @@ function storedScalar(type: FieldTypeName, e: FieldEntry): string | number | nul
 export class RecordImporter {
   private schema: Schema;
   private readonly tw: TemplateWriter;
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof recordImportStatements>;
   /** Per datatype: the fields whose value equals every named record's record_name. */
   private readonly nameCandidates = new Map<number, Set<number> | null>();
   private readonly inferred = new Set<number>();
@@ -62,32 +62,7 @@ export class RecordImporter {
   ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
-    const p = (sql: string) => d.ctx.db.prepare(sql);
-    this.s = {
-      insValue: p(`INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
-                   VALUES (?, ?, ?, ?, ?, ?)`),
-      selOption: p('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
-      selTag: p('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
-      fileExists: p('SELECT 1 FROM files WHERE uuid = ?').pluck(),
-      fileIdFree: p('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
-      nextFileId: p('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),
-      insFile: p(`INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
-                   width, height, caption, external_id, source_href, display_order, quality, created_by, create_date, create_auth, public_date)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insDt: p(`INSERT INTO datatypes (uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
-                 create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      setMaster: p("UPDATE datatypes SET master_uuid = ? WHERE id = ? AND master_uuid = ''"),
-      setNameField: p('UPDATE datatypes SET name_field_id = ? WHERE id = ? AND name_field_id IS NULL'),
-      setFieldType: p('UPDATE datafields SET fieldtype = ? WHERE id = ?'),
-      deferFks: p('PRAGMA defer_foreign_keys = ON'),
-      optionIdUsed: p('SELECT 1 FROM radio_options WHERE id = ?').pluck(),
-      rekeyOption: p('UPDATE radio_options SET id = ? WHERE id = ?'),
-      rekeyOptionSel: p('UPDATE option_selections SET option_id = ? WHERE option_id = ?'),
-      tagIdUsed: p('SELECT 1 FROM tags WHERE id = ?').pluck(),
-      rekeyTag: p('UPDATE tags SET id = ? WHERE id = ?'),
-      rekeyTagParent: p('UPDATE tags SET parent_id = ? WHERE parent_id = ?'),
-      rekeyTagSel: p('UPDATE tag_selections SET tag_id = ? WHERE tag_id = ?'),
-    };
+    this.s = recordImportStatements(d.ctx.db);
   }
 
   private refresh(): void {
@@ -130,7 +105,7 @@ export class RecordImporter {
     let dt = this.schema.datatypesByUuid.get(rec.database_uuid);
     if (!dt) {
       const at = this.d.now();
-      this.s.insDt!.run(
+      this.s.insDt.run(
         rec.database_uuid,
         parentDt?.id ?? null,
         `Dataset ${rec.database_uuid}`,
@@ -146,7 +121,7 @@ export class RecordImporter {
       this.refresh();
       dt = this.schema.datatypesByUuid.get(rec.database_uuid)!;
     } else if (rec.template_uuid && !dt.masterUuid) {
-      this.s.setMaster!.run(rec.template_uuid, dt.id);
+      this.s.setMaster.run(rec.template_uuid, dt.id);
       this.refresh();
       dt = this.schema.datatypesByUuid.get(rec.database_uuid)!;
     }
@@ -185,7 +160,7 @@ export class RecordImporter {
       this.refresh();
       f = this.schema.fields.get(id)!;
     } else if (this.inferred.has(f.id) && f.type.single && e.values && e.values.length > 1) {
-      this.s.setFieldType!.run('Multiple Select', f.id);
+      this.s.setFieldType.run('Multiple Select', f.id);
       this.refresh();
       f = this.schema.fields.get(f.id)!;
     }
@@ -223,7 +198,7 @@ export class RecordImporter {
           const known = this.schema.fields.get(f.id)!.optionsByUuid.get(o.template_radio_option_uuid)?.id;
           const opt =
             known === undefined ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id) : this.adoptId('option', known, o.id);
-          this.s.selOption!.run(row.rid, opt, f.id, o.option_selected ?? updated);
+          this.s.selOption.run(row.rid, opt, f.id, o.option_selected ?? updated);
         }
       } else if (storage === 'tags') {
         for (const t of e.tags ?? []) {
@@ -232,7 +207,7 @@ export class RecordImporter {
             known === undefined
               ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid)
               : this.adoptId('tag', known, t.id);
-          this.s.selTag!.run(row.rid, tag, f.id, t.tag_selected ?? updated);
+          this.s.selTag.run(row.rid, tag, f.id, t.tag_selected ?? updated);
         }
       } else if (storage === 'files') {
         this.insertFiles(row, f, e);
@@ -241,7 +216,7 @@ export class RecordImporter {
         storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'readonly'
           ? null
           : storedScalar(f.fieldtype as FieldTypeName, e);
-      this.s.insValue!.run(row.rid, f.id, value, created, updated, auth);
+      this.s.insValue.run(row.rid, f.id, value, created, updated, auth);
       if (named && value === rec.record_name) matching.add(f.id);
     }
     if (named) {
@@ -261,16 +236,16 @@ export class RecordImporter {
    */
   private adoptId(kind: 'option' | 'tag', current: number, exported: number): number {
     if (!(exported > 0) || exported === current) return current;
-    const used = kind === 'option' ? this.s.optionIdUsed! : this.s.tagIdUsed!;
+    const used = kind === 'option' ? this.s.optionIdUsed : this.s.tagIdUsed;
     if (used.get(exported)) return current;
-    this.s.deferFks!.run();
+    this.s.deferFks.run();
     if (kind === 'option') {
-      this.s.rekeyOption!.run(exported, current);
-      this.s.rekeyOptionSel!.run(exported, current);
+      this.s.rekeyOption.run(exported, current);
+      this.s.rekeyOptionSel.run(exported, current);
     } else {
-      this.s.rekeyTag!.run(exported, current);
-      this.s.rekeyTagParent!.run(exported, current);
-      this.s.rekeyTagSel!.run(exported, current);
+      this.s.rekeyTag.run(exported, current);
+      this.s.rekeyTagParent.run(exported, current);
+      this.s.rekeyTagSel.run(exported, current);
     }
     this.refresh();
     return exported;
@@ -294,14 +269,14 @@ export class RecordImporter {
     const byExportId = new Map<number, number>();
     const seen = new Set<string>();
     for (const file of e.files ?? []) {
-      if (seen.has(file.file_uuid) || this.s.fileExists!.get(file.file_uuid)) continue;
+      if (seen.has(file.file_uuid) || this.s.fileExists.get(file.file_uuid)) continue;
       seen.add(file.file_uuid);
       const meta = file._file_metadata ?? {};
-      const free = file.id > 0 && this.s.fileIdFree!.get(file.id);
-      const internalId = free ? file.id : (this.s.nextFileId!.get() as number);
+      const free = file.id > 0 && this.s.fileIdFree.get(file.id);
+      const internalId = free ? file.id : this.s.nextFileId.get()!;
       const isImage = f.fieldtype === 'Image' || file.width !== undefined;
       const parentRid = file.parent_image_id !== undefined ? (byExportId.get(file.parent_image_id) ?? null) : null;
-      const info = this.s.insFile!.run(
+      const info = this.s.insFile.run(
         internalId,
         file.file_uuid,
         row.rid,
@@ -335,7 +310,7 @@ export class RecordImporter {
       if (!dt || dt.nameFieldId !== null || !candidates || candidates.size === 0) continue;
       const pick = dt.fields.find((f) => candidates.has(f.id));
       if (pick) {
-        this.s.setNameField!.run(pick.id, dtId);
+        this.s.setNameField.run(pick.id, dtId);
         changed = true;
       }
     }
