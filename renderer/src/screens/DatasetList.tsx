@@ -2,16 +2,20 @@ import { useState } from 'react';
 import type { DatasetSummary } from '../lib/api';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
+import { ChildDatasets } from './ChildDatasets';
 
 /** Local datasets with record counts and last change; a filter box for long lists. */
 export function DatasetList({
   datasets,
   current,
   onOpen,
+  onOpenChild,
 }: {
   datasets: DatasetSummary[];
   current?: string;
   onOpen: (uuid: string) => void;
+  /** A child dataset: shown in its parent's template. */
+  onOpenChild: (parent: string, child: string) => void;
 }) {
   const [filter, setFilter] = useState('');
   const f = filter.trim().toLowerCase();
@@ -45,6 +49,7 @@ export function DatasetList({
                 {countOf(d.records, 'record')} · <Time ts={d.updated} />
               </span>
             </a>
+            <ChildDatasets parent={d} onOpen={(child) => onOpenChild(d.uuid, child)} />
           </li>
         ))}
         {shown.length === 0 && (

@@ -9,6 +9,7 @@ import { keys } from '../lib/queries';
 import { groupImages } from '../editor/FilesField';
 import { recordName } from '../lib/recordName';
 import { PluginCell } from '../plugins';
+import { cellText } from '../lib/cellText';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
@@ -39,26 +40,6 @@ export function columnsOf(tpl: Template): TemplateField[] {
 }
 
 export const rowId = (grid: string, i: number) => `${grid}-row-${i}`;
-
-function cellText(rec: OdrRecord, f: TemplateField): string {
-  const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
-  if (!e) return '';
-  const t = fieldType(f.fieldtype);
-  switch (t.storage) {
-    case 'boolean':
-      return e.selected === 1 ? '✓' : '';
-    case 'options':
-      return (e.values ?? []).map((v) => v.name).join(', ');
-    case 'tags':
-      return (e.tags ?? []).map((v) => v.name).join(', ');
-    case 'files': {
-      const n = (e.files ?? []).filter((x) => x.parent_image_id === undefined).length;
-      return n ? `${n} file${n > 1 ? 's' : ''}` : '';
-    }
-    default:
-      return e.value === null || e.value === undefined ? '' : String(e.value);
-  }
-}
 
 const Row = memo(function Row({
   grid,
