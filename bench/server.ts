@@ -18,6 +18,7 @@ const stats = () => ({
   cpuUs: process.cpuUsage().user + process.cpuUsage().system,
   batches: service.domain.writes.batches,
   operations: service.domain.writes.operations,
+  commitMs: service.domain.writes.commitMs,
 });
 process.send?.({ port: host.port });
 process.on('message', async (m: { cmd: string }) => {

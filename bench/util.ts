@@ -36,6 +36,8 @@ export interface ChildStats {
   cpuUs?: number;
   batches?: number;
   operations?: number;
+  /** Time inside group-commit transactions, commit and fsync included, ms. */
+  commitMs?: number;
 }
 
 export interface Child {

@@ -113,7 +113,7 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
 test('live mode: edits travel both ways with no click; a stopped server shows offline with the changes waiting, then drains', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(200_000);
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(local.url);
   const status = page.getByTestId('sync-status');
@@ -133,8 +133,16 @@ test('live mode: edits travel both ways with no click; a stopped server shows of
   await api(remote.url, 'POST', `/record/${RECORD}/${LONG}/value`, { value: 'changed in the lab' });
   await expect(long).toHaveValue('changed in the lab', { timeout: 40_000 });
 
-  // An edit here reaches the server within 10 s.
+  // The field being edited is never overwritten by a pull: the fields around it update.
   const medium = editor.getByRole('textbox', { name: 'Medium Text field' });
+  await medium.fill('half typed, not saved yet');
+  await api(remote.url, 'POST', `/record/${RECORD}/${LONG}/value`, { value: 'changed again in the lab' });
+  await api(remote.url, 'POST', `/record/${RECORD}/${FIELD}/value`, { value: 'the lab wrote this field too' });
+  await expect(long).toHaveValue('changed again in the lab', { timeout: 40_000 });
+  await expect(medium).toBeFocused();
+  await expect(medium).toHaveValue('half typed, not saved yet');
+
+  // An edit here reaches the server within 10 s.
   await medium.fill('typed on the desktop');
   await medium.press('Enter');
   const t0 = Date.now();

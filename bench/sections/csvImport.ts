@@ -6,12 +6,13 @@ import { importCsv, openCsv } from '../../electron/service/domain/import/csvImpo
 import { SYNTH, syntheticTemplate } from '../synthetic.js';
 import { fmt, freshDir, type BenchContext } from '../util.js';
 
-const HEADER =
+/** Nine columns named as the synthetic template's fields: Sample ID and one of each kind. */
+export const CSV_HEADER =
   'Sample ID,Integer field,Decimal field,Boolean field,DateTime field,Single Radio field,Multiple Select field,Tags field,Medium Text field';
 
 /** `n` CSV rows over nine fields of every kind; one row in 500 has a bad integer. */
 export function writeCsv(file: string, n: number): number {
-  const lines = [HEADER];
+  const lines = [CSV_HEADER];
   let bad = 0;
   for (let i = 0; i < n; i++) {
     if (i % 500 === 7) {

@@ -168,18 +168,27 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
       bodies: () => JSON.stringify({ value: `edited over http ${w}` }),
       paths: () => `/api/v4/record/${pick(++w)}/${textField}/value`,
     });
-  // Writes per commit over the 8-client rounds only: the 1-client rounds commit one each.
-  let batches = 0;
-  let operations = 0;
-  const eightCounted = async () => {
+  // Per side: writes per commit, server CPU per write and time in the commit (its fsync included),
+  // summed over that side's rounds, to show where a batch's time goes.
+  const sums = new Map<number, { batches: number; operations: number; cpuUs: number; commitMs: number; requests: number }>();
+  const counted = (connections: number) => async () => {
     const s0 = await server.stats();
-    const r = await writes(8)();
+    const r = await writes(connections)();
     const s1 = await server.stats();
-    batches += (s1.batches ?? 0) - (s0.batches ?? 0);
-    operations += (s1.operations ?? 0) - (s0.operations ?? 0);
+    const t = sums.get(connections) ?? { batches: 0, operations: 0, cpuUs: 0, commitMs: 0, requests: 0 };
+    t.batches += (s1.batches ?? 0) - (s0.batches ?? 0);
+    t.operations += (s1.operations ?? 0) - (s0.operations ?? 0);
+    t.cpuUs += (s1.cpuUs ?? 0) - (s0.cpuUs ?? 0);
+    t.commitMs += (s1.commitMs ?? 0) - (s0.commitMs ?? 0);
+    t.requests += r.requests;
+    sums.set(connections, t);
     return r;
   };
-  const run = await alternate(3, eightCounted, writes(1));
+  const run = await alternate(3, counted(8), counted(1));
+  const where = (connections: number) => {
+    const t = sums.get(connections)!;
+    return `${fmt(t.operations / Math.max(1, t.batches), 1)} writes per commit, ${fmt(t.cpuUs / Math.max(1, t.requests), 0)} µs CPU per write, ${fmt(t.commitMs / Math.max(1, t.batches), 2)} ms per commit`;
+  };
   const stats = await server.stop();
   const disk = bareWriteFsyncRate(path.join(ctx.work, 'fsync-probe.tmp'), 4096, 3);
   ctx.add({
@@ -194,7 +203,7 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     name: 'durable value writes over HTTP, 1 client',
     value: Math.round(run.b.rps),
     unit: 'writes/s',
-    note: `synchronous=FULL, each waits for its own fsync, p50 ${run.b.p50} ms, ${run.b.errors} errors`,
+    note: `synchronous=FULL, each waits for its own fsync; ${where(1)}, p50 ${run.b.p50} ms, ${run.b.errors} errors`,
   });
   ctx.add({
     section: 'http',
@@ -203,7 +212,7 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     unit: 'writes/s',
     target: '≥ 4× one client',
     pass: run.ratio >= 4 && run.a.errors === 0,
-    note: `${fmt(run.ratio, 1)}× one client (rounds ${run.ratios.map((r) => fmt(r, 1)).join('/')}), ${fmt(operations / Math.max(1, batches), 1)} writes per commit, p50 ${run.a.p50} ms, ${run.a.errors} errors`,
+    note: `${fmt(run.ratio, 1)}× one client (rounds ${run.ratios.map((r) => fmt(r, 1)).join('/')}); ${where(8)}, p50 ${run.a.p50} ms, ${run.a.errors} errors`,
   });
   const rss = stats.maxRssMb ?? NaN;
   ctx.add({

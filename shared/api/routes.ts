@@ -16,7 +16,15 @@ import {
   TablePage,
 } from '../schemas/local.js';
 import { DeleteResult, OdrRecord, Quota, RecordList } from '../schemas/record.js';
-import { CreateDatasetForm, CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, ValueBody } from '../schemas/requests.js';
+import {
+  CreateDatasetForm,
+  CreateRecordForm,
+  DeleteRecordsBody,
+  PublicForm,
+  PublishForm,
+  SaveRecord,
+  ValueBody,
+} from '../schemas/requests.js';
 import {
   CountedSearchRecords,
   DatasetSearchBody,
@@ -51,6 +59,7 @@ import {
   SyncStatus,
 } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
+import { JsonLdDataset, JsonLdQuery } from '../schemas/jsonld.js';
 import { PermissionAnswer, PermissionForm, UserAnswer, UserForm, UserList, UserSummary, UserUpdate } from '../schemas/users.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
@@ -210,6 +219,18 @@ export const ROUTES: RouteDoc[] = [
     description:
       "Records, child datasets and files go with it; `GET /local/trash` lists deleted datasets and `POST /local/trash/{id}/restore` puts one back. A metadata dataset's uuid deletes the dataset it describes. Dataset admins only.",
     ok: { status: 200, description: 'The text "Deleted", as on the real server', kind: 'text' },
+  }),
+  odr('post', '/dataset/publish', 'Templates and datasets', 'Publish a dataset with its (metadata) record', {
+    description:
+      "Form `dataset_uuid`, optional `record_uuid` (default: the dataset's first record), `public_date` (default now; an already public dataset or record keeps its date), `user_email` (act-as, super-users). Sets the public date of the dataset, of the record and every record under it; a metadata dataset also publishes the dataset it describes. Dataset admins only (the real server checks nothing).",
+    body: form(PublishForm),
+    ok: { status: 302, description: '302 to GET /dataset/{uuid} (the records)' },
+  }),
+  odr('get', '/jsonld/{uuid}', 'Templates and datasets', "The dataset as schema.org JSON-LD with its records' values", {
+    description:
+      "Name, description, version, url, creators, keywords and licenses from the dataset's metadata record (the real server's metadata template fields) when there is one; the fields as `variableMeasured`; a page of readable top-level records (`?limit=`, default 1000, at most 10,000; `?offset=`) as `hasPart`, each showing what GET /dataset/record shows the caller.",
+    query: JsonLdQuery,
+    ok: ok(JsonLdDataset, 'JSON-LD'),
   }),
   odr('get', '/dataset/{uuid}/modified_files/{recent}/{limit}/{offset}', 'Files', 'Names of files on records changed since `recent` (ms)', {
     params: limitOffset,

@@ -11,3 +11,4 @@ export * from './batch.js';
 export * from './csvImport.js';
 export * from './history.js';
 export * from './users.js';
+export * from './jsonld.js';

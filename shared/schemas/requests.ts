@@ -68,6 +68,14 @@ export const PublicForm = z.object({
   public_date: z.string().optional(),
 });
 
+/** Form fields of POST /dataset/publish. */
+export const PublishForm = z.object({
+  dataset_uuid: z.string().min(1),
+  record_uuid: z.string().optional(),
+  public_date: z.string().optional(),
+  user_email: z.string().optional(),
+});
+
 /** Form fields of POST /dataset/{uuid}/record. */
 export const CreateRecordForm = z.object({
   user_email: z.string().optional(),

@@ -1,6 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSV_HEADER, writeCsv } from '../../bench/sections/csvImport.js';
 import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import type { FieldTypeName } from '../../shared/fieldTypes.js';
 import { CsvImportResult, CsvPreview, type CsvRowFailure } from '../../shared/schemas/csvImport.js';
@@ -73,8 +74,7 @@ const bySampleId = (rs: OdrRecord[], id: string) =>
   rs.find((r) => r.fields.some((f) => f.field_uuid === F('Short Text') && f.value === id));
 const field = (r: OdrRecord, ty: FieldTypeName) => r.fields.find((f) => f.field_uuid === F(ty));
 
-const HEADER =
-  'Sample ID,Integer field,Decimal field,Boolean field,DateTime field,Single Radio field,Multiple Select field,Tags field,Medium Text field';
+const HEADER = CSV_HEADER;
 
 describe('CSV import into a dataset', () => {
   it('imports good rows as records with the values, options and tags they name', async () => {
@@ -276,7 +276,7 @@ describe('CSV import into a dataset', () => {
     expect(t.digest()).toBe(digest);
   });
 
-  it('refuses a user without the right to edit the dataset, and an anonymous caller; nothing written', async () => {
+  it('refuses a user without the right to edit the dataset (no role, view role), and an anonymous caller; nothing written', async () => {
     const digest = t.digest();
     for (const route of ['import', 'import/preview'] as const) {
       const r = await post(route, form(`${HEADER}\nX-1,1,,,,,,,\n`), userToken);
@@ -286,24 +286,35 @@ describe('CSV import into a dataset', () => {
       expect(anon.status).toBe(401);
     }
     expect(t.digest()).toBe(digest);
+    // The view role does not let one import; the edit role does.
+    const grant = async (permission: string) => {
+      const r = await fetch(`${t.api}/user/permissions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.admin.token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ user_email: USER.email, dataset_uuid: SYNTH.dataset, permission }),
+      });
+      expect(r.status, await r.text()).toBe(200);
+    };
+    await grant('view');
+    const granted = t.digest();
+    for (const route of ['import', 'import/preview'] as const) {
+      expect((await post(route, form(`${HEADER}\nX-1,1,,,,,,,\n`), userToken)).status).toBe(403);
+    }
+    expect(t.digest()).toBe(granted);
+    await grant('edit');
+    expect((await post('import/preview', form(`${HEADER}\nX-1,1,,,,,,,\n`), userToken)).status).toBe(200);
+    await grant('none');
   });
 
   it('a 10,000-row file imports with its bad rows reported one by one', async () => {
-    const lines = [HEADER];
-    const bad: number[] = [];
-    for (let i = 0; i < 10_000; i++) {
-      const row = i + 2;
-      if (i % 500 === 7) {
-        bad.push(row);
-        lines.push(`BIG-${i},${i}.5,,,,,,,`);
-      } else {
-        lines.push(
-          `BIG-${i},${i},${(i / 7).toFixed(3)},${i % 2},2020-01-${String(1 + (i % 28)).padStart(2, '0')},Single Radio option ${1 + (i % 3)},Multiple Select option ${1 + (i % 5)},Group ${1 + (i % 3)},row ${i}`,
-        );
-      }
-    }
+    // The bench's file: one row in 500 has a bad integer.
+    const file = path.join(t.dataDir, 'rows-10000.csv');
+    writeCsv(file, 10_000);
+    const bad = Array.from({ length: 10_000 }, (_, i) => i)
+      .filter((i) => i % 500 === 7)
+      .map((i) => i + 2);
     const before = await count();
-    const result = await importRows(lines.join('\n'));
+    const result = await importRows(readFileSync(file));
     console.log(
       `10,000-row CSV: ${result.imported} imported, ${result.failed_rows} refused in ${result.seconds} s = ${Math.round(result.total / result.seconds)} rows/s`,
     );

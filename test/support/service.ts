@@ -84,9 +84,13 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
 }
 
 /** A service holding the synthetic template and `n` synthetic records, plus a second user. */
-export async function startSyntheticService(n = 30, opts: Parameters<typeof startService>[0] = {}): Promise<TestService> {
-  const t = await startService(opts);
-  await t.importJson(syntheticTemplate());
+export async function startSyntheticService(
+  n = 30,
+  opts: Parameters<typeof startService>[0] & { template?: unknown } = {},
+): Promise<TestService> {
+  const { template, ...rest } = opts;
+  const t = await startService(rest);
+  await t.importJson(template ?? syntheticTemplate());
   const file = path.join(t.dataDir, 'records.json');
   await writeSyntheticExport(file, n);
   await importFile(t.service.domain, t.service.domain.users.firstSuperUser()!, file);

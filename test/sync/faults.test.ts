@@ -27,8 +27,11 @@ function prng(seed: number) {
   };
 }
 const SEED = Number(process.env.SYNC_FUZZ_SEED ?? 20261122);
+// Two streams: the edit plan depends on the seed alone, not on how many requests a sync makes
+// (each request draws from the fault stream).
 const rand = prng(SEED);
-const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+const faultRand = prng(SEED ^ 0x5eed);
+const pick = <T>(xs: T[], r = rand) => xs[Math.floor(r() * xs.length)]!;
 
 beforeAll(async () => {
   remote = await startRemote(40);
@@ -40,8 +43,8 @@ beforeAll(async () => {
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: async (req) => {
       const forward = { url: origin + new URL(req.url).pathname + new URL(req.url).search };
-      if (rand() >= faultRate) return forward;
-      const kind = pick(['reset', 'error', 'lost', 'delayed'] as const);
+      if (faultRand() >= faultRate) return forward;
+      const kind = pick(['reset', 'error', 'lost', 'delayed'] as const, faultRand);
       faults[kind]++;
       if (kind === 'reset') return { response: 'reset' as const };
       if (kind === 'error')
@@ -99,6 +102,13 @@ describe('randomized sync under faults', () => {
     for (let round = 0; round < 3; round++) {
       const localLast = new Map<string, string>();
       const remoteLast = new Map<string, string>();
+      // One field edited on both sides in every round, so conflicts are always exercised.
+      const both0 = `${SYNTH.record(Math.floor(rand() * 40))}|${pick(FIELDS)}`;
+      const [rec0, field0] = both0.split('|') as [string, string];
+      await local.admin.setValue(rec0, field0, `L${round}.both`);
+      localLast.set(both0, `L${round}.both`);
+      await remote.client.setValue(rec0, field0, `R${round}.both`);
+      remoteLast.set(both0, `R${round}.both`);
       for (let i = 0; i < 20; i++) {
         const key = `${SYNTH.record(Math.floor(rand() * 40))}|${pick(FIELDS)}`;
         const [rec, field] = key.split('|') as [string, string];

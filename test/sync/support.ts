@@ -17,8 +17,9 @@ export interface RemoteProc {
 }
 
 /** `env`: e.g. ODR_TOKEN_TTL for a remote whose tokens expire quickly. */
-export async function startRemote(n: number, env: Record<string, string> = {}): Promise<RemoteProc> {
-  const seeded = await startSyntheticService(n, { keepDir: true });
+/** `template`: another template than the synthetic one (e.g. with a file field on the child). */
+export async function startRemote(n: number, env: Record<string, string> = {}, template?: unknown): Promise<RemoteProc> {
+  const seeded = await startSyntheticService(n, { keepDir: true, template });
   await seeded.close();
   const r: RemoteProc = {
     url: '',

@@ -33,6 +33,8 @@ export class GroupCommit {
   private lastCommitMs = 0;
   batches = 0;
   operations = 0;
+  /** Time spent in batches' transactions, commit and its fsync included (ms, for the bench). */
+  commitMs = 0;
 
   constructor(private readonly ctx: Ctx) {}
 
@@ -90,6 +92,7 @@ export class GroupCommit {
     } finally {
       const t1 = performance.now();
       this.lastCommitMs = t1 - t0;
+      this.commitMs += t1 - t0;
       if (batch.length >= this.peak) {
         this.peak = batch.length;
         this.peakAt = t1;

@@ -28,6 +28,9 @@ export const seesAll = (u: User, dt: DatatypeInfo) => isAdmin(u, dt) || rank(u, 
 export const canViewDatatype = (u: User, dt: DatatypeInfo, now: string) =>
   isAdmin(u, dt) || rank(u, dt) >= RANK.view_only || isPublicAt(dt.top.publicDate, now);
 
+/** Edits every record of the dataset (admins and the `edit` role): e.g. a CSV import into it. */
+export const editsAll = (u: User, dt: DatatypeInfo) => isAdmin(u, dt) || rank(u, dt) >= RANK.edit;
+
 /** `top` is the record's top-level record (itself for a top-level record). */
 export const canEditRecord = (u: User, dt: DatatypeInfo, rec: VisibilityFacts, top: VisibilityFacts) =>
   isAdmin(u, dt) || rank(u, dt) >= RANK.edit || rec.created_by === u.id || top.created_by === u.id;

@@ -142,7 +142,7 @@ export class RecordReader {
     for (const v of tree.values()) {
       const node = nodes.get(v.record_rid);
       const f = schema.fields.get(v.datafield_id);
-      if (!node || !f || !visible(node, f)) continue;
+      if (!node || !f || f.removed || !visible(node, f)) continue;
       node.instance.set(f.id, v);
       // A field used on the record appears, option and file kinds with their (maybe empty) list.
       const entry = fieldHead(f, v);
@@ -159,7 +159,8 @@ export class RecordReader {
     for (const s of sels) {
       const node = nodes.get(s.record_rid);
       const f = schema.fields.get(s.datafield_id);
-      if (!node || !f || !visible(node, f)) continue;
+      if (!node || !f || f.removed || !visible(node, f)) continue;
+      if ((s.is_tag ? schema.tags.get(s.item_id) : schema.options.get(s.item_id))?.removed) continue;
       const entry = this.entryFor(node, f);
       if (s.is_tag) (entry.tags ??= []).push(tagEntry(schema, s.item_id, s.selected_at));
       else (entry.values ??= []).push(optionEntry(schema, s.item_id, s.selected_at));
@@ -179,7 +180,7 @@ export class RecordReader {
       if (file.parent_rid !== null) continue;
       const node = nodes.get(file.record_rid);
       const f = schema.fields.get(file.datafield_id);
-      if (!node || !f || !visible(node, f)) continue;
+      if (!node || !f || f.removed || !visible(node, f)) continue;
       if (node.restricted && file.created_by !== opts.viewer.id && !isPublic(file.public_date, node.row.top_rid)) continue;
       const entry = this.entryFor(node, f);
       const list = (entry.files ??= []);

@@ -16,6 +16,8 @@ export interface OptionInfo {
   userCreated: boolean;
   created: string;
   updatedAt: string;
+  /** The server's template no longer lists it: selections stay stored, never shown. */
+  removed: boolean;
 }
 
 export interface TagInfo {
@@ -28,6 +30,7 @@ export interface TagInfo {
   userCreated: boolean;
   created: string;
   updatedAt: string;
+  removed: boolean;
   children: TagInfo[];
 }
 
@@ -50,6 +53,11 @@ export interface FieldInfo {
   masterPublishedVersion: string;
   masterRevision: string;
   trackingMasterVersion: string;
+  /**
+   * The server's template no longer lists it (docs/sync.md §4): its values stay stored but are
+   * never shown. Kept in `Schema.fields` (by id) only; absent from every uuid map and list.
+   */
+  removed: boolean;
   options: OptionInfo[];
   optionsByUuid: Map<string, OptionInfo>;
   tags: TagInfo[];
@@ -213,12 +221,14 @@ export class SchemaCache {
         masterPublishedVersion: r.master_published_version,
         masterRevision: r.master_revision,
         trackingMasterVersion: r.tracking_master_version,
+        removed: r.removed_at !== null,
         options: [],
         optionsByUuid: new Map(),
         tags: [],
         tagsByUuid: new Map(),
       };
       s.fields.set(f.id, f);
+      if (f.removed) continue;
       s.fieldsByUuid.set(f.uuid, f);
       const dt = s.datatypes.get(f.datatypeId);
       if (dt) {
@@ -237,10 +247,11 @@ export class SchemaCache {
         userCreated: r.user_created === 1,
         created: r.created,
         updatedAt: r.updated_at,
+        removed: r.removed_at !== null,
       };
       s.options.set(o.id, o);
       const f = s.fields.get(o.fieldId);
-      if (f) {
+      if (f && !o.removed) {
         f.options.push(o);
         f.optionsByUuid.set(o.uuid, o);
       }
@@ -256,12 +267,14 @@ export class SchemaCache {
         userCreated: r.user_created === 1,
         created: r.created,
         updatedAt: r.updated_at,
+        removed: r.removed_at !== null,
         children: [],
       };
       s.tags.set(t.id, t);
-      s.fields.get(t.fieldId)?.tagsByUuid.set(t.uuid, t);
+      if (!t.removed) s.fields.get(t.fieldId)?.tagsByUuid.set(t.uuid, t);
     }
     for (const t of s.tags.values()) {
+      if (t.removed) continue;
       if (t.parentId === null) s.fields.get(t.fieldId)?.tags.push(t);
       else s.tags.get(t.parentId)?.children.push(t);
     }

@@ -18,8 +18,8 @@ export interface NewTopRecord {
 /** New top-level records with their field data, gathered and then written with multi-row INSERTs. */
 export interface NewRecordsBatch {
   records: NewTopRecord[];
-  /** record_rid, datafield_id, value, date, auth (value NULL for option and tag fields). */
-  values: [number, number, string | number | null, string, string][];
+  /** record_rid, datafield_id, value, create_date, update_date, create_auth (value NULL for option and tag fields). */
+  values: [number, number, string | number | null, string, string, string][];
   /** record_rid, option_id, datafield_id, selected_at */
   options: [number, number, number, string][];
   /** record_rid, tag_id, datafield_id, selected_at */
@@ -38,11 +38,13 @@ export const newRecordsStore = perConnection((db: Db) => {
     'SELECT COALESCE(MAX(rid), 0) + 1 AS rid, COALESCE(MAX(internal_id), 0) + 1 AS internal_id FROM records',
   );
   const sql = shaped(db);
-  const many = (head: string, width: number, rows: unknown[][]) => {
+  const many = (head: string, width: number, rows: readonly (readonly unknown[])[]) => {
     const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
     for (let i = 0; i < rows.length; i += CHUNK) {
-      const part = rows.slice(i, i + CHUNK);
-      sql(`${head} VALUES ${Array.from({ length: part.length }, () => tuple).join(', ')}`).run(...part.flat());
+      const n = Math.min(CHUNK, rows.length - i);
+      const params: unknown[] = [];
+      for (let k = i; k < i + n; k++) for (const v of rows[k]!) params.push(v);
+      sql(`${head} VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`).run(...params);
     }
   };
   return {
@@ -66,11 +68,7 @@ export const newRecordsStore = perConnection((db: Db) => {
           r.publicDate,
         ]),
       );
-      many(
-        'INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)',
-        6,
-        b.values.map(([rid, field, value, at, auth]) => [rid, field, value, at, at, auth]),
-      );
+      many('INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)', 6, b.values);
       many('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4, b.options);
       many('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4, b.tags);
     },

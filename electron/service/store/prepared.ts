@@ -17,19 +17,25 @@ export function perConnection<T>(build: (db: Db) => T): (db: Db) => T {
   };
 }
 
+/** Statements kept per connection by `shaped`; the least recently used go first. */
+const SHAPES_KEPT = 256;
+
 /**
  * For SQL whose text is built at run time (a filter's shape, an IN list's length): each distinct
- * text is prepared once per connection. Texts come from a bounded set of shapes, never from
+ * text is prepared once per connection and kept while in use. Texts come from shapes, never from
  * values, which are always bound.
  */
 export const shaped = perConnection((db: Db) => {
   const cache = new Map<string, Statement<unknown[], unknown>>();
   return <P extends unknown[] = unknown[], R = unknown>(sql: string): Statement<P, R> => {
     let s = cache.get(sql);
-    if (!s) {
+    if (s) {
+      cache.delete(sql);
+    } else {
       s = db.prepare(sql);
-      cache.set(sql, s);
+      if (cache.size >= SHAPES_KEPT) cache.delete(cache.keys().next().value!);
     }
+    cache.set(sql, s);
     return s as unknown as Statement<P, R>;
   };
 });

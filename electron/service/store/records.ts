@@ -41,14 +41,23 @@ const statements = (db: Db) => ({
   >(`INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
                     VALUES (?, ?, NULL, ?, ?, ?)
                     ON CONFLICT (record_rid, datafield_id) DO UPDATE SET update_date = excluded.update_date, create_auth = excluded.create_auth`),
+  // Selections of options and tags the server's template removed stay stored, untouched by writes.
   selectedOptions: db
-    .prepare<[number, number], number>('SELECT option_id FROM option_selections WHERE record_rid = ? AND datafield_id = ?')
+    .prepare<[number, number], number>(
+      `SELECT s.option_id FROM option_selections s JOIN radio_options o ON o.id = s.option_id
+       WHERE s.record_rid = ? AND s.datafield_id = ? AND o.removed_at IS NULL`,
+    )
     .pluck(),
   selectOption: db.prepare<[number, number, number, string]>(
     'INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)',
   ),
   unselectOption: db.prepare<[number, number]>('DELETE FROM option_selections WHERE record_rid = ? AND option_id = ?'),
-  selectedTags: db.prepare<[number, number], number>('SELECT tag_id FROM tag_selections WHERE record_rid = ? AND datafield_id = ?').pluck(),
+  selectedTags: db
+    .prepare<[number, number], number>(
+      `SELECT s.tag_id FROM tag_selections s JOIN tags t ON t.id = s.tag_id
+       WHERE s.record_rid = ? AND s.datafield_id = ? AND t.removed_at IS NULL`,
+    )
+    .pluck(),
   selectTag: db.prepare<[number, number, number, string]>(
     'INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)',
   ),

@@ -45,6 +45,8 @@ export interface DatafieldRow {
   master_published_version: string;
   master_revision: string;
   tracking_master_version: string;
+  /** Set when a synced server template no longer lists it (migration 011). */
+  removed_at: string | null;
 }
 
 export interface OptionRow {
@@ -57,6 +59,8 @@ export interface OptionRow {
   user_created: number;
   created: string;
   updated_at: string;
+  /** Set when a synced server template no longer lists it (migration 011). */
+  removed_at: string | null;
 }
 
 export interface TagRow {
@@ -69,6 +73,8 @@ export interface TagRow {
   user_created: number;
   created: string;
   updated_at: string;
+  /** Set when a synced server template no longer lists it (migration 011). */
+  removed_at: string | null;
 }
 
 const REV = 'schema_rev';

@@ -107,6 +107,56 @@ export class SyncFileStore {
     this.q('DELETE FROM sync_file_map WHERE local_uuid = ?').run(local);
   }
 
+  // File operations in the outbox (sync_outbox rows whose op starts with file_)
+
+  /** Local files under a top-level record with an unsent or conflicting file operation. */
+  pendingItems(top: string): Set<string> {
+    const rows = this.q(
+      "SELECT item_uuid FROM sync_outbox WHERE top_record_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\' AND state IN ('pending', 'conflict')",
+    )
+      .pluck()
+      .all(top) as string[];
+    return new Set(rows);
+  }
+
+  /** The file's waiting metadata change waits for the person's choice too. */
+  parkMeta(item: string, why: string): void {
+    this.q(
+      "UPDATE sync_outbox SET state = 'conflict', last_error = ?, attempts = attempts + 1 WHERE item_uuid = ? AND op = 'file_meta' AND state = 'pending'",
+    ).run(why, item);
+  }
+
+  /** Every waiting or conflicting operation of the file is settled (a choice replaced them). */
+  dropOps(item: string): void {
+    this.q(
+      "UPDATE sync_outbox SET state = 'done' WHERE item_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\' AND state IN ('pending', 'conflict')",
+    ).run(item);
+  }
+
+  /** The file's operation of this kind held in a conflict, with its payload (JSON). */
+  conflictOp(item: string, op: string): { id: number; payload: string | null } | undefined {
+    return this.q("SELECT id, payload FROM sync_outbox WHERE item_uuid = ? AND op = ? AND state = 'conflict' ORDER BY id DESC LIMIT 1").get(
+      item,
+      op,
+    ) as { id: number; payload: string | null } | undefined;
+  }
+
+  setPayload(id: number, payload: unknown): void {
+    this.q('UPDATE sync_outbox SET payload = ? WHERE id = ?').run(JSON.stringify(payload), id);
+  }
+
+  requeue(id: number, payload: unknown): void {
+    this.q("UPDATE sync_outbox SET state = 'pending', last_error = NULL, payload = ? WHERE id = ?").run(JSON.stringify(payload), id);
+  }
+
+  /** Original files under a top-level record (its children's too), with their record's uuid. */
+  originalsUnder(topRid: number): (FileRow & { record_uuid: string })[] {
+    return this.q(
+      `SELECT f.*, r.uuid AS record_uuid FROM files f JOIN records r ON r.rid = f.record_rid
+       WHERE r.top_rid = ? AND f.parent_rid IS NULL ORDER BY f.rid`,
+    ).all(topRid) as (FileRow & { record_uuid: string })[];
+  }
+
   // Datasets whose files are kept offline
 
   setKeepOffline(remoteId: number, dataset: string, keep: boolean): void {

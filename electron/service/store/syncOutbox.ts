@@ -11,6 +11,7 @@ export interface LocalChangeRow {
   top_record_uuid: string | null;
   field_uuid: string | null;
   item_uuid: string | null;
+  old: string | null;
   new: string | null;
 }
 
@@ -30,7 +31,7 @@ export interface OutboxEntry {
 export const syncOutbox = perConnection((db: Db) => {
   const s = {
     localChanges: db.prepare<[number, number], LocalChangeRow>(
-      `SELECT seq, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, new FROM change_log
+      `SELECT seq, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, old, new FROM change_log
        WHERE seq > ? AND origin = 'local' ORDER BY seq LIMIT ?`,
     ),
     upsert: db.prepare<[string, string, string, string, string, string, string | null, string]>(
@@ -44,6 +45,10 @@ export const syncOutbox = perConnection((db: Db) => {
         `SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`,
       )
       .pluck(),
+    pendingUpload: db
+      .prepare<[string], number>(`SELECT id FROM sync_outbox WHERE item_uuid = ? AND op = 'file_upload' AND state = 'pending'`)
+      .pluck(),
+    dropFile: db.prepare<[string]>(`DELETE FROM sync_outbox WHERE item_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\' AND state = 'pending'`),
     dropRecord: db.prepare<[string, string]>(
       `DELETE FROM sync_outbox WHERE (record_uuid = ? OR top_record_uuid = ?) AND state = 'pending'`,
     ),
@@ -54,6 +59,9 @@ export const syncOutbox = perConnection((db: Db) => {
     /** Adds an operation; a pending one for the same target takes the new payload. */
     upsert: (e: OutboxEntry) => void s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at),
     hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
+    hasPendingUpload: (file: string) => s.pendingUpload.get(file) !== undefined,
+    /** Drops the pending operations of one file. */
+    dropFile: (file: string) => void s.dropFile.run(file),
     /** Drops the pending operations of a record and its descendants. */
     dropRecord: (record: string) => void s.dropRecord.run(record, record),
   };

@@ -40,6 +40,23 @@ export const OutboxOp = z.discriminatedUnion('op', [
   z.object({ ...OpBase, op: z.literal('option'), payload: z.object({ on: z.boolean(), over: z.string().optional() }) }),
   z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable() }) }),
   z.object({ ...OpBase, op: z.literal('delete'), payload: z.null() }),
+  // Files (item_uuid: the local file). An upload and a metadata change read the file as it is
+  // when sent; a delete carries what the file was, to find an upload whose answer was lost.
+  z.object({ ...OpBase, op: z.literal('file_upload'), payload: z.null() }),
+  z.object({ ...OpBase, op: z.literal('file_meta'), payload: z.null() }),
+  z.object({
+    ...OpBase,
+    op: z.literal('file_delete'),
+    payload: z.object({
+      name: z.string(),
+      size: z.number().nullable(),
+      image: z.boolean(),
+      /** "Keep mine" after a conflict: deleted whatever the server changed. */
+      force: z.boolean().optional(),
+      /** The server's entry when the conflict was found ("keep theirs" puts it back here). */
+      theirs: z.unknown().optional(),
+    }),
+  }),
 ]);
 export type OutboxOp = z.infer<typeof OutboxOp>;
 export type OpName = OutboxOp['op'];

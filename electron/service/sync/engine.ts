@@ -1,6 +1,8 @@
 import type { Domain } from '../domain/domain.js';
 import type { User } from '../domain/users.js';
 import { EngineContext } from './engineContext.js';
+import type { KeptTheirs } from './filePush.js';
+import { FileReconciler } from './fileReconcile.js';
 import { collectOutbox } from './outbox.js';
 import { Puller } from './pull.js';
 import { Pusher, type PushStats } from './push.js';
@@ -58,6 +60,11 @@ export class SyncEngine {
 
   pull(dataset: string, onRecord?: () => void) {
     return this.puller.pull(dataset, onRecord);
+  }
+
+  /** A server file listed here again (a "keep theirs" after the file was deleted here). */
+  restoreFile(kept: KeptTheirs): void {
+    new FileReconciler(this.x).insert(kept);
   }
 
   /** Outbox first, then the server's changes. */

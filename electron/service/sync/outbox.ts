@@ -3,6 +3,17 @@ import type { OpName } from '../store/syncState.js';
 import { metaStore } from '../store/meta.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { transaction } from '../store/tx.js';
+import { syncFileStore } from '../store/syncFiles.js';
+
+/** What a deleted file was (its change-log entry's old value). */
+function deletedFile(old: string | null): { name: string; size: number | null; image: boolean } {
+  const o = (old ? JSON.parse(old) : {}) as { original_name?: unknown; file_size?: unknown; image?: unknown };
+  return {
+    name: typeof o.original_name === 'string' ? o.original_name : '',
+    size: typeof o.file_size === 'number' ? o.file_size : null,
+    image: o.image === true,
+  };
+}
 
 const CURSOR = 'sync_outbox_seq';
 
@@ -64,8 +75,23 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
           if (!created) add('delete');
           break;
         }
+        // Files: the original only (derived images are never pushed; the server makes its own).
+        case 'file.add':
+          add('file_upload', r.field_uuid ?? '', r.item_uuid ?? '');
+          break;
+        case 'file.meta':
+          add('file_meta', r.field_uuid ?? '', r.item_uuid ?? '');
+          break;
+        case 'file.delete': {
+          const item = r.item_uuid ?? '';
+          // Never sent (and no attempt in doubt): nothing to tell the server.
+          const unsent = outbox.hasPendingUpload(item) && !syncFileStore(ctx.db).mapRow(item);
+          outbox.dropFile(item);
+          if (!unsent) add('file_delete', r.field_uuid ?? '', item, deletedFile(r.old));
+          break;
+        }
         default:
-          break; // imports, file changes and metadata edits are not pushed (yet)
+          break; // imports and metadata edits are not pushed
       }
     }
     meta.set(CURSOR, String(rows.at(-1)!.seq));

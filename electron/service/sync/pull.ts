@@ -10,7 +10,9 @@ import type { EngineContext } from './engineContext.js';
 import { mergeRecord, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
+import { FileReconciler } from './fileReconcile.js';
 import { recordLists } from '../store/recordLists.js';
+import { templatePartsStore, templateParts } from '../store/templateParts.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -28,7 +30,15 @@ export class Puller {
   /** Local records changed by applied server copies, not yet announced. */
   private changed = new Map<string, Set<string>>();
 
-  constructor(private readonly x: EngineContext) {}
+  private readonly files: FileReconciler;
+
+  constructor(private readonly x: EngineContext) {
+    this.files = new FileReconciler(x);
+  }
+
+  private get templates() {
+    return templatePartsStore(this.x.db);
+  }
 
   /**
    * Tells listeners (the open record, tables) which records the server's copies changed. Called
@@ -46,11 +56,26 @@ export class Puller {
     this.changed.set(dataset, set);
   }
 
+  /**
+   * The server's template (child templates included) applied here whenever it changed since the
+   * last pull: fields, options and tags added or renamed are written; those it no longer lists are
+   * marked removed, their stored values kept and hidden (docs/sync.md §4). Records pulled after
+   * this are read with the new template.
+   */
   async pullTemplate(dataset: string): Promise<void> {
     const x = this.x;
     const tpl = await x.remote.call((c) => c.request<unknown>('GET', `/template/${dataset}`));
-    if (!x.d.schema().datatypesByUuid.has(dataset)) x.asSync(() => importTemplate(x.d, x.user, tpl, {}));
-    x.types = fieldTypesOf(normalizeTemplate(tpl), x.types);
+    const t = normalizeTemplate(tpl);
+    const now = templateParts(t, tpl);
+    const before = this.templates.applied(x.state.remoteId, dataset);
+    if (before?.hash !== now.hash || !x.d.schema().datatypesByUuid.has(dataset)) {
+      x.asSync(() => {
+        importTemplate(x.d, x.user, tpl, {});
+        this.templates.reconcile(x.state.remoteId, dataset, before, now, x.d.now());
+        x.d.ctx.schema.changed();
+      });
+    }
+    x.types = fieldTypesOf(t, x.types);
   }
 
   /**
@@ -96,6 +121,8 @@ export class Puller {
         x.state.parkField(c.record, c.field);
       }
       if (apply.size) x.asSync(() => this.store(theirs, local, apply));
+      // Files are merged by identity, not field by field (fileMerge.ts).
+      this.files.reconcile(theirsRaw, base, localUuid, dataset);
     }
     x.state.setBase(theirsRaw);
     return 'merged';

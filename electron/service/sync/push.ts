@@ -9,6 +9,7 @@ import { pushConflict } from './merge.js';
 import { collectOutbox } from './outbox.js';
 import type { Puller } from './pull.js';
 import { RemoteError } from './remoteClient.js';
+import { FilePusher, isFileOp } from './filePush.js';
 import type { OutboxOp } from '../store/syncState.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
@@ -23,11 +24,15 @@ export interface PushStats {
 
 /** Here to the server: the outbox replayed, several top-level records at a time. */
 export class Pusher {
+  private readonly files: FilePusher;
+
   constructor(
     private readonly x: EngineContext,
     private readonly puller: Puller,
     private readonly concurrency = PUSH_CONCURRENCY,
-  ) {}
+  ) {
+    this.files = new FilePusher(x);
+  }
 
   /**
    * Replays pending operations. Per top-level record in order: creates first settle their identity
@@ -46,6 +51,10 @@ export class Pusher {
       byTop.set(op.top_record_uuid, list);
     }
     if (!byTop.size) return stats;
+    // The server's copies applied after each write are read with its current template: a field
+    // it removed must already be marked removed here, or applying its copy would clear the values
+    // kept under it (docs/sync.md §4).
+    for (const ds of new Set([...byTop.values()].map((l) => l[0]!.dataset_uuid))) await this.puller.pullTemplate(ds);
     const importer = new RecordImporter(x.d, x.user, false);
     await settleAll([...byTop], this.concurrency, ([top, list]) => this.pushTop(top, list, stats, importer, onOp));
     if (stats.pushed || stats.created) x.state.pushed();
@@ -87,6 +96,17 @@ export class Pusher {
             x.state.dropBase(r);
           }
           sent.push(op);
+        } else if (isFileOp(op)) {
+          const topR = x.state.remoteOf(top);
+          if (!topR || !x.state.remoteOf(op.record_uuid)) continue; // its create has not gone through yet
+          const r = await this.files.push(op, top, topR);
+          fresh = null;
+          if (r.outcome === 'conflict') {
+            stats.conflicts++;
+            continue;
+          }
+          answer = r.answer;
+          if (r.outcome === 'sent') sent.push(op);
         } else {
           const topR = x.state.remoteOf(top);
           const recR = x.state.remoteOf(op.record_uuid);

@@ -15,7 +15,9 @@ import { RemoteClient, RemoteError } from './remoteClient.js';
 import type { SecretBox } from './secrets.js';
 import type { BlobStore } from '../domain/files/blobStore.js';
 import { FileFetcher } from './filePull.js';
+import { resolveFileConflict } from './fileConflicts.js';
 import { syncRemotes, type RemoteRow } from '../store/syncRemotes.js';
+import { transaction } from '../store/tx.js';
 
 const MAX_PASSES = 8;
 
@@ -229,6 +231,22 @@ export class SyncService {
     for (const ds of this.files.files.offlineDatasets(remoteId)) this.downloadOffline(remoteId, ds, user);
   }
 
+  private resolveFile(c: SyncConflict & { top_record_uuid: string }, choice: string): { resolved: true } {
+    const user = this.d.users.firstSuperUser()!;
+    const remoteId = this.files.files.remoteOfDataset(c.dataset_uuid);
+    const engine = remoteId === null ? null : this.engine(remoteId, user);
+    transaction(this.db, () => {
+      const before = this.d.log.origin;
+      this.d.log.origin = 'sync';
+      try {
+        resolveFileConflict(this.d, user, this.ledger, c, choice, (kept) => engine?.restoreFile(kept));
+      } finally {
+        this.d.log.origin = before;
+      }
+    });
+    return { resolved: true };
+  }
+
   conflicts(): SyncConflict[] {
     return this.ledger.conflicts();
   }
@@ -242,6 +260,7 @@ export class SyncService {
     const c = this.ledger.openConflict(id);
     if (!c) throw notFound('Conflict');
     if (choice !== 'mine' && choice !== 'theirs' && choice !== 'merged') throw badRequest('choice must be "mine", "theirs" or "merged"');
+    if (c.item_uuid) return this.resolveFile(c, choice);
     const f = this.d.schema().fieldsByUuid.get(c.field_uuid);
     if (!f) throw notFound('Datafield');
     const isOptions = f.type.takesOptions;

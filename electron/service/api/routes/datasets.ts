@@ -1,18 +1,21 @@
 import { Hono } from 'hono';
 import { formatTimestamp } from '../../../../shared/dates.js';
 import type { AppEnv, Tokens } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { formFields, jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest, forbidden, notFound } from '../../domain/errors.js';
 import { canViewDatatype } from '../../domain/permissions.js';
 import { RecordSearch } from '../../domain/search/recordSearch.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { listTrash, restoreTrash, trashDataset } from '../../domain/datasets/trash.js';
-import { apiBase } from './context.js';
+import { API_PREFIX, apiBase } from './context.js';
+import { publishDataset } from '../../domain/datasets/publish.js';
+import { datasetJsonLd, JSONLD_DEFAULT_LIMIT } from '../../domain/datasets/jsonld.js';
+import { JsonLdQuery } from '../../../../shared/schemas/jsonld.js';
 import { fileStore } from '../../store/files.js';
 import { recordLists } from '../../store/recordLists.js';
 
-/** DELETE /dataset/{uuid} (to the trash) and the legacy id-based downloads. */
+/** DELETE /dataset/{uuid} (to the trash), publish, JSON-LD, modified files and the legacy id-based downloads. */
 export function datasetRoutes(d: Domain, blobs: BlobStore) {
   const app = new Hono<AppEnv>();
 
@@ -28,6 +31,20 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
     // Its own transaction (snapshot, then delete, without yielding); file bytes go after the commit.
     trashDataset(d, blobs, user, c.req.param('uuid'));
     return c.text('Deleted', 200);
+  });
+
+  // POST /dataset/publish (form, as the real server): 302 to the dataset's records.
+  app.post('/dataset/publish', async (c) => {
+    const form = await formFields(c);
+    const uuid = await d.writes.run(() => publishDataset(d, c.get('user'), form));
+    return c.redirect(`${API_PREFIX}/dataset/${uuid}`, 302);
+  });
+
+  // GET /jsonld/{uuid}: schema.org Dataset, a page of the readable records' values.
+  app.get('/jsonld/:uuid', (c) => {
+    const q = JsonLdQuery.parse(c.req.query());
+    const limit = q.limit === undefined ? JSONLD_DEFAULT_LIMIT : Number(q.limit);
+    return c.json(datasetJsonLd(d, c.get('user'), c.req.param('uuid'), { limit, offset: Number(q.offset ?? 0), apiBase: apiBase(c) }));
   });
 
   // Numeric file/image ids of old clients: 302 to the uuid route, which checks access and serves.

@@ -5,7 +5,7 @@ import { PRIVATE_DATE } from '../../../../shared/dates.js';
 import type { CsvImportResult, CsvMapping, CsvPreview, CsvRowFailure } from '../../../../shared/schemas/csvImport.js';
 import type { Domain } from '../domain.js';
 import { badRequest, forbidden } from '../errors.js';
-import { isAdmin } from '../permissions.js';
+import { editsAll } from '../permissions.js';
 import { newUuid } from '../ids.js';
 import { emptyBatch, newRecordsStore, type NewRecordsBatch } from '../../store/newRecords.js';
 import type { DatatypeInfo } from '../schemaCache.js';
@@ -31,8 +31,8 @@ const MAX_LISTED_FAILURES = 10_000;
 const BATCH_ROWS = 2000;
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
-/** Who may import rows into a dataset: those who administer it (owner, super-users). */
-export const mayImportInto = (user: User, dt: DatatypeInfo) => isAdmin(user, dt);
+/** Who may import rows into a dataset: those who may edit all its records (admins, the edit role). */
+export const mayImportInto = (user: User, dt: DatatypeInfo) => editsAll(user, dt);
 
 export interface CsvPlan {
   file: string;
@@ -109,7 +109,7 @@ const isBlank = (row: string[]) => row.length === 1 && row[0]!.trim() === '';
 export async function openCsv(d: Domain, user: User, file: string, datasetUuid: string, mapping?: CsvMapping): Promise<CsvPlan> {
   const dt = d.datatype(datasetUuid, 'Dataset');
   if (dt.parentId !== null) throw badRequest(`${datasetUuid} is a child dataset: rows are imported into a top-level dataset`);
-  if (!mayImportInto(user, dt)) throw forbidden(`You may not import records into dataset ${datasetUuid}: only its admins can.`);
+  if (!mayImportInto(user, dt)) throw forbidden(`You may not import records into dataset ${datasetUuid}: only its admins and editors can.`);
   const size = await checkText(file);
   let header: string[] | null = null;
   let hasRow = false;
@@ -233,10 +233,10 @@ function addRow(d: Domain, t: RowTarget, rid: number, internalId: number, writes
   for (const c of writes) {
     given.add(c.field.id);
     if (c.kind === 'value') {
-      out.values.push([rid, c.field.id, c.stored, t.at, auth]);
+      out.values.push([rid, c.field.id, c.stored, t.at, t.at, auth]);
       continue;
     }
-    out.values.push([rid, c.field.id, null, t.at, auth]);
+    out.values.push([rid, c.field.id, null, t.at, t.at, auth]);
     for (const id of c.ids) (c.kind === 'options' ? out.options : out.tags).push([rid, id, c.field.id, t.at]);
   }
   for (const [fieldId, options] of t.defaults) {

@@ -7,6 +7,7 @@ import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
+import { pulledRecordStore } from '../../store/pulledRecords.js';
 import { recordImportStatements } from '../../store/recordImport.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
@@ -49,6 +50,7 @@ function storedScalar(type: FieldTypeName, e: FieldEntry): string | number | nul
 export class RecordImporter {
   private schema: Schema;
   private readonly tw: TemplateWriter;
+  private readonly pulled: ReturnType<typeof pulledRecordStore>;
   private readonly s: ReturnType<typeof recordImportStatements>;
   /** Per datatype: the fields whose value equals every named record's record_name. */
   private readonly nameCandidates = new Map<number, Set<number> | null>();
@@ -62,6 +64,7 @@ export class RecordImporter {
   ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
+    this.pulled = pulledRecordStore(d.ctx.db);
     this.s = recordImportStatements(d.ctx.db);
   }
 
@@ -81,14 +84,13 @@ export class RecordImporter {
   importTop(raw: unknown, types: Map<string, FieldTypeName>): void {
     const rec = normalizeRecord(raw, types);
     const existing = this.d.store.byUuid(rec.record_uuid);
-    if (existing) {
-      if (!this.replace) {
-        this.stats.skipped++;
-        return;
-      }
-      this.d.store.delete(existing.rid);
+    if (existing && !this.replace) {
+      this.stats.skipped++;
+      return;
     }
-    const row = this.insertTree(rec, null, null);
+    // Replaced in place: the record keeps its row, so a pull never moves it in any list.
+    if (existing && existing.parent_rid !== null) this.d.store.delete(existing.rid);
+    const row = existing && existing.parent_rid === null ? this.overwriteTree(rec, existing, null) : this.insertTree(rec, null, null);
     this.stats.imported++;
     const ds = this.d.datatypeOf(row).uuid;
     this.stats.datasets.set(ds, (this.stats.datasets.get(ds) ?? 0) + 1);
@@ -167,22 +169,69 @@ export class RecordImporter {
     return f;
   }
 
-  private insertTree(rec: OdrRecord, parent: RecordRow | null, parentDt: DatatypeInfo | null): RecordRow {
-    let dt = this.datatypeFor(rec, parentDt);
+  private metaOf(rec: OdrRecord) {
     const m = rec._record_metadata;
     const at = this.d.now();
+    return {
+      createDate: m._create_date || at,
+      updateDate: m._update_date || m._create_date || at,
+      createAuth: m._create_auth || this.user.display,
+      publicDate: m._public_date || PRIVATE_DATE,
+    };
+  }
+
+  private insertTree(rec: OdrRecord, parent: RecordRow | null, parentDt: DatatypeInfo | null): RecordRow {
+    const dt = this.datatypeFor(rec, parentDt);
     const row = this.d.store.insert({
       uuid: rec.record_uuid,
       internalId: rec.internal_id || undefined,
       datatypeId: dt.id,
       parent,
       createdBy: this.user.id,
-      createDate: m._create_date || at,
-      updateDate: m._update_date || m._create_date || at,
-      createAuth: m._create_auth || this.user.display,
-      publicDate: m._public_date || PRIVATE_DATE,
+      ...this.metaOf(rec),
     });
     if (parent) this.stats.children++;
+    this.writeFields(rec, row, dt);
+    for (const c of rec.records) this.insertTree(c, row, this.schema.datatypes.get(dt.id)!);
+    return row;
+  }
+
+  /**
+   * A stored record made equal to `rec` keeping its row (and those of its children still listed):
+   * data cleared and written again, children no longer listed deleted, new ones added.
+   */
+  private overwriteTree(rec: OdrRecord, row: RecordRow, parentDt: DatatypeInfo | null): RecordRow {
+    const dt = this.datatypeFor(rec, parentDt);
+    const m = this.metaOf(rec);
+    this.pulled.reset(row.rid, m);
+    const now: RecordRow = {
+      ...row,
+      create_date: m.createDate,
+      update_date: m.updateDate,
+      create_auth: m.createAuth,
+      public_date: m.publicDate,
+    };
+    this.writeFields(rec, now, dt);
+    const had = new Map(this.pulled.children(row.rid).map((c) => [c.uuid, c]));
+    const childDt = this.schema.datatypes.get(dt.id)!;
+    for (const c of rec.records) {
+      const mine = had.get(c.record_uuid);
+      had.delete(c.record_uuid);
+      if (mine) {
+        this.overwriteTree(c, this.d.store.byRid(mine.rid)!, childDt);
+        this.stats.children++;
+        continue;
+      }
+      const elsewhere = this.d.store.byUuid(c.record_uuid);
+      if (elsewhere) this.d.store.delete(elsewhere.rid); // moved under another parent on the server
+      this.insertTree(c, now, childDt);
+    }
+    for (const gone of had.values()) this.d.store.delete(gone.rid);
+    return now;
+  }
+
+  private writeFields(rec: OdrRecord, row: RecordRow, recDt: DatatypeInfo): void {
+    let dt = recDt;
     const named = typeof rec.record_name === 'string' && rec.record_name !== '' && rec.record_name !== String(rec.internal_id);
     const matching = new Set<number>();
     for (const e of rec.fields) {
@@ -226,8 +275,6 @@ export class RecordImporter {
         prev === undefined ? matching : prev === null ? null : new Set([...prev].filter((x) => matching.has(x))),
       );
     }
-    for (const c of rec.records) this.insertTree(c, row, dt);
-    return row;
   }
 
   /**

@@ -109,9 +109,14 @@ export function setOption(d: Domain, user: User, recordUuid: string, fieldUuid: 
  * public keeps the date it became public: making it public again must not rewrite its history.
  */
 export function publicDateFor(d: Domain, rec: RecordRow, input: string | undefined): string {
+  return publicDateFrom(d, rec.public_date, input);
+}
+
+/** publicDateFor for anything with a public date (a record, a dataset). */
+export function publicDateFrom(d: Domain, current: string, input: string | undefined): string {
   const now = d.now();
   const meansNow = input === undefined || input.trim() === '' || /^\s*now\s*$/i.test(input);
-  if (meansNow) return isPublicAt(rec.public_date, now) ? rec.public_date : now;
+  if (meansNow) return isPublicAt(current, now) ? current : now;
   return parseDateOrThrow(d, input, 'public_date');
 }
 

@@ -7,6 +7,7 @@ import { templateField } from '../templates.js';
 import type { User } from '../users.js';
 import type { RecordSearch } from './recordSearch.js';
 import { templateDatasets, templateFields } from './searchKeys.js';
+import { selectionStats } from '../../store/selectionStats.js';
 
 // GET /search/field/stats/{template}/{field} and …/statsbydataset/…: how many top-level records
 // of the datasets made from a template have each option (or tag) selected, counting only
@@ -25,34 +26,9 @@ function resolve(d: Domain, templateUuid: string, fieldUuid: string) {
   return { own, fields: templateFields(datasets, fieldUuid) };
 }
 
-interface Group {
-  item: number;
-  datatype_id: number;
-  created_by: number | null;
-  public_date: string;
-  n: number;
-}
-
-/**
- * Selections of the fields joined to their top-level records (on a top-level field a record
- * holds an option once, so COUNT(*) counts records). The rows are grouped by what the
- * read rule looks at (dataset, creator, public date), so the rule runs once per group, not
- * once per record.
- */
-function selectionSql(d: Domain, own: FieldInfo, fields: FieldInfo[], select: string, group: string): string {
-  const schema = d.schema();
-  const table = own.type.storage === 'options' ? 'option_selections' : 'tag_selections';
-  const col = own.type.storage === 'options' ? 'option_id' : 'tag_id';
-  const top = fields.every((f) => schema.datatypes.get(f.datatypeId)?.parentId === null);
-  const join = top
-    ? 'JOIN records t ON t.rid = s.record_rid'
-    : 'JOIN records c ON c.rid = s.record_rid JOIN records t ON t.rid = c.top_rid';
-  // By item id (the option/tag index answers) rather than by field (no index: a full scan).
-  const items = own.type.storage === 'options' ? 'radio_options' : 'tags';
-  return `SELECT s.${col} AS item, t.datatype_id, t.created_by, t.public_date, ${select.replace('@count', top ? 'COUNT(*)' : 'COUNT(DISTINCT t.rid)')}
-          FROM ${table} s ${join}
-          WHERE s.${col} IN (SELECT id FROM ${items} WHERE datafield_id IN (SELECT value FROM json_each(?))) ${group}`;
-}
+/** Every field on a top-level datatype: a record then holds an item at most once. */
+const allTopLevel = (d: Domain, fields: FieldInfo[]) => fields.every((f) => d.schema().datatypes.get(f.datatypeId)?.parentId === null);
+const kindOf = (own: FieldInfo) => (own.type.storage === 'options' ? 'options' : 'tags');
 
 const itemUuid = (d: Domain, own: FieldInfo, id: number) =>
   own.type.storage === 'options' ? d.schema().options.get(id)?.uuid : d.schema().tags.get(id)?.uuid;
@@ -61,9 +37,11 @@ const itemUuid = (d: Domain, own: FieldInfo, id: number) =>
 function countsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, number> {
   const out = new Map<string, number>();
   if (!fields.length) return out;
-  const groups = d.ctx.db
-    .prepare(selectionSql(d, own, fields, '@count AS n', 'GROUP BY 1, 2, 3, 4'))
-    .all(JSON.stringify(fields.map((f) => f.id))) as Group[];
+  const groups = selectionStats(d.ctx.db).counts(
+    kindOf(own),
+    fields.map((f) => f.id),
+    allTopLevel(d, fields),
+  );
   const canRead = search.readable(user);
   for (const g of groups) {
     const uuid = itemUuid(d, own, g.item);
@@ -76,9 +54,11 @@ function countsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldIn
 function recordsPerItem(d: Domain, search: RecordSearch, user: User, own: FieldInfo, fields: FieldInfo[]): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   if (!fields.length) return out;
-  const hits = d.ctx.db.prepare(selectionSql(d, own, fields, 't.rid', '')).all(JSON.stringify(fields.map((f) => f.id))) as (Group & {
-    rid: number;
-  })[];
+  const hits = selectionStats(d.ctx.db).hits(
+    kindOf(own),
+    fields.map((f) => f.id),
+    allTopLevel(d, fields),
+  );
   const canRead = search.readable(user);
   for (const h of hits) {
     const uuid = itemUuid(d, own, h.item);

@@ -8,6 +8,7 @@ import views from './007_views.js';
 import syncFiles from './008_sync_files.js';
 import history from './009_history.js';
 import datasetRoles from './010_dataset_roles.js';
+import templateRemovals from './011_template_removals.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: 'sync_files', sql: syncFiles },
   { version: 9, name: 'history', sql: history },
   { version: 10, name: 'dataset_roles', sql: datasetRoles },
+  { version: 11, name: 'template_removals', sql: templateRemovals },
 ];

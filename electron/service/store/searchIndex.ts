@@ -1,0 +1,60 @@
+import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
+import { transaction } from './tx.js';
+
+const CURSOR_KEY = 'search_seq';
+
+/** The full-text index (`record_search`) and its cursor over the change log (rules: domain/search/searchIndex.ts). */
+export const searchIndexStore = perConnection((db: Db) => {
+  const s = {
+    cursor: db.prepare<[], string>(`SELECT value FROM meta WHERE key = '${CURSOR_KEY}'`).pluck(),
+    setCursor: db.prepare<[string]>(
+      `INSERT INTO meta (key, value) VALUES ('${CURSOR_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    ),
+    changes: db.prepare<[number, number], { seq: number; top_record_uuid: string | null }>(
+      'SELECT seq, top_record_uuid FROM change_log WHERE seq > ? ORDER BY seq LIMIT ?',
+    ),
+    lastSeq: db.prepare<[], number>('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck(),
+    rids: db
+      .prepare<[string], number>('SELECT rid FROM records WHERE parent_rid IS NULL AND uuid IN (SELECT value FROM json_each(?))')
+      .pluck(),
+    // Every word a record tree shows: text and numbers, chosen options and tags, file names, ids.
+    bodies: db.prepare<[string], { rid: number; body: string }>(`
+      WITH tops(rid) AS (SELECT value FROM json_each(?)),
+      words(top, w) AS (
+        SELECT r.top_rid, v.value FROM records r JOIN field_values v ON v.record_rid = r.rid
+          WHERE r.top_rid IN tops AND v.value IS NOT NULL AND v.value != ''
+        UNION ALL SELECT r.top_rid, o.name FROM records r JOIN option_selections s ON s.record_rid = r.rid JOIN radio_options o ON o.id = s.option_id
+          WHERE r.top_rid IN tops
+        UNION ALL SELECT r.top_rid, t.name FROM records r JOIN tag_selections s ON s.record_rid = r.rid JOIN tags t ON t.id = s.tag_id
+          WHERE r.top_rid IN tops
+        UNION ALL SELECT r.top_rid, f.original_name FROM records r JOIN files f ON f.record_rid = r.rid
+          WHERE r.top_rid IN tops AND f.parent_rid IS NULL
+        UNION ALL SELECT r.rid, r.uuid || ' ' || r.internal_id FROM records r WHERE r.rid IN tops
+      )
+      SELECT top AS rid, group_concat(w, ' ') AS body FROM words GROUP BY top`),
+    del: db.prepare<[number]>('DELETE FROM record_search WHERE rowid = ?'),
+    ins: db.prepare<[number, string]>('INSERT INTO record_search (rowid, body) VALUES (?, ?)'),
+  };
+  return {
+    /** The last change-log entry indexed. */
+    cursor: () => Number(s.cursor.get() ?? 0),
+    lastSeq: () => s.lastSeq.get() ?? 0,
+    /** Change-log entries after `seq`, oldest first, at most `limit`. */
+    changesAfter: (seq: number, limit: number) => s.changes.all(seq, limit),
+    /** Re-indexes these top-level records (gone ones drop out) and moves the cursor, in one transaction. */
+    reindex: (topUuids: string[], cursor: number) =>
+      transaction(
+        db,
+        () => {
+          const rids = s.rids.all(JSON.stringify(topUuids));
+          for (const { rid, body } of s.bodies.all(JSON.stringify(rids))) {
+            s.del.run(rid);
+            s.ins.run(rid, body);
+          }
+          s.setCursor.run(String(cursor));
+        },
+        'immediate',
+      ),
+  };
+});
