@@ -16,9 +16,10 @@ module.exports = {
     {
       name: 'shared-is-self-contained',
       severity: 'error',
-      comment: 'shared/ is used by the service, the renderer and main alike: only zod and itself, no platform.',
+      comment:
+        'shared/ is used by the service, the renderer and main alike: only itself and pure-JS libraries (zod, papaparse), no platform.',
       from: { path: '^shared/' },
-      to: { pathNot: ['^shared/', '^node_modules/zod/'] },
+      to: { pathNot: ['^shared/', '^node_modules/(zod|papaparse)/'] },
     },
     {
       name: 'store-uses-shared-only',
@@ -26,6 +27,13 @@ module.exports = {
       comment: 'store/ is the data layer: it knows SQLite and shared types, not the rules above it.',
       from: { path: `${SERVICE}store/` },
       to: { path: `${SERVICE}(domain|api|sync|host)/` },
+    },
+    {
+      name: 'only-store-opens-sqlite',
+      severity: 'error',
+      comment: 'store/ is the only data layer: nothing else reaches SQLite (docs/store.md).',
+      from: { path: '^electron/', pathNot: `${SERVICE}store/` },
+      to: { path: '(^|/)node_modules/better-sqlite3/' },
     },
     {
       name: 'domain-below-api-and-sync',
@@ -72,7 +80,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['node_modules', '^dist', '^release'] },
+    exclude: { path: ['^dist', '^release'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

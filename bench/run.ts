@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { BENCH_DIR, fmt, load1, scaleTag, type BenchContext } from './util.js';
 import { coreBench } from './sections/core.js';
 import { csvImportBench } from './sections/csvImport.js';
+import { exportBench } from './sections/export.js';
 import { filesBench } from './sections/files.js';
 import { httpOnlyBench } from './sections/http.js';
 import { startupBench } from './sections/startup.js';
@@ -57,6 +58,7 @@ const sections: Record<string, (c: BenchContext) => Promise<void>> = {
   sync: syncBench,
   search: searchBench,
   csv: csvImportBench,
+  export: exportBench,
 };
 // Not in the default run: core measures the same figures at 100k.
 const extra: Record<string, (c: BenchContext) => Promise<void>> = { http: httpOnlyBench };

@@ -13,6 +13,8 @@ import { DatasetList } from './screens/DatasetList';
 import { revealTemplatePart } from './screens/ChildDatasets';
 import { DatasetScreen } from './screens/DatasetScreen';
 import { Welcome } from './screens/Welcome';
+import { TrashPanel } from './trash/TrashPanel';
+import { UsersPanel } from './users/UsersPanel';
 import { Dialogs } from './ui/Dialog';
 import { UndoRedo } from './ui/UndoRedo';
 import { Toasts } from './ui/toasts';
@@ -24,7 +26,7 @@ export function App() {
   const session = useQuery({ queryKey: ['session'], queryFn: startSession, staleTime: Infinity, retry: 2 });
   const live = useServiceEvents(session.isSuccess);
   const [route, go] = useRoute();
-  const [panel, setPanel] = useState<'jobs' | 'sync' | 'settings' | null>(null);
+  const [panel, setPanel] = useState<'jobs' | 'sync' | 'settings' | 'users' | 'trash' | null>(null);
   const bridge = desktop();
   const jobsOpen = panel === 'jobs';
   const setJobsOpen = (open: boolean) => setPanel(open ? 'jobs' : null);
@@ -95,6 +97,14 @@ export function App() {
         <button type="button" aria-pressed={jobsOpen} onClick={() => setPanel((p) => (p === 'jobs' ? null : 'jobs'))}>
           Jobs{running ? ` (${running} running)` : ''}
         </button>
+        {session.data.super_user && (
+          <button type="button" aria-pressed={panel === 'users'} onClick={() => setPanel((p) => (p === 'users' ? null : 'users'))}>
+            Users
+          </button>
+        )}
+        <button type="button" aria-pressed={panel === 'trash'} onClick={() => setPanel((p) => (p === 'trash' ? null : 'trash'))}>
+          Trash
+        </button>
         {bridge && (
           <button type="button" aria-pressed={panel === 'settings'} onClick={() => setPanel((p) => (p === 'settings' ? null : 'settings'))}>
             Settings
@@ -121,6 +131,8 @@ export function App() {
       {jobsOpen && <JobsPanel onClose={() => setJobsOpen(false)} />}
       {panel === 'sync' && <SyncPanel onClose={() => setPanel(null)} />}
       {panel === 'settings' && bridge && <SettingsPanel bridge={bridge} onClose={() => setPanel(null)} />}
+      {panel === 'users' && <UsersPanel datasets={datasets.data ?? []} onClose={() => setPanel(null)} />}
+      {panel === 'trash' && <TrashPanel onClose={() => setPanel(null)} />}
       <Toasts />
       <Dialogs />
     </div>

@@ -413,6 +413,9 @@ export const ROUTES: RouteDoc[] = [
     body: json(ColumnLayout),
     ok: ok(ColumnLayoutAnswer, 'The layout kept'),
   }),
+  local('delete', '/datasets/{uuid}/columns', "Forget the caller's column layout of a dataset (the default columns again)", {
+    ok: ok(ColumnLayoutAnswer, 'null'),
+  }),
   local(
     'post',
     '/datasets/{uuid}/export',

@@ -60,6 +60,7 @@ export const TrashEntry = z.object({
 });
 export type TrashEntry = z.infer<typeof TrashEntry>;
 export const TrashList = z.object({ datasets: z.array(TrashEntry) });
+export type TrashList = z.infer<typeof TrashList>;
 
 /** GET /api/v4/auth/status and /dataset/{uuid}/modified_files/… (ODR routes without a schema of their own). */
 export const AuthStatus = z.object({ logged_in: z.boolean() });

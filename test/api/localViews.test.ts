@@ -202,6 +202,12 @@ describe('column layouts', () => {
     expect((await call('PUT', path, layout)).body).toEqual({ layout });
     expect((await call('GET', path)).body).toEqual({ layout });
     expect((await call('GET', path, undefined, userToken)).body).toEqual({ layout: null });
+    // Forgetting one user's layout leaves the other's.
+    await call('PUT', path, layout, userToken);
+    expect((await call('DELETE', path, undefined, userToken)).body).toEqual({ layout: null });
+    expect((await call('GET', path, undefined, userToken)).body).toEqual({ layout: null });
+    expect((await call('GET', path)).body).toEqual({ layout });
+    expect((await call('DELETE', path, undefined, null)).status).toBe(401);
   });
 
   it('refuse unknown or repeated fields and bad widths, changing nothing', async () => {

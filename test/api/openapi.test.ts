@@ -245,6 +245,7 @@ describe('every route, called from the document alone, answers as the document s
     // The search saved just above (deletes run after every other call).
     deleteLocalSavedSearchesId: { params: { id: '1' } },
     getLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset } },
+    deleteLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset } },
     putLocalDatasetsUuidColumns: { params: { uuid: SYNTH.dataset }, body: { columns: [{ key: '_id', width: 90 }] } },
     postLocalDatasetsUuidExport: { params: { uuid: SYNTH.dataset }, body: { format: 'csv' }, status: 202 },
     // No export has run under this name: the answer is the documented error body.

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/processes.js';
@@ -14,6 +14,8 @@ const files: Record<string, string> = {
   'shared/a.ts': "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
   'electron/service/store/s.ts': "import { d } from '../domain/d.js';\nexport const s = d;\n",
   'electron/service/domain/d.ts': 'export const d = 1;\n',
+  'electron/service/domain/sql.ts': "import Database from 'better-sqlite3';\nexport const sql = Database;\n",
+  'electron/service/store/ok.ts': "import Database from 'better-sqlite3';\nexport const ok = Database;\n",
   'electron/service/domain/c1.ts': "import { c2 } from './c2.js';\nexport const c1 = () => c2;\n",
   'electron/service/domain/c2.ts': "import { c1 } from './c1.js';\nexport const c2 = () => c1;\n",
   // A cycle closed only by `import type` is erased at compile time: allowed.
@@ -29,12 +31,14 @@ const files: Record<string, string> = {
 };
 
 describe('layer rules', () => {
-  it('name every breach: platform in shared, upward imports, main past the host, renderer past HTTP, runtime cycles', () => {
+  it('name every breach: platform in shared, SQLite outside store, upward imports, main past the host, renderer past HTTP, runtime cycles', () => {
     for (const [f, src] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       writeFileSync(path.join(dir, f), src);
     }
     cpSync(path.join(ROOT, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'));
+    // Packages resolve as in the repository (the SQLite rule names node_modules/better-sqlite3).
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
@@ -51,6 +55,7 @@ describe('layer rules', () => {
       'domain-below-api-and-sync electron/service/domain/up.ts',
       'main-reaches-service-host-only electron/main/m.ts',
       'no-cycles electron/service/domain/c1.ts',
+      'only-store-opens-sqlite electron/service/domain/sql.ts',
       'renderer-through-http renderer/src/r.ts',
       'shared-is-self-contained shared/a.ts',
       'store-uses-shared-only electron/service/store/s.ts',

@@ -1,4 +1,5 @@
 import type { Ctx } from './context.js';
+import { transaction } from '../store/tx.js';
 
 interface Pending {
   fn: () => unknown;
@@ -74,17 +75,21 @@ export class GroupCommit {
     const outcomes: { ok: boolean; value: unknown }[] = [];
     const t0 = performance.now();
     try {
-      db.transaction(() => {
-        for (const op of batch) {
-          try {
-            // Nested better-sqlite3 transactions are savepoints.
-            outcomes.push({ ok: true, value: db.transaction(op.fn)() });
-          } catch (e) {
-            this.ctx.schema.invalidate();
-            outcomes.push({ ok: false, value: e });
+      transaction(
+        db,
+        () => {
+          for (const op of batch) {
+            try {
+              // Nested transactions are savepoints.
+              outcomes.push({ ok: true, value: transaction(db, op.fn) });
+            } catch (e) {
+              this.ctx.schema.invalidate();
+              outcomes.push({ ok: false, value: e });
+            }
           }
-        }
-      }).immediate();
+        },
+        'immediate',
+      );
     } catch (e) {
       this.ctx.schema.invalidate();
       for (const op of batch) op.reject(e);

@@ -1,4 +1,5 @@
 import type { Ctx } from './context.js';
+import { transaction } from '../store/tx.js';
 
 /**
  * Runs `fn` in one SQLite transaction (IMMEDIATE, so concurrent writers queue instead of
@@ -7,7 +8,7 @@ import type { Ctx } from './context.js';
  */
 export function tx<T>(ctx: Ctx, fn: () => T): T {
   try {
-    return ctx.db.transaction(fn).immediate();
+    return transaction(ctx.db, fn, 'immediate');
   } catch (e) {
     ctx.schema.invalidate();
     throw e;

@@ -63,6 +63,12 @@ export class Views {
     return raw === undefined ? null : ColumnLayout.parse(JSON.parse(raw));
   }
 
+  /** Back to the default columns (as never chosen). */
+  resetColumns(user: User, dataset: string): void {
+    this.readable(user, dataset);
+    this.repo.deleteColumnLayout(user.id, dataset);
+  }
+
   /** `_id` or a field of the dataset, each once. */
   putColumns(user: User, dataset: string, layout: ColumnLayout): ColumnLayout {
     const dt = this.readable(user, dataset);

@@ -20,6 +20,7 @@ export interface ViewsRepository {
   deleteSavedSearch(id: number): void;
   columnLayout(userId: number, datasetUuid: string): string | undefined;
   putColumnLayout(userId: number, datasetUuid: string, layout: string, updated: string): void;
+  deleteColumnLayout(userId: number, datasetUuid: string): void;
 }
 
 export const viewsRepository = perConnection((db: Db): ViewsRepository => {
@@ -33,6 +34,7 @@ export const viewsRepository = perConnection((db: Db): ViewsRepository => {
     ),
     del: db.prepare<[number]>('DELETE FROM saved_searches WHERE id = ?'),
     layout: db.prepare<[number, string], string>('SELECT layout FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?').pluck(),
+    delLayout: db.prepare<[number, string]>('DELETE FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?'),
     putLayout: db.prepare<[number, string, string, string]>(
       `INSERT INTO column_layouts (user_id, dataset_uuid, layout, updated) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_id, dataset_uuid) DO UPDATE SET layout = excluded.layout, updated = excluded.updated`,
@@ -45,5 +47,6 @@ export const viewsRepository = perConnection((db: Db): ViewsRepository => {
     deleteSavedSearch: (id) => void stmts.del.run(id),
     columnLayout: (userId, datasetUuid) => stmts.layout.get(userId, datasetUuid),
     putColumnLayout: (userId, datasetUuid, layout, updated) => void stmts.putLayout.run(userId, datasetUuid, layout, updated),
+    deleteColumnLayout: (userId, datasetUuid) => void stmts.delLayout.run(userId, datasetUuid),
   };
 });

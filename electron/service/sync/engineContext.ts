@@ -5,6 +5,7 @@ import { SYSTEM_USER, type Domain } from '../domain/domain.js';
 import type { User } from '../domain/users.js';
 import type { RemoteClient } from './remoteClient.js';
 import type { SyncState } from '../store/syncState.js';
+import { transaction } from '../store/tx.js';
 
 /** What pull and push share for one remote: the local service, the remote, the sync state. */
 export class EngineContext {
@@ -25,8 +26,9 @@ export class EngineContext {
 
   /** Runs `fn` in one transaction whose change-log rows are marked as coming from the server. */
   asSync<T>(fn: () => T): T {
-    return this.db
-      .transaction(() => {
+    return transaction(
+      this.db,
+      () => {
         const before = this.d.log.origin;
         this.d.log.origin = 'sync';
         try {
@@ -34,8 +36,9 @@ export class EngineContext {
         } finally {
           this.d.log.origin = before;
         }
-      })
-      .immediate();
+      },
+      'immediate',
+    );
   }
 
   localRecord(uuid: string): OdrRecord | null {

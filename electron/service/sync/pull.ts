@@ -13,6 +13,7 @@ import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
+import { transaction } from '../store/tx.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -167,10 +168,9 @@ export class Puller {
     };
     // One transaction per batch of records: a commit (fsync) per record would cost more than the
     // record itself.
-    const inBatch = x.db.transaction((rs: OdrRecord[]) => rs.forEach(apply));
     const applyBatch = {
       immediate: (rs: OdrRecord[]) => {
-        inBatch.immediate(rs);
+        transaction(x.db, () => rs.forEach(apply), 'immediate');
         this.announce();
       },
     };

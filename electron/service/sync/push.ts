@@ -11,6 +11,7 @@ import type { Puller } from './pull.js';
 import { RemoteError } from './remoteClient.js';
 import { FilePusher, isFileOp } from './filePush.js';
 import type { OutboxOp } from '../store/syncState.js';
+import { transaction } from '../store/tx.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -66,10 +67,15 @@ export class Pusher {
     // Idempotent writes (value, option, public, delete) are marked done together with the
     // server's copy after them, in one commit; after a crash in between they are sent again,
     // which changes nothing. Creates record their progress at once (see pushCreate).
-    const settle = x.db.transaction((ops: OutboxOp[], after: OdrRecord | null, dataset: string) => {
-      for (const op of ops) x.state.done(op.id);
-      if (after) this.puller.applyRemote(after, dataset, importer);
-    });
+    const settle = (ops: OutboxOp[], after: OdrRecord | null, dataset: string) =>
+      transaction(
+        x.db,
+        () => {
+          for (const op of ops) x.state.done(op.id);
+          if (after) this.puller.applyRemote(after, dataset, importer);
+        },
+        'immediate',
+      );
     let fresh: OdrRecord | null = null;
     const sent: OutboxOp[] = [];
     // The answer to the last write, when it is the top-level record: the server's copy after
@@ -151,7 +157,7 @@ export class Pusher {
         stats.pushed++;
         onOp?.();
       } catch (e) {
-        if (sent.length) settle.immediate(sent, null, op.dataset_uuid);
+        if (sent.length) settle(sent, null, op.dataset_uuid);
         if (!(e instanceof RemoteError)) throw e;
         if (e.kind === 'permanent' || (e.kind === 'gone' && op.op !== 'delete')) {
           x.state.park(op.id, e.message);
@@ -174,7 +180,7 @@ export class Pusher {
         if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
       }
     }
-    settle.immediate(sent, after, list[0]!.dataset_uuid);
+    settle(sent, after, list[0]!.dataset_uuid);
     this.puller.announce();
   }
 

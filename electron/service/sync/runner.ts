@@ -270,8 +270,9 @@ export class SyncService {
     const theirOptions = isOptions && choice === 'theirs' ? optionsNamed(f, c.theirs) : [];
     const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : (shown ?? ''));
     const user = this.d.users.firstSuperUser()!;
-    this.db
-      .transaction(() => {
+    transaction(
+      this.db,
+      () => {
         const before = this.d.log.origin;
         this.d.log.origin = 'sync';
         try {
@@ -304,8 +305,9 @@ export class SyncService {
           this.d.log.origin = before;
         }
         this.ledger.closeConflict(id, choice);
-      })
-      .immediate();
+      },
+      'immediate',
+    );
     return { resolved: true };
   }
 }

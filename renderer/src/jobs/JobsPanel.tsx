@@ -1,11 +1,18 @@
 import { useRef } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import { api, errorText, startImport } from '../lib/api';
+import { exportDownload } from '../lib/exports';
 import { useJobs } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
 
-const LABELS: Record<string, string> = { import: 'Import', import_csv: 'CSV import', rebuild_thumbnails: 'Thumbnails', sync: 'Sync' };
+const LABELS: Record<string, string> = {
+  import: 'Import',
+  import_csv: 'CSV import',
+  rebuild_thumbnails: 'Thumbnails',
+  sync: 'Sync',
+  export: 'Export',
+};
 
 export function percent(j: TrackedJob): number {
   if (j.state === 'complete') return 100;
@@ -71,6 +78,11 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
                 <button type="button" className="link" onClick={() => void cancel(j)}>
                   Cancel
                 </button>
+              )}
+              {exportDownload(j) && (
+                <a className="link" href={exportDownload(j)!.href} download={exportDownload(j)!.name}>
+                  Download
+                </a>
               )}
             </div>
           </li>

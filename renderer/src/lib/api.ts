@@ -2,11 +2,27 @@ import { OdrApiError, OdrClient } from '../../../shared/client/odrClient';
 import type { JobList, TrackedJob } from '../../../shared/schemas/job';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
-import { LocalSession, type DatasetSummaries, type SessionUser, type TablePage } from '../../../shared/schemas/local';
+import {
+  LocalSession,
+  type DatasetSummaries,
+  type SessionUser,
+  type TablePage,
+  type TrashEntry,
+  type TrashList,
+} from '../../../shared/schemas/local';
+import { UserList, type PermissionName, type UserAnswer, type UserSummary, type UserUpdate } from '../../../shared/schemas/users';
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
 import type { RecordHistory } from '../../../shared/schemas/history';
 import { CsvPreview, type CsvMapping } from '../../../shared/schemas/csvImport';
+import type {
+  ColumnLayout,
+  ColumnLayoutAnswer,
+  ExportRequest,
+  SavedSearch,
+  SavedSearchCreate,
+  SavedSearchList,
+} from '../../../shared/schemas/view';
 import type {
   AddRemoteRequest,
   LiveSettingsRequest,
@@ -113,6 +129,36 @@ export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbn
 
 export const syncStatus = () => local<SyncStatus>('/sync');
 
+export const savedSearches = (dataset: string) => local<SavedSearchList>(`/datasets/${dataset}/saved-searches`).then((r) => r.searches);
+export const saveSearch = (dataset: string, body: SavedSearchCreate) =>
+  local<SavedSearch>(`/datasets/${dataset}/saved-searches`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+export const deleteSavedSearch = (id: number) => local<{ deleted: number }>(`/saved-searches/${id}`, { method: 'DELETE' });
+
+export const columnLayout = (dataset: string) => local<ColumnLayoutAnswer>(`/datasets/${dataset}/columns`).then((r) => r.layout);
+export const putColumnLayout = (dataset: string, layout: ColumnLayout) =>
+  local<ColumnLayoutAnswer>(`/datasets/${dataset}/columns`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(layout),
+  });
+
+export const resetColumnLayout = (dataset: string) => local<ColumnLayoutAnswer>(`/datasets/${dataset}/columns`, { method: 'DELETE' });
+
+/** Starts an export job of a view; its file downloads from downloadUrl once the job completes. */
+export const startExport = (dataset: string, body: ExportRequest) =>
+  local<TrackedJob>(`/datasets/${dataset}/export`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** A link the browser (or the desktop shell) downloads: it cannot send a header, so the token rides in the query. */
+export const downloadUrl = (path: string) => `${origin}${path}?access_token=${encodeURIComponent(api.token ?? '')}`;
+
 const json = (body: unknown): RequestInit => ({
   method: 'POST',
   headers: { 'Content-Type': 'application/json' },
@@ -189,3 +235,17 @@ export function errorText(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+// Users and roles (super-users), the trash, dataset delete.
+export const listUsers = () => local<UserList>('/users').then((r) => UserList.parse(r).users);
+export const updateUser = (id: number, change: UserUpdate) => local<UserSummary>(`/users/${id}`, { ...json(change), method: 'PUT' });
+/** POST /api/v4/user: the real server's route (form). */
+export const addUser = (form: { user_email: string; first_name: string; last_name: string }) =>
+  api.request<UserAnswer>('POST', '/user', { form });
+/** POST /api/v4/user/permissions; `none` revokes. */
+export const setRole = (user_email: string, dataset_uuid: string, permission: PermissionName) =>
+  api.request<{ success: 'true' }>('POST', '/user/permissions', { form: { user_email, dataset_uuid, permission } });
+export const trash = () => local<TrashList>('/trash').then((r) => r.datasets);
+export const restoreTrash = (id: string) => local<TrashEntry>(`/trash/${id}/restore`, { method: 'POST' });
+export const deleteDataset = (uuid: string) => api.request<string>('DELETE', `/dataset/${uuid}`);
+export const datasetQuota = (uuid: string) => api.quota(uuid);

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { checkValue, fieldType } from '../../../shared/fieldTypes';
 import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/schemas/batch';
-import type { Template, TemplateField, TemplateTag } from '../../../shared/schemas/template';
+import type { Template, TemplateField } from '../../../shared/schemas/template';
+import { choicesOf } from '../lib/choices';
 import { batchEdit, errorText } from '../lib/api';
 import { pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
@@ -10,9 +11,6 @@ import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
 
 const PUBLIC = '__public__';
-
-const flatTags = (tags: TemplateTag[] = [], path = ''): { uuid: string; name: string }[] =>
-  tags.flatMap((t) => [{ uuid: t.template_tag_uuid, name: path + t.name }, ...flatTags(t.tags, `${path}${t.name} › `)]);
 
 /** Sends a change over many records in chunks of MAX_BATCH, reporting progress; answers every earlier state. */
 async function inChunks(
@@ -56,11 +54,7 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
 
   const f: TemplateField | undefined = fields.find((x) => x.field_uuid === fieldUuid);
   const type = f ? fieldType(f.fieldtype) : undefined;
-  const choices = !f
-    ? []
-    : type!.storage === 'tags'
-      ? flatTags(f.tags)
-      : (f.radio_options ?? []).map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name }));
+  const choices = f ? choicesOf(f) : [];
   const sent = type?.storage === 'decimal' ? normaliseTypedDecimal(value) : value;
   const check = f && type!.takesValue && type!.storage !== 'boolean' ? checkValue(type!, sent) : null;
   const invalid = check && !check.ok ? check.message : null;

@@ -3,6 +3,7 @@ import type { DatasetSummary } from '../lib/api';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { ChildDatasets } from './ChildDatasets';
+import { SavedSearches } from './SavedSearches';
 
 /** Local datasets with record counts and last change; a filter box for long lists. */
 export function DatasetList({
@@ -50,6 +51,7 @@ export function DatasetList({
               </span>
             </a>
             <ChildDatasets parent={d} onOpen={(child) => onOpenChild(d.uuid, child)} />
+            {d.uuid === current && <SavedSearches dataset={d.uuid} />}
           </li>
         ))}
         {shown.length === 0 && (

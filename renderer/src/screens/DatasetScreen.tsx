@@ -6,13 +6,20 @@ import type { Route } from '../lib/route';
 import { RecordEditor } from '../editor/RecordEditor';
 import { confirmDialog } from '../ui/Dialog';
 import { Splitter } from '../ui/Splitter';
+import { DeleteDatasetButton } from './DeleteDataset';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
 import { dropOperation, pushOperation, useEdits, type Operation } from '../lib/edits';
-import { RecordTable, type PickMods, type TableState } from './RecordTable';
+import { RecordTable, queryOf, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
 import { BatchEdit } from './BatchEdit';
+import { useColumns } from './columns';
+import { ColumnChooser } from './ColumnChooser';
+import { ExportDialog } from './ExportDialog';
+import { FilterBar } from './FilterBar';
+import { SaveSearchDialog, useSavedSearches } from './SavedSearches';
+import type { SearchView, ViewFilter } from '../../../shared/schemas/view';
 import { ImportCsv } from './ImportCsv';
 
 /** How long a delete waits for "Undo" before it is sent. */
@@ -62,7 +69,11 @@ export function DatasetScreen({
   const { data: tpl, error } = useTemplate(summary.uuid);
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 200);
-  const [table, setTable] = useState<TableState>({ q: '', dir: 'asc' });
+  const [table, setTable] = useState<TableState>({ q: '', dir: 'asc', filters: [] });
+  const [filtering, setFiltering] = useState(false);
+  /** Bumped when a saved search replaces the filters: the filter bar starts over from them. */
+  const [filterGen, setFilterGen] = useState(0);
+  const [dialog, setDialog] = useState<'columns' | 'save' | 'export' | null>(null);
   const [active, setActive] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [pending, setPending] = useState<Set<string>>(new Set());
@@ -79,7 +90,10 @@ export function DatasetScreen({
   const follow = useRef(false);
   const pick = useRef<PickMods | null>(null);
   const activeUuid = useRef<string | undefined>(undefined);
-  const view = { q: table.q || undefined, sort: table.sort, dir: table.dir };
+  const view = queryOf(table);
+  const filterKey = view.filters ?? '';
+  const cols = useColumns(summary.uuid, tpl);
+  const saved = useSavedSearches(summary.uuid);
   const shown = useRef(route.record);
   shown.current = route.record;
 
@@ -88,7 +102,25 @@ export function DatasetScreen({
     setActive(0);
     anchor.current = 0;
     setSelected(new Set());
-  }, [summary.uuid, table.q, table.sort, table.dir]);
+  }, [summary.uuid, table.q, table.sort, table.dir, filterKey]);
+  const onFilters = useCallback((filters: ViewFilter[]) => setTable((t) => ({ ...t, filters })), []);
+
+  // A saved search opened from the sidebar (#…?search=<id>): its search, filters and sort replace
+  // the view; the id leaves the hash so opening it again applies it again.
+  useEffect(() => {
+    const id = route.search;
+    if (!id || !saved.data) return;
+    const s = saved.data.find((x) => String(x.id) === id);
+    go({ search: undefined });
+    if (!s) {
+      toast({ kind: 'error', text: 'That saved search no longer exists' });
+      return;
+    }
+    setSearch(s.view.q ?? '');
+    setTable({ q: (s.view.q ?? '').trim(), sort: s.view.sort, dir: s.view.dir ?? 'asc', filters: s.view.filters ?? [] });
+    setFiltering((s.view.filters ?? []).length > 0);
+    setFilterGen((g) => g + 1);
+  }, [route.search, saved.data, go]);
 
   const refresh = useCallback(() => {
     void qc.invalidateQueries({ queryKey: keys.table(summary.uuid) });
@@ -286,8 +318,15 @@ export function DatasetScreen({
     setPane(px);
     localStorage.setItem(PANE_KEY, String(px));
   };
+  const narrowed = !!table.q || table.filters.length > 0;
   const count =
-    total === null ? '' : table.q ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match` : countOf(total, 'record');
+    total === null ? '' : narrowed ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match` : countOf(total, 'record');
+  const searchView: SearchView = {
+    q: table.q || undefined,
+    filters: table.filters.length ? table.filters : undefined,
+    sort: table.sort,
+    dir: table.sort ? table.dir : undefined,
+  };
 
   return (
     <main className="main">
@@ -306,6 +345,7 @@ export function DatasetScreen({
             Template
           </button>
         </nav>
+        <DeleteDatasetButton summary={summary} tpl={tpl} onDeleted={() => go({ dataset: undefined, record: undefined, view: 'records' })} />
       </header>
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
@@ -329,7 +369,25 @@ export function DatasetScreen({
             <span className="count muted" role="status" data-testid="match-count">
               {count}
             </span>
+            <button
+              type="button"
+              aria-expanded={filtering}
+              aria-controls="filter-bar"
+              onClick={() => setFiltering((f) => !f)}
+              data-testid="filters-toggle"
+            >
+              Filters{table.filters.length ? ` (${table.filters.length})` : ''}
+            </button>
+            <button type="button" disabled={!narrowed && !table.sort} onClick={() => setDialog('save')}>
+              Save search…
+            </button>
             <span className="spacer" />
+            <button type="button" onClick={() => setDialog('columns')}>
+              Columns…
+            </button>
+            <button type="button" onClick={() => setDialog('export')}>
+              Export…
+            </button>
             <button type="button" onClick={() => void create()}>
               New record
             </button>
@@ -343,6 +401,24 @@ export function DatasetScreen({
               Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
             </button>
           </div>
+          {filtering && (
+            <div id="filter-bar">
+              <FilterBar key={filterGen} tpl={tpl} filters={table.filters} onChange={onFilters} />
+            </div>
+          )}
+          {dialog === 'columns' && (
+            <ColumnChooser
+              tpl={tpl}
+              layout={cols.layout}
+              onChange={(l) => cols.setLayout(l)}
+              onReset={cols.reset}
+              onClose={() => setDialog(null)}
+            />
+          )}
+          {dialog === 'save' && <SaveSearchDialog dataset={summary.uuid} view={searchView} onClose={() => setDialog(null)} />}
+          {dialog === 'export' && (
+            <ExportDialog dataset={summary.uuid} view={searchView} columns={cols.columns} count={total} onClose={() => setDialog(null)} />
+          )}
           <div
             ref={workspace}
             className="workspace"
@@ -361,6 +437,8 @@ export function DatasetScreen({
                 pending={pending}
                 fresh={fresh}
                 gridRef={grid}
+                columns={cols.columns}
+                onResize={cols.resize}
                 onPick={onPick}
                 onActiveRecord={onActiveRecord}
                 onTotal={setTotal}

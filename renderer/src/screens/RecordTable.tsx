@@ -1,15 +1,18 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
-import { fieldType } from '../../../shared/fieldTypes';
+import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
-import type { Template, TemplateField } from '../../../shared/schemas/template';
+import type { ViewQuery } from '../../../shared/schemas/selection';
+import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
+import type { Template } from '../../../shared/schemas/template';
 import { api, tablePage } from '../lib/api';
 import { keys } from '../lib/queries';
 import { groupImages } from '../editor/FilesField';
 import { recordName } from '../lib/recordName';
 import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
+import { Splitter } from '../ui/Splitter';
+import { ID_KEY, type Column } from './columns';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
@@ -18,25 +21,29 @@ const HEAD_HEIGHT = 34;
 const FLYING_PX_PER_MS = 10;
 // Stable across renders: the virtualizer re-measures all rows when its estimator changes.
 const rowHeight = () => ROW_HEIGHT;
-const MAX_COLUMNS = 9;
-/** Check box, pinned name, id: the fixed columns before the dataset's own. */
-const FIXED = { check: 36, name: 200, id: 84 };
+/** Check box and pinned name: the fixed columns before the chosen ones. */
+const FIXED = { check: 36, name: 200 };
 
+/** The list's view: full-text search, per-field filters, sort. */
 export interface TableState {
   q: string;
   sort?: string;
   dir: 'asc' | 'desc';
+  filters: ViewFilter[];
 }
+
+/** The view as the /local list routes read it. */
+export const queryOf = (s: TableState): ViewQuery => ({
+  q: s.q || undefined,
+  sort: s.sort,
+  dir: s.dir,
+  filters: s.filters.length ? JSON.stringify(s.filters) : undefined,
+});
 
 /** How a click or key changes the selection: replace it, toggle one record, or extend a range. */
 export interface PickMods {
   shift?: boolean;
   toggle?: boolean;
-}
-
-/** The columns: the dataset's own fields in template order, files as counts, images as thumbnails. */
-export function columnsOf(tpl: Template): TemplateField[] {
-  return tpl.fields.filter((f) => fieldType(f.fieldtype).editor !== 'none').slice(0, MAX_COLUMNS);
 }
 
 export const rowId = (grid: string, i: number) => `${grid}-row-${i}`;
@@ -58,7 +65,7 @@ const Row = memo(function Row({
   grid: string;
   rec: OdrRecord | undefined;
   tpl: Template;
-  cols: TemplateField[];
+  cols: Column[];
   index: number;
   top: number;
   active: boolean;
@@ -113,10 +120,13 @@ const Row = memo(function Row({
       <div role="gridcell" className="cell name pin" title={name}>
         {name}
       </div>
-      <div role="gridcell" className="cell id">
-        {rec.internal_id}
-      </div>
-      {cols.map((f) => {
+      {cols.map(({ key, field: f }) => {
+        if (!f)
+          return (
+            <div role="gridcell" key={key} className="cell id">
+              {rec.internal_id}
+            </div>
+          );
         if (f.fieldtype === 'Image') {
           const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
           const first = groupImages(e?.files ?? [])[0];
@@ -172,6 +182,8 @@ export function RecordTable({
   onEscape,
   onDelete,
   gridRef,
+  columns: cols,
+  onResize,
 }: {
   dataset: string;
   tpl: Template;
@@ -191,15 +203,19 @@ export function RecordTable({
   onEscape: () => void;
   onDelete: () => void;
   gridRef: React.RefObject<HTMLDivElement | null>;
+  /** The chosen columns after the pinned name, with their widths. */
+  columns: Column[];
+  onResize: (key: string, width: number) => void;
 }) {
-  const cols = useMemo(() => columnsOf(tpl), [tpl]);
   const scroller = useRef<HTMLDivElement>(null);
-  const plain = !state.q && !state.sort;
+  const plain = !state.q && !state.sort && state.filters.length === 0;
+  const query = queryOf(state);
+  const viewKey = [state.q, state.sort ?? '', state.dir, query.filters ?? ''];
   const first = useQueries({
     queries: [
       {
-        queryKey: [...keys.table(dataset), state.q, state.sort ?? '', state.dir, 'total'],
-        queryFn: () => tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: 0, limit: 1 }).then((p) => p.total),
+        queryKey: [...keys.table(dataset), ...viewKey, 'total'],
+        queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 1 }).then((p) => p.total),
         enabled: !plain,
       },
     ],
@@ -237,11 +253,11 @@ export function RecordTable({
   const pageNumbers = total ? Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i) : [];
   const pages = useQueries({
     queries: pageNumbers.map((p) => ({
-      queryKey: [...keys.table(dataset), state.q, state.sort ?? '', state.dir, p],
+      queryKey: [...keys.table(dataset), ...viewKey, p],
       queryFn: async () =>
         plain
           ? (await api.list(dataset, PAGE, p * PAGE)).records
-          : (await tablePage(dataset, { q: state.q, sort: state.sort, dir: state.dir, offset: p * PAGE, limit: PAGE })).records,
+          : (await tablePage(dataset, { ...query, offset: p * PAGE, limit: PAGE })).records,
       placeholderData: (prev: OdrRecord[] | undefined) => prev,
       staleTime: 10_000,
       // Pages scrolled past are dropped soon and never deep-compared: with 100k rows that
@@ -318,8 +334,10 @@ export function RecordTable({
   };
   const sortOf = (f: string) => (state.sort === f ? (state.dir === 'asc' ? 'ascending' : 'descending') : undefined);
   const arrow = (f: string) => (state.sort === f ? (state.dir === 'asc' ? ' ▲' : ' ▼') : '');
-  const template = `${FIXED.check}px ${FIXED.name}px ${FIXED.id}px repeat(${cols.length}, minmax(140px, 1fr))`;
-  const minWidth = FIXED.check + FIXED.name + FIXED.id + cols.length * 140;
+  // The last column takes what is left over, so the rows always reach the grid's right edge.
+  const widths = cols.map((c, i) => (i === cols.length - 1 ? `minmax(${c.width}px, 1fr)` : `${c.width}px`));
+  const template = [`${FIXED.check}px`, `${FIXED.name}px`, ...widths].join(' ');
+  const minWidth = FIXED.check + FIXED.name + cols.reduce((n, c) => n + c.width, 0);
   const all = selected.size > 0 && selected.size >= total;
   const gridId = `grid-${dataset}`;
 
@@ -330,7 +348,7 @@ export function RecordTable({
       role="grid"
       aria-label={`${tpl.name} records`}
       aria-rowcount={total + 1}
-      aria-colcount={cols.length + 3}
+      aria-colcount={cols.length + 2}
       aria-multiselectable="true"
       aria-activedescendant={active >= 0 && active < total ? rowId(gridId, active) : undefined}
       tabIndex={0}
@@ -356,21 +374,26 @@ export function RecordTable({
             <div role="columnheader" className="cell name pin">
               Name
             </div>
-            <div role="columnheader" className="cell id" aria-sort={sortOf('_id')}>
-              <button type="button" className="link" onClick={() => sortBy('_id')} aria-label="Sort by ID">
-                ID{arrow('_id')}
-              </button>
-            </div>
-            {cols.map((f) => (
-              <div role="columnheader" key={f.field_uuid} className="cell" aria-sort={sortOf(f.field_uuid)}>
-                {fieldType(f.fieldtype).sortable ? (
-                  <button type="button" className="link" onClick={() => sortBy(f.field_uuid)} aria-label={`Sort by ${f.name}`}>
-                    {f.name}
-                    {arrow(f.field_uuid)}
+            {cols.map((c) => (
+              <div role="columnheader" key={c.key} className={`cell head-cell${c.key === ID_KEY ? ' id' : ''}`} aria-sort={sortOf(c.key)}>
+                {c.sortable ? (
+                  <button type="button" className="link" onClick={() => sortBy(c.key)} aria-label={`Sort by ${c.label}`} title={c.label}>
+                    {c.label}
+                    {arrow(c.key)}
                   </button>
                 ) : (
-                  f.name
+                  <span title={c.label}>{c.label}</span>
                 )}
+                <Splitter
+                  className="col-resize"
+                  grows="right"
+                  step={10}
+                  label={`Resize column ${c.label}`}
+                  value={c.width}
+                  min={MIN_COLUMN_WIDTH}
+                  max={MAX_COLUMN_WIDTH}
+                  onChange={(w) => onResize(c.key, w)}
+                />
               </div>
             ))}
           </div>
@@ -397,7 +420,11 @@ export function RecordTable({
             );
           })}
         </div>
-        {counted && total === 0 && <p className="empty">{state.q ? `No record matches “${state.q}”.` : 'No records yet.'}</p>}
+        {counted && total === 0 && (
+          <p className="empty">
+            {state.filters.length ? 'No record matches these filters.' : state.q ? `No record matches “${state.q}”.` : 'No records yet.'}
+          </p>
+        )}
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { createStore, useStore } from '../lib/store';
 
 interface Ask {
@@ -61,4 +61,15 @@ export function Dialogs() {
       </div>
     </dialog>
   );
+}
+
+/** Opens a <dialog> as modal when it mounts; when it unmounts the focus goes back to what had it. */
+export function useModal(ref: RefObject<HTMLDialogElement | null>) {
+  useEffect(() => {
+    const back = document.activeElement;
+    ref.current?.showModal();
+    return () => {
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
+    };
+  }, [ref]);
 }

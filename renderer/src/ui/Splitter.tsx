@@ -1,8 +1,10 @@
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
 
 /**
- * A vertical divider between the list and the record pane: drag it, or focus it and use the
- * arrow keys (Home/End for the limits). `value` is the pane's width in px.
+ * A vertical divider: between the list and the record pane, or at a column's right edge. Drag
+ * it, or focus it and use the arrow keys (Shift for bigger steps, Home/End for the limits).
+ * `value` is the width in px of what it sizes, which lies on its `grows` side's opposite: the
+ * pane right of the splitter grows when it moves left, a column left of its edge when it moves right.
  */
 export function Splitter({
   value,
@@ -10,17 +12,24 @@ export function Splitter({
   max,
   onChange,
   label,
+  grows = 'left',
+  className = 'splitter',
+  step: small = 16,
 }: {
   value: number;
   min: number;
   max: number;
   onChange: (px: number) => void;
   label: string;
+  grows?: 'left' | 'right';
+  className?: string;
+  step?: number;
 }) {
+  const sign = grows === 'left' ? 1 : -1;
   const drag = useRef<{ x: number; start: number } | null>(null);
   const clamp = (v: number) => Math.round(Math.max(min, Math.min(max, v)));
   const onKey = (e: KeyboardEvent) => {
-    const step = e.shiftKey ? 80 : 16;
+    const step = (e.shiftKey ? 5 * small : small) * sign;
     const to =
       e.key === 'ArrowLeft' ? value + step : e.key === 'ArrowRight' ? value - step : e.key === 'Home' ? max : e.key === 'End' ? min : null;
     if (to === null) return;
@@ -29,7 +38,7 @@ export function Splitter({
   };
   return (
     <div
-      className="splitter"
+      className={className}
       role="separator"
       aria-orientation="vertical"
       aria-label={label}
@@ -38,12 +47,14 @@ export function Splitter({
       aria-valuemax={max}
       tabIndex={0}
       onKeyDown={onKey}
+      onClick={(e) => e.stopPropagation()}
       onPointerDown={(e: PointerEvent<HTMLDivElement>) => {
+        e.stopPropagation();
         e.currentTarget.setPointerCapture(e.pointerId);
         drag.current = { x: e.clientX, start: value };
       }}
       onPointerMove={(e) => {
-        if (drag.current) onChange(clamp(drag.current.start + drag.current.x - e.clientX));
+        if (drag.current) onChange(clamp(drag.current.start + sign * (drag.current.x - e.clientX)));
       }}
       onPointerUp={() => {
         drag.current = null;

@@ -35,5 +35,10 @@ export function localViewRoutes(d: Domain) {
     const user = c.get('user');
     return c.json({ layout: await d.writes.run(() => views.putColumns(user, c.req.param('uuid'), body)) } satisfies ColumnLayoutAnswer);
   });
+  app.delete('/datasets/:uuid/columns', async (c) => {
+    const user = c.get('user');
+    await d.writes.run(() => views.resetColumns(user, c.req.param('uuid')));
+    return c.json({ layout: null } satisfies ColumnLayoutAnswer);
+  });
   return app;
 }

@@ -11,6 +11,7 @@ import { emptyBatch, newRecordsStore, type NewRecordsBatch } from '../../store/n
 import type { DatatypeInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
+import { transaction } from '../../store/tx.js';
 import {
   choicesOf,
   columnNames,
@@ -302,7 +303,7 @@ export async function importCsv(d: Domain, user: User, plan: CsvPlan, progress: 
       uuids = tx(d.ctx, () =>
         items.flatMap((item) => {
           try {
-            return d.ctx.db.transaction(() => writeRows(d, target, [item]))();
+            return transaction(d.ctx.db, () => writeRows(d, target, [item]));
           } catch (e) {
             failures.add([{ row: item.row, column: null, message: (e as Error).message }]);
             return [];

@@ -1,0 +1,115 @@
+import { useRef } from 'react';
+import type { ColumnLayout } from '../../../shared/schemas/view';
+import { useModal } from '../ui/Dialog';
+import type { Template } from '../../../shared/schemas/template';
+import { availableColumns } from './columns';
+
+/**
+ * Which columns the list shows after the pinned name, and in what order: a check box shows or
+ * hides one, ↑/↓ buttons (or Alt+↑/Alt+↓ on its check box) move it. Applies at once; kept per
+ * dataset by the service.
+ */
+export function ColumnChooser({
+  tpl,
+  layout,
+  onChange,
+  onReset,
+  onClose,
+}: {
+  tpl: Template;
+  layout: ColumnLayout;
+  onChange: (l: ColumnLayout) => void;
+  onReset: () => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  useModal(ref);
+  const all = availableColumns(tpl);
+  const shown = layout.columns.filter((c) => all.some((a) => a.key === c.key));
+  const shownKeys = new Set(shown.map((c) => c.key));
+  // Shown columns first in their order, then the hidden ones in template order.
+  const rows = [...shown.map((c) => all.find((a) => a.key === c.key)!), ...all.filter((a) => !shownKeys.has(a.key))];
+
+  const toggle = (key: string, on: boolean) => onChange({ columns: on ? [...shown, { key }] : shown.filter((c) => c.key !== key) });
+  const move = (key: string, by: -1 | 1) => {
+    const i = shown.findIndex((c) => c.key === key);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= shown.length) return;
+    const next = [...shown];
+    [next[i], next[j]] = [next[j]!, next[i]!];
+    onChange({ columns: next });
+    // Focus follows the moved column's check box.
+    requestAnimationFrame(() => list.current?.querySelector<HTMLInputElement>(`input[data-key="${key}"]`)?.focus());
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className="confirm column-chooser"
+      aria-labelledby="columns-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="columns-title">Columns</h2>
+      <p className="muted small">The name stays first. Alt+↑ / Alt+↓ on a column moves it.</p>
+      <ol ref={list} className="column-list">
+        {rows.map((c) => {
+          const i = shown.findIndex((s) => s.key === c.key);
+          const on = i >= 0;
+          return (
+            <li key={c.key} className={on ? '' : 'muted'}>
+              <label className="choice">
+                <input
+                  type="checkbox"
+                  data-key={c.key}
+                  checked={on}
+                  onChange={(e) => toggle(c.key, e.target.checked)}
+                  onKeyDown={(e) => {
+                    if (on && e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+                      e.preventDefault();
+                      move(c.key, e.key === 'ArrowUp' ? -1 : 1);
+                    }
+                  }}
+                />
+                {c.label}
+              </label>
+              {on && (
+                <span className="column-moves">
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Move ${c.label} up`}
+                    disabled={i === 0}
+                    onClick={() => move(c.key, -1)}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Move ${c.label} down`}
+                    disabled={i === shown.length - 1}
+                    onClick={() => move(c.key, 1)}
+                  >
+                    ↓
+                  </button>
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      <div className="confirm-actions">
+        <button type="button" onClick={onReset}>
+          Reset
+        </button>
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,129 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import type { TrackedJob } from '../../../shared/schemas/job';
+import type { SearchView } from '../../../shared/schemas/view';
+import { errorText, startExport } from '../lib/api';
+import { exportDownload } from '../lib/exports';
+import { countOf } from '../lib/numbers';
+import { keys, useJobs } from '../lib/queries';
+import { percent } from '../jobs/JobsPanel';
+import type { Column } from './columns';
+import { useModal } from '../ui/Dialog';
+
+/**
+ * Export of what the list shows — its search, filters, sort and columns — as CSV or as JSON in
+ * the ODR record-list shape, optionally zipped with the records' files. The service runs it as a
+ * job (also in the Jobs panel); the dialog follows its progress and offers the download.
+ */
+export function ExportDialog({
+  dataset,
+  view,
+  columns,
+  count,
+  onClose,
+}: {
+  dataset: string;
+  view: SearchView;
+  columns: Column[];
+  count: number | null;
+  onClose: () => void;
+}) {
+  const qc = useQueryClient();
+  const ref = useRef<HTMLDialogElement>(null);
+  const [format, setFormat] = useState<'csv' | 'json'>('csv');
+  const [files, setFiles] = useState(false);
+  const [jobId, setJobId] = useState<number | null>(null);
+  const [error, setError] = useState('');
+  const { data: jobs = [] } = useJobs();
+  const job = jobs.find((j) => j.id === jobId);
+  const link = job ? exportDownload(job) : null;
+  useModal(ref);
+
+  const start = async () => {
+    setError('');
+    try {
+      const j = await startExport(dataset, { format, view, columns: columns.map((c) => c.key), files });
+      // A small export may finish before this answer arrives: the event stream's entry is newer.
+      qc.setQueryData<TrackedJob[]>(keys.jobs, (old = []) => (old.some((x) => x.id === j.id) ? old : [j, ...old]));
+      setJobId(j.id);
+    } catch (e) {
+      setError(`Not started: ${errorText(e)}`);
+    }
+  };
+
+  const what = count === null ? 'the records shown' : countOf(count, 'record');
+  return (
+    <dialog
+      ref={ref}
+      className="confirm export-dialog"
+      aria-labelledby="export-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="export-title">Export {what}</h2>
+      <p className="muted small">
+        As the list shows them: {view.q || view.filters?.length ? 'this search and these filters, ' : ''}
+        {view.sort ? 'this sort, ' : ''}
+        {format === 'csv' ? `the name and ${countOf(columns.length, 'column')}` : 'whole records with their child records'}.
+      </p>
+      <div className="batch-form">
+        <div className="choices" role="radiogroup" aria-label="Format">
+          <label className="choice">
+            <input
+              type="radio"
+              name="export-format"
+              checked={format === 'csv'}
+              onChange={() => setFormat('csv')}
+              disabled={jobId !== null}
+            />
+            CSV (the list&apos;s columns)
+          </label>
+          <label className="choice">
+            <input
+              type="radio"
+              name="export-format"
+              checked={format === 'json'}
+              onChange={() => setFormat('json')}
+              disabled={jobId !== null}
+            />
+            JSON (ODR record list, re-importable)
+          </label>
+        </div>
+        <label className="choice">
+          <input type="checkbox" checked={files} onChange={(e) => setFiles(e.target.checked)} disabled={jobId !== null} />
+          With the records&apos; files, as a zip
+        </label>
+      </div>
+      {job && (
+        <div className="export-progress" role="status">
+          <progress max={100} value={percent(job)} aria-label="Export progress" aria-valuetext={`${percent(job)} %`} />
+          <span>
+            {job.state === 'running' ? `${percent(job)} %` : job.state === 'complete' ? 'Ready' : `Export ${job.state}`}
+            {job.error ? `: ${job.error}` : ''}
+          </span>
+        </div>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="confirm-actions">
+        <button type="button" onClick={onClose}>
+          {jobId === null ? 'Cancel' : 'Close'}
+        </button>
+        {link ? (
+          <a className="button primary" href={link.href} download={link.name}>
+            Download
+          </a>
+        ) : (
+          <button type="button" className="primary" disabled={jobId !== null} onClick={() => void start()}>
+            Export
+          </button>
+        )}
+      </div>
+    </dialog>
+  );
+}

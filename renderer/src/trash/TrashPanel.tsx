@@ -1,0 +1,52 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TrashEntry } from '../../../shared/schemas/local';
+import { errorText, restoreTrash, trash } from '../lib/api';
+import { countOf } from '../lib/numbers';
+import { keys } from '../lib/queries';
+import { confirmDialog } from '../ui/Dialog';
+import { SidePanel } from '../ui/SidePanel';
+import { Time } from '../ui/Time';
+import { toast } from '../ui/toasts';
+
+/** Deleted datasets, kept 30 days: restore one (the caller's deletions; every one for a super-user). */
+export function TrashPanel({ onClose }: { onClose: () => void }) {
+  const entries = useQuery({ queryKey: ['trash'], queryFn: trash });
+  const qc = useQueryClient();
+  const restore = async (e: TrashEntry) => {
+    const ok = await confirmDialog({
+      title: 'Restore dataset',
+      body: `“${e.name}” comes back with its ${countOf(e.records, 'record')}, files, child datasets and roles, under the same uuids.`,
+      confirm: 'Restore',
+    });
+    if (!ok) return;
+    try {
+      await restoreTrash(e.id);
+      toast({ kind: 'info', text: `Restored ${e.name}` });
+      await Promise.all([qc.invalidateQueries({ queryKey: ['trash'] }), qc.invalidateQueries({ queryKey: keys.datasets })]);
+    } catch (err) {
+      toast({ kind: 'error', text: `Could not restore ${e.name}: ${errorText(err)}` });
+    }
+  };
+  return (
+    <SidePanel title="Trash" className="trash-panel" onClose={onClose}>
+      {entries.isError && <p role="alert">Could not read the trash: {errorText(entries.error)}</p>}
+      {entries.data?.length === 0 && <p className="muted">Nothing deleted in the last 30 days.</p>}
+      <ul className="trash-list" aria-label="Deleted datasets">
+        {(entries.data ?? []).map((e) => (
+          <li key={e.id}>
+            <div>
+              <strong>{e.name}</strong>
+              <p className="muted">
+                {countOf(e.records, 'record')} · deleted <Time ts={e.deleted_at} /> by {e.deleted_by} · kept until{' '}
+                <Time ts={e.expires_at} />
+              </p>
+            </div>
+            <button type="button" onClick={() => void restore(e)}>
+              Restore<span className="sr-only"> {e.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </SidePanel>
+  );
+}

@@ -1,0 +1,161 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { DatasetSummary } from '../../../shared/schemas/local';
+import type { DatasetRole, PermissionName, UserSummary } from '../../../shared/schemas/users';
+import { addUser, errorText, listUsers, setRole } from '../lib/api';
+import { confirmDialog } from '../ui/Dialog';
+import { SidePanel } from '../ui/SidePanel';
+import { toast } from '../ui/toasts';
+
+const ROLE_LABEL: Record<DatasetRole, string> = {
+  view_only: 'View (public records only)',
+  view: 'View all records',
+  edit: 'Edit all records',
+  admin: 'Administer',
+};
+const GRANT: Record<DatasetRole, PermissionName> = { view_only: 'view_only', view: 'view_all', edit: 'edit_all', admin: 'admin' };
+
+/** Super-users: every user, adding one, and each user's role per dataset (grant, change, revoke). */
+export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; onClose: () => void }) {
+  const users = useQuery({ queryKey: ['users'], queryFn: listUsers });
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['users'] });
+  const [email, setEmail] = useState('');
+  const [first, setFirst] = useState('');
+  const [last, setLast] = useState('');
+  const add = useMutation({
+    mutationFn: () => addUser({ user_email: email.trim(), first_name: first.trim(), last_name: last.trim() }),
+    onSuccess: (r) => {
+      toast({ kind: 'info', text: `Added ${r.user_email}` });
+      setEmail('');
+      setFirst('');
+      setLast('');
+      void refresh();
+    },
+    onError: (e) => toast({ kind: 'error', text: `Could not add the user: ${errorText(e)}` }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+  return (
+    <SidePanel title="Users" className="users-panel" onClose={onClose}>
+      <form className="user-add" onSubmit={submit} aria-label="Add a user">
+        <label>
+          Email
+          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+        </label>
+        <label>
+          First name
+          <input value={first} onChange={(e) => setFirst(e.target.value)} autoComplete="off" />
+        </label>
+        <label>
+          Last name
+          <input value={last} onChange={(e) => setLast(e.target.value)} autoComplete="off" />
+        </label>
+        <button type="submit" className="primary" disabled={add.isPending || email.trim() === ''}>
+          Add user
+        </button>
+      </form>
+      {users.isError && <p role="alert">Could not list users: {errorText(users.error)}</p>}
+      <ul className="user-list" aria-label="Users">
+        {(users.data ?? []).map((u) => (
+          <UserRow key={u.id} user={u} datasets={datasets.filter((d) => !d.metadata_for)} onChanged={refresh} />
+        ))}
+      </ul>
+    </SidePanel>
+  );
+}
+
+function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: DatasetSummary[]; onChanged: () => void }) {
+  const [dataset, setDataset] = useState('');
+  const [role, setRoleChoice] = useState<DatasetRole>('view');
+  const name = `${user.first_name} ${user.last_name}`.trim();
+  const change = async (datasetUuid: string, datasetName: string, next: DatasetRole | null) => {
+    const ok = await confirmDialog(
+      next === null
+        ? {
+            title: 'Revoke role',
+            body: `${user.email} loses their role on “${datasetName}” at once: from their next request they see and edit only what anyone may.`,
+            confirm: 'Revoke',
+            danger: true,
+          }
+        : {
+            title: 'Grant role',
+            body: `${user.email} gets “${ROLE_LABEL[next]}” on “${datasetName}”, replacing any role they had there. It counts from their next request.`,
+            confirm: 'Grant',
+          },
+    );
+    if (!ok) return;
+    try {
+      await setRole(user.email, datasetUuid, next === null ? 'none' : GRANT[next]);
+      toast({
+        kind: 'info',
+        text: next === null ? `Revoked ${user.email} on ${datasetName}` : `Granted ${ROLE_LABEL[next]} to ${user.email}`,
+      });
+      onChanged();
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not change the role: ${errorText(e)}` });
+    }
+  };
+  const id = `user-${user.id}`;
+  return (
+    <li className="user-row" aria-labelledby={`${id}-name`}>
+      <h3 id={`${id}-name`}>
+        {user.email}
+        {name && <span className="muted"> · {name}</span>}
+        {user.super_user && <span className="badge"> super-user</span>}
+      </h3>
+      {user.super_user ? (
+        <p className="muted">Super-users may do everything; they hold no dataset roles.</p>
+      ) : (
+        <>
+          {user.roles.length === 0 ? (
+            <p className="muted">No dataset roles.</p>
+          ) : (
+            <ul className="role-list" aria-label={`Roles of ${user.email}`}>
+              {user.roles.map((r) => (
+                <li key={r.dataset_uuid}>
+                  <span>
+                    {r.dataset_name}: <strong>{ROLE_LABEL[r.role]}</strong>
+                  </span>
+                  <button type="button" className="ghost" onClick={() => void change(r.dataset_uuid, r.dataset_name, null)}>
+                    Revoke
+                    <span className="sr-only">
+                      {' '}
+                      {r.dataset_name} role of {user.email}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="role-grant" role="group" aria-label={`Grant a role to ${user.email}`}>
+            <select aria-label="Dataset" value={dataset} onChange={(e) => setDataset(e.target.value)}>
+              <option value="">Dataset…</option>
+              {datasets.map((d) => (
+                <option key={d.uuid} value={d.uuid}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+            <select aria-label="Role" value={role} onChange={(e) => setRoleChoice(e.target.value as DatasetRole)}>
+              {(Object.keys(ROLE_LABEL) as DatasetRole[]).map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABEL[r]}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              disabled={!dataset}
+              onClick={() => void change(dataset, datasets.find((d) => d.uuid === dataset)?.name ?? dataset, role)}
+            >
+              Grant
+            </button>
+          </div>
+        </>
+      )}
+    </li>
+  );
+}
