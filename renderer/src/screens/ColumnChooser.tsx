@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { ColumnLayout } from '../../../shared/schemas/view';
-import { useModal } from '../ui/Dialog';
+import { Modal } from '../ui/Dialog';
 import type { Template } from '../../../shared/schemas/template';
 import { availableColumns } from './columns';
 
@@ -22,9 +22,7 @@ export function ColumnChooser({
   onReset: () => void;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const list = useRef<HTMLOListElement>(null);
-  useModal(ref);
   const all = availableColumns(tpl);
   const shown = layout.columns.filter((c) => all.some((a) => a.key === c.key));
   const shownKeys = new Set(shown.map((c) => c.key));
@@ -44,15 +42,7 @@ export function ColumnChooser({
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="confirm column-chooser"
-      aria-labelledby="columns-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal className="confirm column-chooser" labelledBy="columns-title" onClose={onClose}>
       <h2 id="columns-title">Columns</h2>
       <p className="muted small">The name stays first. Alt+↑ / Alt+↓ on a column moves it.</p>
       <ol ref={list} className="column-list">
@@ -110,6 +100,6 @@ export function ColumnChooser({
           Done
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import type { SearchView } from '../../../shared/schemas/view';
 import { errorText, startExport } from '../lib/api';
@@ -8,7 +8,7 @@ import { countOf } from '../lib/numbers';
 import { keys, useJobs } from '../lib/queries';
 import { percent } from '../jobs/JobsPanel';
 import type { Column } from './columns';
-import { useModal } from '../ui/Dialog';
+import { Modal } from '../ui/Dialog';
 
 /**
  * Export of what the list shows — its search, filters, sort and columns — as CSV or as JSON in
@@ -29,7 +29,6 @@ export function ExportDialog({
   onClose: () => void;
 }) {
   const qc = useQueryClient();
-  const ref = useRef<HTMLDialogElement>(null);
   const [format, setFormat] = useState<'csv' | 'json'>('csv');
   const [files, setFiles] = useState(false);
   const [jobId, setJobId] = useState<number | null>(null);
@@ -37,7 +36,6 @@ export function ExportDialog({
   const { data: jobs = [] } = useJobs();
   const job = jobs.find((j) => j.id === jobId);
   const link = job ? exportDownload(job) : null;
-  useModal(ref);
 
   const start = async () => {
     setError('');
@@ -53,15 +51,7 @@ export function ExportDialog({
 
   const what = count === null ? 'the records shown' : countOf(count, 'record');
   return (
-    <dialog
-      ref={ref}
-      className="confirm export-dialog"
-      aria-labelledby="export-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal className="confirm export-dialog" labelledBy="export-title" onClose={onClose}>
       <h2 id="export-title">Export {what}</h2>
       <p className="muted small">
         As the list shows them: {view.q || view.filters?.length ? 'this search and these filters, ' : ''}
@@ -124,6 +114,6 @@ export function ExportDialog({
           </button>
         )}
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { SavedSearch, SearchView } from '../../../shared/schemas/view';
 import { deleteSavedSearch, errorText, saveSearch, savedSearches } from '../lib/api';
 import { hashOf } from '../lib/route';
-import { confirmDialog, useModal } from '../ui/Dialog';
+import { confirmDialog, Modal } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 
 export const savedKey = (dataset: string) => ['saved-searches', dataset] as const;
@@ -54,11 +54,9 @@ export function SavedSearches({ dataset }: { dataset: string }) {
 /** Names the current view and saves it (in the service: it outlives restarts). */
 export function SaveSearchDialog({ dataset, view, onClose }: { dataset: string; view: SearchView; onClose: () => void }) {
   const qc = useQueryClient();
-  const ref = useRef<HTMLDialogElement>(null);
   const [name, setName] = useState(view.q ?? '');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  useModal(ref);
   const save = async () => {
     if (!name.trim()) return setError('Give the search a name');
     setBusy(true);
@@ -73,15 +71,7 @@ export function SaveSearchDialog({ dataset, view, onClose }: { dataset: string; 
     }
   };
   return (
-    <dialog
-      ref={ref}
-      className="confirm"
-      aria-labelledby="save-search-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal className="confirm" labelledBy="save-search-title" onClose={onClose}>
       <h2 id="save-search-title">Save this search</h2>
       <form
         className="batch-form"
@@ -120,6 +110,6 @@ export function SaveSearchDialog({ dataset, view, onClose }: { dataset: string; 
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { createStore, useStore } from '../lib/store';
 
 interface Ask {
@@ -72,4 +72,33 @@ export function useModal(ref: RefObject<HTMLDialogElement | null>) {
       if (back instanceof HTMLElement && back.isConnected) back.focus();
     };
   }, [ref]);
+}
+
+/** A modal <dialog> titled by `labelledBy`: Escape (or `onClose`) closes it, the focus goes back. */
+export function Modal({
+  className,
+  labelledBy,
+  onClose,
+  children,
+}: {
+  className: string;
+  labelledBy: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useModal(ref);
+  return (
+    <dialog
+      ref={ref}
+      className={className}
+      aria-labelledby={labelledBy}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      {children}
+    </dialog>
+  );
 }
