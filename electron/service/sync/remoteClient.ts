@@ -54,17 +54,43 @@ export class RemoteClient {
     private readonly username: string,
     private readonly password: string,
   ) {
-    // fetch follows the 302 answers of create/publish/upload with the Authorization header (same origin).
+    // The 302 answers of create/publish/upload/file-delete (docs/odr-server.md §9.5) are followed
+    // here, not by fetch: behind a proxy the Location may name another origin, to which fetch
+    // would not send the Authorization header. An API route is read again through our base URL.
     this.client = new OdrClient({
       baseUrl,
       fetch: async (input, init) => {
-        const res = await fetch(input, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+        const signal = AbortSignal.timeout(TIMEOUT_MS);
+        let res = await fetch(input, { ...init, signal, redirect: 'manual' });
+        for (let hops = 0; hops < 5 && res.status >= 301 && res.status <= 308 && res.headers.get('location'); hops++) {
+          const next = this.rebased(new URL(res.headers.get('location')!, typeof input === 'string' ? input : input.toString()));
+          await res.body?.cancel();
+          const keep = res.status === 307 || res.status === 308;
+          const headers = new Headers(init?.headers);
+          if (!keep) headers.delete('content-type');
+          if (!next.sameApi) headers.delete('authorization');
+          res = await fetch(next.url, {
+            method: keep ? init?.method : 'GET',
+            headers,
+            body: keep ? init?.body : undefined,
+            signal,
+            redirect: 'manual',
+          });
+        }
         const date = Date.parse(res.headers.get('date') ?? '');
         if (Number.isFinite(date)) this.serverTime = date;
         if (!res.ok) this.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
         return res;
       },
     });
+  }
+
+  /** A redirect into the server's API goes through our base URL (same token, same route). */
+  private rebased(loc: URL): { url: string; sameApi: boolean } {
+    const base = new URL(this.baseUrl);
+    if (loc.origin === base.origin) return { url: loc.toString(), sameApi: true };
+    if (loc.pathname.startsWith(base.pathname)) return { url: `${base.origin}${loc.pathname}${loc.search}`, sameApi: true };
+    return { url: loc.toString(), sameApi: false };
   }
 
   private classify(e: unknown, write: boolean): RemoteError {

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import type { FileEntry } from '../../../shared/schemas/record';
 import { api, errorText, uploadWithProgress } from '../lib/api';
-import { keys, useRecord } from '../lib/queries';
+import { keys, useRecord, useSyncStatus } from '../lib/queries';
 import { openImage } from './ImageViewer';
 import { formatBytes } from '../lib/numbers';
 import { confirmDialog } from '../ui/Dialog';
@@ -34,6 +34,10 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const isImage = field.fieldtype === 'Image';
+  // A file listed from a sync remote opens through the local service, which fetches it first
+  // (the status is a super-user's; others see "not on this computer").
+  const synced = useSyncStatus().data?.datasets ?? [];
+  const fromServer = synced.some((d) => d.dataset_uuid === dataset) || (record !== top && synced.length > 0);
   const groups = groupImages(entry?.files ?? []);
   const { data: tree } = useRecord(top);
 
@@ -105,7 +109,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                   title="View full size"
                   onClick={(e) => tree && openImage(tree, original, e.currentTarget)}
                 >
-                  {original.content_local !== false ? (
+                  {original.content_local !== false || fromServer ? (
                     <img
                       src={api.fileUrl((thumb ?? original).file_uuid)}
                       alt={original.caption || original.original_name}
@@ -122,10 +126,20 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                 {isImage && original.width ? `${original.width}×${original.height} · ` : ''}
                 {formatBytes(original.file_size)}
               </span>
-              {original.content_local === false ? (
+              {original.content_local === false && !fromServer ? (
                 <span className="muted not-local">
                   Not on this computer: the import carried only its description; the bytes are on the ODR server
                 </span>
+              ) : original.content_local === false ? (
+                <a
+                  href={api.fileUrl(original.file_uuid)}
+                  target="_blank"
+                  rel="noreferrer"
+                  title="On the ODR server only: opening it downloads it through sync and keeps it here"
+                  aria-label={`Open ${original.original_name} from the server`}
+                >
+                  Open from server
+                </a>
               ) : (
                 <a
                   href={api.fileUrl(original.file_uuid)}

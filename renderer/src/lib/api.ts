@@ -25,6 +25,8 @@ import type {
 } from '../../../shared/schemas/view';
 import type {
   AddRemoteRequest,
+  KeepFilesOfflineAnswer,
+  KeepFilesOfflineRequest,
   LiveSettingsRequest,
   LiveStatus,
   ResolveConflictRequest,
@@ -186,6 +188,8 @@ export const setLive = (remoteId: number, r: LiveSettingsRequest) =>
     body: JSON.stringify(r),
   });
 
+export const keepFilesOffline = (r: KeepFilesOfflineRequest) =>
+  local<KeepFilesOfflineAnswer>('/sync/files-offline', { ...json(r), method: 'PUT' });
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
 
 export const resolveConflict = (id: number, r: ResolveConflictRequest) => local<{ resolved: true }>(`/sync/conflicts/${id}`, json(r));

@@ -77,9 +77,12 @@ function ConflictCard({ c }: { c: SyncConflict }) {
           <button type="button" disabled={busy} onClick={() => void resolve('theirs')}>
             Keep theirs
           </button>
-          <button type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
-            Merge…
-          </button>
+          {/* A file conflict (deleted on one side) has no merged value. */}
+          {!c.item_uuid && (
+            <button type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
+              Merge…
+            </button>
+          )}
         </div>
       )}
     </li>

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorText, runSync } from '../lib/api';
+import { errorText, keepFilesOffline, runSync } from '../lib/api';
 import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
@@ -108,6 +108,18 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
                   <span className="muted small">
                     pulled {when(d.last_pull)} · sent {when(d.last_push)}
                   </span>
+                  <label className="small" title="Download every file of this dataset now (a job), not only when opened">
+                    <input
+                      type="checkbox"
+                      checked={d.keep_files_offline}
+                      onChange={(e) =>
+                        void keepFilesOffline({ remote_id: remote.id, dataset_uuid: d.dataset_uuid, keep: e.target.checked })
+                          .then(() => qc.invalidateQueries({ queryKey: keys.sync }))
+                          .catch((err: unknown) => toast({ kind: 'error', text: errorText(err) }))
+                      }
+                    />{' '}
+                    Keep files offline
+                  </label>
                 </li>
               ))}
             </ul>
