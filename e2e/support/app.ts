@@ -22,6 +22,8 @@ export async function openDataset(page: Page, name: string) {
   await page
     .getByRole('navigation', { name: 'Datasets' })
     .getByRole('link', { name: new RegExp(`^${name}`) })
+    // The dataset itself: its child datasets ("CheMin-References") are listed after it.
+    .first()
     .click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();

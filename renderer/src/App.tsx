@@ -10,6 +10,7 @@ import { SyncPanel } from './sync/SyncPanel';
 import { SyncStatusLine } from './sync/SyncStatusLine';
 import { SettingsPanel, desktop } from './settings/SettingsPanel';
 import { DatasetList } from './screens/DatasetList';
+import { revealTemplatePart } from './screens/ChildDatasets';
 import { DatasetScreen } from './screens/DatasetScreen';
 import { Welcome } from './screens/Welcome';
 import { TrashPanel } from './trash/TrashPanel';
@@ -117,6 +118,10 @@ export function App() {
         datasets={datasets.data ?? []}
         current={route.dataset}
         onOpen={(uuid) => go({ dataset: uuid, record: undefined, view: 'records' })}
+        onOpenChild={(parent, child) => {
+          go({ dataset: parent, record: undefined, view: 'template' });
+          revealTemplatePart(child);
+        }}
       />
       {current ? (
         <DatasetScreen key={current.uuid} summary={current} route={route} go={go} session={session.data} />

@@ -21,6 +21,8 @@ export const DatasetSummary = z.object({
   metadata_for: z.string().nullable(),
   records: Int,
   updated: z.string(),
+  /** Its child datasets, depth first (depth 1 = a child of this dataset), for the sidebar. */
+  children: z.array(z.object({ uuid: z.string(), name: z.string(), depth: Int })),
 });
 export type DatasetSummary = z.infer<typeof DatasetSummary>;
 export const DatasetSummaries = z.object({ datasets: z.array(DatasetSummary) });

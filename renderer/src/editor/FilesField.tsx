@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import type { FileEntry } from '../../../shared/schemas/record';
 import { api, errorText, uploadWithProgress } from '../lib/api';
-import { keys, useSyncStatus } from '../lib/queries';
+import { keys, useRecord, useSyncStatus } from '../lib/queries';
+import { openImage } from './ImageViewer';
 import { formatBytes } from '../lib/numbers';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
@@ -38,6 +39,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
   const synced = useSyncStatus().data?.datasets ?? [];
   const fromServer = synced.some((d) => d.dataset_uuid === dataset) || (record !== top && synced.length > 0);
   const groups = groupImages(entry?.files ?? []);
+  const { data: tree } = useRecord(top);
 
   const start = (files: FileList | File[]) => {
     for (const file of Array.from(files)) {
@@ -99,21 +101,34 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
         <ul className={isImage ? 'thumbs' : 'file-list'} aria-labelledby={labelId}>
           {groups.map(({ original, thumb }) => (
             <li key={original.file_uuid}>
-              {isImage && (original.content_local !== false || fromServer) && (
-                <img
-                  src={api.fileUrl((thumb ?? original).file_uuid)}
-                  alt={original.caption || original.original_name}
-                  width={thumb?.width ? Number(thumb.width) / 2.5 : 120}
-                  loading="lazy"
-                />
+              {isImage && (
+                <button
+                  type="button"
+                  className="thumb-open"
+                  aria-label={`View ${original.original_name}`}
+                  title="View full size"
+                  onClick={(e) => tree && openImage(tree, original, e.currentTarget)}
+                >
+                  {original.content_local !== false || fromServer ? (
+                    <img
+                      src={api.fileUrl((thumb ?? original).file_uuid)}
+                      alt={original.caption || original.original_name}
+                      width={thumb?.width ? Number(thumb.width) / 2.5 : 120}
+                      loading="lazy"
+                    />
+                  ) : (
+                    <span className="thumb-missing">Not on this computer</span>
+                  )}
+                </button>
               )}
               <span className="file-name">{original.original_name}</span>
-              <span className="muted">
-                {isImage && original.width ? `${original.width}×${original.height}` : formatBytes(original.file_size)}
+              <span className="muted" data-testid="file-size">
+                {isImage && original.width ? `${original.width}×${original.height} · ` : ''}
+                {formatBytes(original.file_size)}
               </span>
               {original.content_local === false && !fromServer ? (
-                <span className="muted" title="Imported as metadata; the bytes are on the ODR server">
-                  not on this computer
+                <span className="muted not-local">
+                  Not on this computer: the import carried only its description; the bytes are on the ODR server
                 </span>
               ) : original.content_local === false ? (
                 <a

@@ -8,12 +8,13 @@ import { api, errorText, type Session } from '../lib/api';
 import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
 import { draftsUnder } from '../lib/edits';
 import { Time } from '../ui/Time';
-import { confirmDialog } from '../ui/Dialog';
 import { recordName } from '../lib/recordName';
 import { keys, useRecord } from '../lib/queries';
-import { ChildRecordPlugin, DatasetPlugin, PluginNote, pluginEditorFor } from '../plugins';
+import { PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
+import { ChildRecords } from './ChildRecords';
 import { FilesField } from './FilesField';
+import { ImageViewer } from './ImageViewer';
 import { RecordHistoryPanel, useFieldHistory } from './History';
 import './pane.css';
 import { OptionsField, TagsField } from './OptionsField';
@@ -150,32 +151,6 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
 }
 
 function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl: Template; depth: number }) {
-  const qc = useQueryClient();
-  const addChild = async (child: Template) => {
-    try {
-      await api.save({ record_uuid: rec.record_uuid, records: [{ record_uuid: '', database_uuid: child.template_uuid, fields: [] }] });
-    } catch (e) {
-      toast({ kind: 'error', text: `Could not add a ${child.name} record: ${errorText(e)}` });
-    }
-    void qc.invalidateQueries({ queryKey: keys.record(top) });
-  };
-  const removeChild = async (child: OdrRecord, name: string) => {
-    if (
-      !(await confirmDialog({
-        title: `Remove this ${name} record?`,
-        body: 'Its values, child records and files go with it.',
-        confirm: 'Remove',
-        danger: true,
-      }))
-    )
-      return;
-    try {
-      await api.deleteRecords([child.record_uuid]);
-    } catch (e) {
-      toast({ kind: 'error', text: `Could not remove the ${name} record: ${errorText(e)}` });
-    }
-    void qc.invalidateQueries({ queryKey: keys.record(top) });
-  };
   return (
     <>
       <div className="fields">
@@ -183,39 +158,15 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
           <Field key={f.field_uuid} top={top} record={rec.record_uuid} dataset={tpl.template_uuid} field={f} rec={rec} />
         ))}
       </div>
-      {tpl.related_databases.map((child) => {
-        const children = (rec.records ?? []).filter((c) => c.database_uuid === child.template_uuid);
-        return (
-          <section key={child.template_uuid} className="children" aria-label={`${child.name} records`}>
-            <h3>
-              {child.name} <span className="muted">({children.length})</span>
-              <PluginNote plugins={child.render_plugins} />
-              <button type="button" className="link" onClick={() => void addChild(child)} aria-label={`Add ${child.name} record`}>
-                + Add
-              </button>
-            </h3>
-            <DatasetPlugin tpl={child} records={children} />
-            {children.map((c) => (
-              <article key={c.record_uuid} className="child" aria-label={`${child.name} ${c.record_name || c.internal_id}`}>
-                <header>
-                  <span className="muted">#{c.internal_id}</span>
-                  <button
-                    type="button"
-                    className="link danger"
-                    onClick={() => void removeChild(c, child.name)}
-                    aria-label={`Remove ${child.name} record ${c.internal_id}`}
-                  >
-                    Remove
-                  </button>
-                </header>
-                <ChildRecordPlugin tpl={child} rec={c}>
-                  <RecordBody top={top} rec={c} tpl={child} depth={depth + 1} />
-                </ChildRecordPlugin>
-              </article>
-            ))}
-          </section>
-        );
-      })}
+      {tpl.related_databases.map((child) => (
+        <ChildRecords
+          key={child.template_uuid}
+          top={top}
+          parent={rec}
+          child={child}
+          body={(c) => <RecordBody top={top} rec={c} tpl={child} depth={depth + 1} />}
+        />
+      ))}
     </>
   );
 }
@@ -363,6 +314,7 @@ export function RecordEditor({
       <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />
       {showHistory && <RecordHistoryPanel top={uuid} tpl={tpl} />}
       <RecordBody top={uuid} rec={rec} tpl={tpl} depth={0} />
+      <ImageViewer />
     </aside>
   );
 }

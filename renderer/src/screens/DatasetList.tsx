@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DatasetSummary } from '../lib/api';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
+import { ChildDatasets } from './ChildDatasets';
 import { SavedSearches } from './SavedSearches';
 
 /** Local datasets with record counts and last change; a filter box for long lists. */
@@ -9,10 +10,13 @@ export function DatasetList({
   datasets,
   current,
   onOpen,
+  onOpenChild,
 }: {
   datasets: DatasetSummary[];
   current?: string;
   onOpen: (uuid: string) => void;
+  /** A child dataset: shown in its parent's template. */
+  onOpenChild: (parent: string, child: string) => void;
 }) {
   const [filter, setFilter] = useState('');
   const f = filter.trim().toLowerCase();
@@ -46,6 +50,7 @@ export function DatasetList({
                 {countOf(d.records, 'record')} · <Time ts={d.updated} />
               </span>
             </a>
+            <ChildDatasets parent={d} onOpen={(child) => onOpenChild(d.uuid, child)} />
             {d.uuid === current && <SavedSearches dataset={d.uuid} />}
           </li>
         ))}

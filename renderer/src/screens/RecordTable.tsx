@@ -1,16 +1,16 @@
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
-import { fieldType } from '../../../shared/fieldTypes';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { ViewQuery } from '../../../shared/schemas/selection';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
-import type { Template, TemplateField } from '../../../shared/schemas/template';
+import type { Template } from '../../../shared/schemas/template';
 import { api, tablePage } from '../lib/api';
 import { keys } from '../lib/queries';
 import { groupImages } from '../editor/FilesField';
 import { recordName } from '../lib/recordName';
 import { PluginCell } from '../plugins';
+import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
 
@@ -47,26 +47,6 @@ export interface PickMods {
 }
 
 export const rowId = (grid: string, i: number) => `${grid}-row-${i}`;
-
-function cellText(rec: OdrRecord, f: TemplateField): string {
-  const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
-  if (!e) return '';
-  const t = fieldType(f.fieldtype);
-  switch (t.storage) {
-    case 'boolean':
-      return e.selected === 1 ? '✓' : '';
-    case 'options':
-      return (e.values ?? []).map((v) => v.name).join(', ');
-    case 'tags':
-      return (e.tags ?? []).map((v) => v.name).join(', ');
-    case 'files': {
-      const n = (e.files ?? []).filter((x) => x.parent_image_id === undefined).length;
-      return n ? `${n} file${n > 1 ? 's' : ''}` : '';
-    }
-    default:
-      return e.value === null || e.value === undefined ? '' : String(e.value);
-  }
-}
 
 const Row = memo(function Row({
   grid,

@@ -50,7 +50,7 @@ function Tree({ tpl, depth }: { tpl: Template; depth: number }) {
   return (
     <li>
       <details open={depth < 1}>
-        <summary>
+        <summary id={`tpl-${tpl.template_uuid}`}>
           <strong>{tpl.name}</strong> <span className="muted">{tpl.fields.length} fields</span>
         </summary>
         <Fields tpl={tpl} />

@@ -108,6 +108,11 @@ export class RecordTable {
 }
 
 /** The datasets list of the UI: name, record count and last change per visible dataset. */
+/** A dataset's child datasets, depth first, from the schema cache (no query). */
+function childDatasets(dt: DatatypeInfo, depth = 1): DatasetSummary['children'] {
+  return dt.children.flatMap((c) => [{ uuid: c.uuid, name: c.name, depth }, ...childDatasets(c, depth + 1)]);
+}
+
 export function datasetSummaries(d: Domain, user: User): DatasetSummary[] {
   const now = d.now();
   const stats = new Map(
@@ -127,6 +132,7 @@ export function datasetSummaries(d: Domain, user: User): DatasetSummary[] {
       metadata_for: dt.metadataForUuid || null,
       records: stats.get(dt.id)?.n ?? 0,
       updated: stats.get(dt.id)?.updated ?? dt.updatedAt,
+      children: childDatasets(dt),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

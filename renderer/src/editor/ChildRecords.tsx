@@ -1,0 +1,203 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { fieldType } from '../../../shared/fieldTypes';
+import { PLUGIN, pluginNamed } from '../../../shared/plugins/renderPlugins';
+import type { OdrRecord } from '../../../shared/schemas/record';
+import type { Template } from '../../../shared/schemas/template';
+import { api, errorText } from '../lib/api';
+import { cellText } from '../lib/cellText';
+import { keys } from '../lib/queries';
+import { recordName } from '../lib/recordName';
+import { ChildRecordPlugin, DatasetPlugin, PluginNote } from '../plugins';
+import { confirmDialog } from '../ui/Dialog';
+import { toast } from '../ui/toasts';
+
+/** Columns of the compact table: the child dataset's first few fields that read as one line. */
+const COLUMNS = 4;
+
+/**
+ * A child dataset inside its parent record: a compact table (one row per child record, its
+ * first fields as columns) with Add, Open (the record's fields under its row) and Remove (after
+ * an in-app confirmation). A single child record is open from the start. Child datasets drawn
+ * by a record plugin (References: one citation each) keep that view instead of a table.
+ */
+export function ChildRecords({
+  top,
+  parent,
+  child,
+  body,
+}: {
+  top: string;
+  parent: OdrRecord;
+  child: Template;
+  /** The full editor of one child record (RecordEditor's RecordBody). */
+  body: (rec: OdrRecord) => ReactNode;
+}) {
+  const qc = useQueryClient();
+  const children = (parent.records ?? []).filter((c) => c.database_uuid === child.template_uuid);
+  const [open, setOpen] = useState<Set<string>>(() => new Set(children.length === 1 ? [children[0]!.record_uuid] : []));
+  const [adding, setAdding] = useState(false);
+  const cols = child.fields
+    .filter((f) => fieldType(f.fieldtype).editor !== 'none' && fieldType(f.fieldtype).storage !== 'files')
+    .slice(0, COLUMNS);
+  const label = (c: OdrRecord) => recordName(c, child);
+  const refresh = () => void qc.invalidateQueries({ queryKey: keys.record(top) });
+
+  const add = async () => {
+    setAdding(true);
+    try {
+      const before = new Set(children.map((c) => c.record_uuid));
+      const saved = await api.save({
+        record_uuid: parent.record_uuid,
+        records: [{ record_uuid: '', database_uuid: child.template_uuid, fields: [] }],
+      });
+      // The new child opens so its fields can be typed at once.
+      const made = (saved.records ?? []).find((c) => c.database_uuid === child.template_uuid && !before.has(c.record_uuid));
+      if (made) setOpen((o) => new Set([...o, made.record_uuid]));
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not add a ${child.name} record: ${errorText(e)}` });
+    }
+    setAdding(false);
+    refresh();
+  };
+  const remove = async (c: OdrRecord) => {
+    if (
+      !(await confirmDialog({
+        title: `Remove ${child.name} record “${label(c)}”?`,
+        body: 'Its values, child records and files go with it.',
+        confirm: 'Remove',
+        danger: true,
+      }))
+    )
+      return;
+    try {
+      await api.deleteRecords([c.record_uuid]);
+      toast({ kind: 'info', text: `Removed ${child.name} record “${label(c)}”` }, 3000);
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not remove the ${child.name} record: ${errorText(e)}` });
+    }
+    refresh();
+  };
+  const toggle = (uuid: string) =>
+    setOpen((o) => {
+      const n = new Set(o);
+      if (n.has(uuid)) n.delete(uuid);
+      else n.add(uuid);
+      return n;
+    });
+  const removeButton = (c: OdrRecord) => (
+    <button type="button" className="link danger" onClick={() => void remove(c)} aria-label={`Remove ${child.name} record ${label(c)}`}>
+      Remove
+    </button>
+  );
+
+  const recordPlugin = !!pluginNamed(child.render_plugins, PLUGIN.references);
+  return (
+    <section className="children" aria-label={`${child.name} records`}>
+      <h3>
+        {child.name} <span className="muted">({children.length})</span>
+        <PluginNote plugins={child.render_plugins} />
+        <button type="button" className="link" disabled={adding} onClick={() => void add()} aria-label={`Add ${child.name} record`}>
+          + Add
+        </button>
+      </h3>
+      <DatasetPlugin tpl={child} records={children} />
+      {recordPlugin ? (
+        children.map((c) => (
+          <article key={c.record_uuid} className="child" aria-label={`${child.name} ${label(c)}`}>
+            <header>
+              <span className="muted">#{c.internal_id}</span>
+              {removeButton(c)}
+            </header>
+            <ChildRecordPlugin tpl={child} rec={c}>
+              {body(c)}
+            </ChildRecordPlugin>
+          </article>
+        ))
+      ) : children.length === 0 ? (
+        <p className="muted small">No {child.name} records yet.</p>
+      ) : (
+        <div className="child-table-wrap">
+          <table className="child-table" aria-label={`${child.name} records`}>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                {cols.map((f) => (
+                  <th key={f.field_uuid} scope="col">
+                    {f.name}
+                  </th>
+                ))}
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {children.map((c) => {
+                const isOpen = open.has(c.record_uuid);
+                return (
+                  <ChildRow
+                    key={c.record_uuid}
+                    open={isOpen}
+                    span={cols.length + 2}
+                    body={isOpen ? body(c) : null}
+                    name={label(c)}
+                    dataset={child.name}
+                  >
+                    <td className="muted">{c.internal_id}</td>
+                    {cols.map((f) => (
+                      <td key={f.field_uuid}>{cellText(c, f)}</td>
+                    ))}
+                    <td className="child-actions">
+                      <button
+                        type="button"
+                        className="link"
+                        aria-expanded={isOpen}
+                        aria-label={`${isOpen ? 'Close' : 'Open'} ${child.name} record ${label(c)}`}
+                        onClick={() => toggle(c.record_uuid)}
+                      >
+                        {isOpen ? 'Close' : 'Open'}
+                      </button>
+                      {removeButton(c)}
+                    </td>
+                  </ChildRow>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ChildRow({
+  open,
+  span,
+  body,
+  name,
+  dataset,
+  children,
+}: {
+  open: boolean;
+  span: number;
+  body: ReactNode;
+  name: string;
+  dataset: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <tr className={open ? 'open' : undefined}>{children}</tr>
+      {open && (
+        <tr className="child-body">
+          <td colSpan={span}>
+            <div role="group" aria-label={`${dataset} record ${name}`} className="child">
+              {body}
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
