@@ -3,6 +3,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import type { FileEntry } from '../../../shared/schemas/record';
 import { api, errorText, uploadWithProgress } from '../lib/api';
 import { keys, useRecord, useSyncStatus } from '../lib/queries';
+import { groupImages } from './imageGroups';
 import { openImage } from './ImageViewer';
 import { formatBytes } from '../lib/numbers';
 import { confirmDialog } from '../ui/Dialog';
@@ -17,12 +18,6 @@ interface Upload {
 }
 
 let nextUpload = 1;
-
-/** Originals with their first derivative (the thumbnail) for image fields; plain files as they are. */
-export function groupImages(files: FileEntry[]): { original: FileEntry; thumb?: FileEntry }[] {
-  const originals = files.filter((f) => f.parent_image_id === undefined);
-  return originals.map((o) => ({ original: o, thumb: files.find((f) => f.parent_image_id === o.id) }));
-}
 
 /**
  * File and image fields: drop files from the desktop (or pick them), one progress bar per

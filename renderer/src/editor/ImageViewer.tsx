@@ -3,7 +3,7 @@ import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import { api } from '../lib/api';
 import { formatBytes } from '../lib/numbers';
 import { createStore, useStore } from '../lib/store';
-import { groupImages } from './FilesField';
+import { groupImages } from './imageGroups';
 
 /** One image of a record as the viewer shows it: the original, never a thumbnail. */
 export interface ViewerImage {

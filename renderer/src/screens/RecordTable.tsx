@@ -7,7 +7,7 @@ import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../sh
 import type { Template } from '../../../shared/schemas/template';
 import { api, tablePage } from '../lib/api';
 import { keys } from '../lib/queries';
-import { groupImages } from '../editor/FilesField';
+import { groupImages } from '../editor/imageGroups';
 import { recordName } from '../lib/recordName';
 import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
