@@ -165,7 +165,8 @@ async function liveLag(local: Service, me: User, remoteUrl: string, field: strin
   try {
     await until(idle, 'the first pass');
     for (let i = 0; i < LAG_SAMPLES; i++) {
-      const rec = SYNTH.record(2 * PUSH_EDITS + i);
+      // Past the records the push edited when there are enough; BENCH_SYNC_RECORDS may be smaller.
+      const rec = SYNTH.record((2 * PUSH_EDITS + i) % PULL_RECORDS);
       const v = `live ${i} ${Date.now()}`;
       const t = performance.now();
       setValue(local.domain, me, rec, field, v);
