@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { digestAll, writeMark } from '../support/digest.js';
 import { startSyntheticService, USER, type TestService } from '../support/service.js';
+import { seededRandom as rng } from '../../shared/seededRandom.js';
 
 // Hostile input (issue 11): a few thousand generated requests across every route — malformed
 // and deeply nested JSON, wrong types, huge strings, unknown and traversal uuids, NUL bytes,
@@ -15,16 +16,6 @@ const SEED = Number(process.env.HOSTILE_SEED ?? 20261123);
 const COUNT = Number(process.env.HOSTILE_COUNT ?? 2500);
 const TIME_LIMIT_MS = 45_000;
 const BATCH = 250;
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let t: TestService;
 let fileUuid = '';

@@ -1,10 +1,11 @@
-import { getLocal, type Mockttp } from 'mockttp';
+import type { Mockttp } from 'mockttp';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { runCli } from '../support/processes.js';
 import { ADMIN, startService } from '../support/service.js';
-import { startRemote, type RemoteProc } from './support.js';
+import { slowProxy, startRemote, type RemoteProc } from './support.js';
+import { seededRandom as prng } from '../../shared/seededRandom.js';
 
 // kill -9 of the local side in the middle of a push, then a fresh process finishes the sync:
 // every record made offline reaches the server exactly once, with its values.
@@ -12,16 +13,6 @@ import { startRemote, type RemoteProc } from './support.js';
 const N = 25;
 // The kill moment comes from a seed: ODR_CRASH_SEED=<n> replays a run (the seed is printed).
 const SEED = Number(process.env.ODR_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-/** mulberry32: a small, fixed PRNG, so one seed always gives the same kill moment. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const FIELD = SYNTH.field('Medium Text');
 let remote: RemoteProc;
 let proxy: Mockttp;
@@ -30,15 +21,7 @@ let dataDir = '';
 beforeAll(async () => {
   remote = await startRemote(10);
   // A slow link, so that the push takes long enough to be cut in the middle.
-  proxy = getLocal();
-  await proxy.start();
-  const origin = new URL(remote.url).origin;
-  await proxy.forAnyRequest().thenPassThrough({
-    beforeRequest: async (req) => {
-      await new Promise((r) => setTimeout(r, 40));
-      return { url: origin + new URL(req.url).pathname + new URL(req.url).search };
-    },
-  });
+  proxy = await slowProxy(remote.url, 40);
 }, 60_000);
 afterAll(async () => {
   await proxy?.stop();

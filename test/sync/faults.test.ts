@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { ADMIN, type TestService } from '../support/service.js';
 import { startLocal, startRemote, type RemoteProc } from './support.js';
+import { seededRandom as prng } from '../../shared/seededRandom.js';
 
 // A fault-injecting HTTP proxy (mockttp) between the local service's sync engine and the remote
 // service process: connections reset before the remote sees the request, 500s, delays, and
@@ -15,17 +16,6 @@ let proxy: Mockttp;
 let faultRate = 0;
 const faults = { reset: 0, error: 0, lost: 0, delayed: 0 };
 
-/** Small deterministic PRNG so a failing run can be replayed. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const SEED = Number(process.env.SYNC_FUZZ_SEED ?? 20261122);
 // Two streams: the edit plan depends on the seed alone, not on how many requests a sync makes
 // (each request draws from the fault stream).

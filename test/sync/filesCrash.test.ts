@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { getLocal, type Mockttp } from 'mockttp';
+import type { Mockttp } from 'mockttp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { runCli } from '../support/processes.js';
 import { ADMIN, startService } from '../support/service.js';
-import { startRemote, type RemoteProc } from './support.js';
+import { slowProxy, startRemote, type RemoteProc } from './support.js';
+import { seededRandom as prng } from '../../shared/seededRandom.js';
 
 // kill -9 of the local side in the middle of pushing files, then a fresh process finishes the
 // sync: every file attached offline is on the server exactly once, with its bytes.
@@ -13,15 +14,6 @@ import { startRemote, type RemoteProc } from './support.js';
 const FILES = 10;
 // ODR_CRASH_SEED=<n> replays a run (the seed is printed), as in crash.test.ts.
 const SEED = Number(process.env.ODR_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const FILE = SYNTH.field('File');
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 let remote: RemoteProc;
@@ -31,15 +23,7 @@ let dataDir = '';
 beforeAll(async () => {
   remote = await startRemote(10);
   // A slow link, so that the push is cut somewhere inside an upload exchange.
-  proxy = getLocal();
-  await proxy.start();
-  const origin = new URL(remote.url).origin;
-  await proxy.forAnyRequest().thenPassThrough({
-    beforeRequest: async (req) => {
-      await new Promise((r) => setTimeout(r, 40));
-      return { url: origin + new URL(req.url).pathname + new URL(req.url).search };
-    },
-  });
+  proxy = await slowProxy(remote.url, 40);
 }, 60_000);
 afterAll(async () => {
   await proxy?.stop();

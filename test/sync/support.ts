@@ -1,3 +1,4 @@
+import { getLocal, type Mockttp } from 'mockttp';
 import { rmSync } from 'node:fs';
 import { OdrClient } from '../../shared/client/odrClient.js';
 import { runCli, type Proc } from '../support/processes.js';
@@ -59,3 +60,17 @@ export async function startRemote(n: number, env: Record<string, string> = {}, t
  */
 export const startLocal = (opts: { liveSync?: boolean } = {}): Promise<TestService> =>
   startService({ config: { tokenTtlSeconds: 86400 }, liveSync: opts.liveSync ?? false });
+
+/** A loopback proxy to `remoteUrl` that holds every request `delayMs` first: a slow link, so a push can be cut in the middle. */
+export async function slowProxy(remoteUrl: string, delayMs: number): Promise<Mockttp> {
+  const proxy = getLocal();
+  await proxy.start();
+  const origin = new URL(remoteUrl).origin;
+  await proxy.forAnyRequest().thenPassThrough({
+    beforeRequest: async (req) => {
+      await new Promise((r) => setTimeout(r, delayMs));
+      return { url: origin + new URL(req.url).pathname + new URL(req.url).search };
+    },
+  });
+  return proxy;
+}

@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { FIELD_TYPE_NAMES, type FieldTypeName } from '../../../../shared/fieldTypes.js';
+import { seededRandom as rng } from '../../../../shared/seededRandom.js';
 
 // A synthetic ODR dataset in export format: a template with every field type and a child
 // datatype, and record lists of any size (one record in ten has 1-3 children). Deterministic
@@ -132,16 +133,6 @@ export function syntheticTemplate() {
         related_databases: [],
       },
     ],
-  };
-}
-
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
