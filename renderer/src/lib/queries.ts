@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, datasets, recentJobs, recordHistory, syncStatus } from './api';
+import { mergeJobs } from './jobsMerge';
+import type { TrackedJob } from '../../../shared/schemas/job';
 
 export const keys = {
   datasets: ['datasets'] as const,
@@ -18,7 +20,13 @@ export const useTemplate = (uuid: string | undefined) =>
 export const useRecord = (uuid: string | undefined) =>
   useQuery({ queryKey: keys.record(uuid ?? ''), queryFn: () => api.record(uuid!), enabled: !!uuid });
 export const useQuota = (uuid: string) => useQuery({ queryKey: keys.quota(uuid), queryFn: () => api.quota(uuid) });
-export const useJobs = (enabled = true) => useQuery({ queryKey: keys.jobs, queryFn: recentJobs, enabled });
+export const useJobs = (enabled = true) =>
+  useQuery({
+    queryKey: keys.jobs,
+    queryFn: recentJobs,
+    enabled,
+    structuralSharing: (old, fresh) => mergeJobs(old as TrackedJob[] | undefined, fresh as TrackedJob[]),
+  });
 export const useSyncStatus = (enabled = true) => useQuery({ queryKey: keys.sync, queryFn: syncStatus, enabled });
 /** A record tree's history (fetched when a history list is opened; refreshed after each edit). */
 export const useRecordHistory = (top: string, enabled: boolean) =>
