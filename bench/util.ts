@@ -30,6 +30,36 @@ export async function timeIt(
   return { p50: percentile(ts, 50), p99: percentile(ts, 99), perSec: (n / total) * 1000 };
 }
 
+/** The middle of a list of samples (the upper middle for an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Runs `fn` n times in sequence; its samples' median and worst (a time: lower is better). */
+export async function medianOf(n: number, fn: (i: number) => Promise<number>): Promise<{ median: number; worst: number }> {
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) xs.push(await fn(i));
+  return { median: median(xs), worst: Math.max(...xs) };
+}
+
+/** The best of `runs` runs of `fn` (a rate: higher is better). */
+export async function best(runs: number, fn: () => Promise<number>): Promise<number> {
+  let top = 0;
+  for (let i = 0; i < runs; i++) top = Math.max(top, await fn());
+  return top;
+}
+
+/** Wall-clock seconds `fn` takes, with its result. */
+export async function timed<T>(fn: () => T | Promise<T>): Promise<{ secs: number; result: T }> {
+  const t0 = performance.now();
+  const result = await fn();
+  return { secs: (performance.now() - t0) / 1000, result };
+}
+
+/** MB/s of the bytes `fn` moves (it answers their count). */
+export async function mbPerSec(fn: () => Promise<number>): Promise<number> {
+  const { secs, result } = await timed(fn);
+  return result / 2 ** 20 / secs;
+}
+
 export interface ChildStats {
   maxRssMb?: number;
   /** CPU time used so far, user + system, µs. */

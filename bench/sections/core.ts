@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createService, type Service } from '../../electron/service/service.js';
 import { createSampleDataset } from '../../electron/service/domain/sample/createSample.js';
 import { SYNTH, syntheticRecord } from '../synthetic.js';
-import { fileSize, fmt, freshDir, load1, scaleTag, timeIt, type BenchContext } from '../util.js';
+import { fileSize, fmt, freshDir, load1, scaleTag, timed, timeIt, type BenchContext } from '../util.js';
 import { httpBench } from './http.js';
 
 export const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
@@ -55,9 +55,9 @@ export async function buildScale(
   const dataDir = freshDir(ctx, name);
   const service = await createService({ dataDir, admin: ADMIN });
   const user = service.domain.users.firstSuperUser()!;
-  const t0 = performance.now();
-  const made = await createSampleDataset(service.domain, user, n, { progress: () => true, cancelled: () => false });
-  const secs = (performance.now() - t0) / 1000;
+  const { secs, result: made } = await timed(() =>
+    createSampleDataset(service.domain, user, n, { progress: () => true, cancelled: () => false }),
+  );
   return { dataDir, service, secs, total: made.records + made.children };
 }
 
@@ -77,9 +77,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
   });
   add({ section: 'core', name: 'import rate', value: Math.round(importRate), unit: 'records/s' });
 
-  const t1 = performance.now();
-  service.domain.search.catchUp();
-  const indexSecs = (performance.now() - t1) / 1000;
+  const { secs: indexSecs } = await timed(() => service.domain.search.catchUp());
   add({
     section: 'core',
     name: 'full-text index catch-up',

@@ -7,7 +7,7 @@ import { OdrClient } from '../../shared/client/odrClient.js';
 import { createService } from '../../electron/service/service.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
 import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
-import { fmt, forkTs, freshDir, type BenchContext } from '../util.js';
+import { best, fmt, forkTs, freshDir, mbPerSec, timed, type BenchContext } from '../util.js';
 import { writeFileSync } from 'node:fs';
 
 const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
@@ -73,12 +73,6 @@ function streamUpload(
   });
 }
 
-async function best(runs: number, fn: () => Promise<number>): Promise<number> {
-  let top = 0;
-  for (let i = 0; i < runs; i++) top = Math.max(top, await fn());
-  return top;
-}
-
 /** Issue 3's figures: upload/download MB/s against same-machine limits, thumbnails per second. */
 export async function filesBench(ctx: BenchContext): Promise<void> {
   const size = 256 * MB;
@@ -97,11 +91,12 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
 
   // Limit for uploads: copying the same bytes on the same disk, flushed as the service does.
   const copyTarget = path.join(ctx.work, 'copy.bin');
-  const copy = await best(2, async () => {
-    const t0 = performance.now();
-    await pipeline(createReadStream(big, { highWaterMark: 256 * 1024 }), createWriteStream(copyTarget, { flush: true }));
-    return size / MB / ((performance.now() - t0) / 1000);
-  });
+  const copy = await best(2, () =>
+    mbPerSec(async () => {
+      await pipeline(createReadStream(big, { highWaterMark: 256 * 1024 }), createWriteStream(copyTarget, { flush: true }));
+      return size;
+    }),
+  );
   ctx.add({ section: 'files', name: 'limit: raw copy of 256 MB on disk (flushed)', value: +fmt(copy, 0), unit: 'MB/s' });
 
   const server = await forkTs('server.ts', [dataDir]);
@@ -109,19 +104,20 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
   await client.login(ADMIN.email, ADMIN.password);
   let uploaded = '';
   const up = await best(2, async () => {
-    const t0 = performance.now();
-    const res = await streamUpload(
-      `${client.baseUrl}/file`,
-      client.token!,
-      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') },
-      big,
-      'big.bin',
-    );
-    const secs = (performance.now() - t0) / 1000;
-    if (res.status !== 302) throw new Error(`upload answered ${res.status}`);
+    const rate = await mbPerSec(async () => {
+      const res = await streamUpload(
+        `${client.baseUrl}/file`,
+        client.token!,
+        { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: SYNTH.field('File') },
+        big,
+        'big.bin',
+      );
+      if (res.status !== 302) throw new Error(`upload answered ${res.status}`);
+      return size;
+    });
     const r = await client.record(SYNTH.record(1));
     uploaded = r.fields.find((f) => f.field_uuid === SYNTH.field('File'))!.files!.at(-1)!.file_uuid;
-    return size / MB / secs;
+    return rate;
   });
   ctx.add({
     section: 'files',
@@ -134,19 +130,16 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
   });
 
   const bare = await forkTs('bare-file.ts', [big]);
-  const bareDown = await best(3, async () => {
-    const t0 = performance.now();
-    const n = await drain(await fetch(`http://127.0.0.1:${bare.port}/`));
-    return n / MB / ((performance.now() - t0) / 1000);
-  });
+  const bareDown = await best(3, () => mbPerSec(async () => drain(await fetch(`http://127.0.0.1:${bare.port}/`))));
   await bare.stop();
   ctx.add({ section: 'files', name: 'limit: bare node:http streaming the same file', value: +fmt(bareDown, 0), unit: 'MB/s' });
-  const down = await best(3, async () => {
-    const t0 = performance.now();
-    const n = await drain(await client.send('GET', `/file/${uploaded}`));
-    if (n !== size) throw new Error(`download returned ${n} bytes`);
-    return n / MB / ((performance.now() - t0) / 1000);
-  });
+  const down = await best(3, () =>
+    mbPerSec(async () => {
+      const n = await drain(await client.send('GET', `/file/${uploaded}`));
+      if (n !== size) throw new Error(`download returned ${n} bytes`);
+      return n;
+    }),
+  );
   ctx.add({
     section: 'files',
     name: 'download 256 MB over HTTP (GET /file)',
@@ -164,31 +157,33 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
     .jpeg({ quality: 90 })
     .toBuffer();
   const n = 24;
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    await client.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2 + i), field_uuid: SYNTH.field('Image') },
-      { blob: new Blob([photo, Buffer.from([i])]), name: `photo-${i}.jpg` },
-    );
-  }
-  const perUpload = (performance.now() - t0) / n;
+  const uploads = await timed(async () => {
+    for (let i = 0; i < n; i++) {
+      await client.uploadFile(
+        { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2 + i), field_uuid: SYNTH.field('Image') },
+        { blob: new Blob([photo, Buffer.from([i])]), name: `photo-${i}.jpg` },
+      );
+    }
+  });
+  const perUpload = (uploads.secs * 1000) / n;
   ctx.add({ section: 'files', name: 'image upload incl. probe + thumbnail (3000×2000 JPEG)', value: +fmt(perUpload, 0), unit: 'ms each' });
   const base = `http://127.0.0.1:${server.port}`;
-  const t1 = performance.now();
-  const started = await fetch(`${base}/local/thumbnails/${SYNTH.dataset}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${client.token}` },
+  const rebuild = await timed(async () => {
+    const started = await fetch(`${base}/local/thumbnails/${SYNTH.dataset}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${client.token}` },
+    });
+    const job = (await started.json()) as { id: number };
+    for (;;) {
+      const { jobs } = (await (await fetch(`${base}/local/jobs`, { headers: { Authorization: `Bearer ${client.token}` } })).json()) as {
+        jobs: { id: number; state: string; current: number }[];
+      };
+      const j = jobs.find((x) => x.id === job.id)!;
+      if (j.state !== 'running') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
-  const job = (await started.json()) as { id: number };
-  for (;;) {
-    const { jobs } = (await (await fetch(`${base}/local/jobs`, { headers: { Authorization: `Bearer ${client.token}` } })).json()) as {
-      jobs: { id: number; state: string; current: number }[];
-    };
-    const j = jobs.find((x) => x.id === job.id)!;
-    if (j.state !== 'running') break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const thumbsPerSec = n / ((performance.now() - t1) / 1000);
+  const thumbsPerSec = n / rebuild.secs;
   ctx.add({ section: 'files', name: 'thumbnail rebuild job (3000×2000 → 500×375)', value: +fmt(thumbsPerSec, 1), unit: 'images/s' });
   await server.stop();
 }

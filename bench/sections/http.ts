@@ -5,7 +5,7 @@ import { createService } from '../../electron/service/service.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
 import { bareWriteFsyncRate } from '../bareFsync.js';
 import { SYNTH } from '../synthetic.js';
-import { fmt, forkTs, freshDir, type BenchContext } from '../util.js';
+import { fmt, forkTs, freshDir, median, type BenchContext } from '../util.js';
 import { ADMIN, buildScale } from './core.js';
 
 const CHEMIN = path.join(process.cwd(), '..', 'shared', 'fixtures', 'odr-real');
@@ -36,8 +36,6 @@ async function load(
   });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, requests: r.requests.total };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * Runs `a` and `b` alternately, `rounds` times each, so the drift of a machine shared with other

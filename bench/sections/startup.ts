@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { BENCH_DIR, fmt, type BenchContext } from '../util.js';
+import { BENCH_DIR, fmt, median, type BenchContext } from '../util.js';
 
 interface Timing {
   load: number;
@@ -29,7 +29,7 @@ export async function startupBench(ctx: BenchContext): Promise<void> {
   await once(dataDir); // warm the OS file cache the way a second launch is
   const runs: Timing[] = [];
   for (let i = 0; i < 5; i++) runs.push(await once(dataDir));
-  const med = (k: keyof Timing) => runs.map((r) => r[k]).sort((a, b) => a - b)[2]!;
+  const med = (k: keyof Timing) => median(runs.map((r) => r[k]));
   const service = med('open') + med('firstList');
   ctx.add({
     section: 'startup',

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
 import { fieldType, type FieldType } from '../../../shared/fieldTypes.js';
-import { schemaStore } from '../store/schema.js';
+import { schemaStore, type DatafieldRow, type DatatypeRow } from '../store/schema.js';
 
 // Templates are small and read by every request, so they live in memory. The cache reloads
 // when this connection changes a template (invalidate) or another process committed and bumped
@@ -114,7 +114,41 @@ export class Schema {
   }
 }
 
-const plugins = (json: string): { render_plugin: string }[] => JSON.parse(json) as { render_plugin: string }[];
+/** The columns datatypes and datafields share: identity, naming, layout and ODR's version metadata. */
+type MetaRow = Pick<
+  DatatypeRow & DatafieldRow,
+  | 'id'
+  | 'uuid'
+  | 'name'
+  | 'description'
+  | 'render_plugins'
+  | 'display_order'
+  | 'create_date'
+  | 'create_auth'
+  | 'public_date'
+  | 'updated_at'
+  | 'master_published_version'
+  | 'master_revision'
+  | 'tracking_master_version'
+>;
+
+function metaOf(r: MetaRow) {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    name: r.name,
+    description: r.description,
+    renderPlugins: JSON.parse(r.render_plugins) as { render_plugin: string }[],
+    displayOrder: r.display_order,
+    createDate: r.create_date,
+    createAuth: r.create_auth,
+    publicDate: r.public_date,
+    updatedAt: r.updated_at,
+    masterPublishedVersion: r.master_published_version,
+    masterRevision: r.master_revision,
+    trackingMasterVersion: r.tracking_master_version,
+  };
+}
 
 export class SchemaCache {
   private current: Schema | null = null;
@@ -160,27 +194,15 @@ export class SchemaCache {
     const dts = this.rows.datatypes();
     for (const r of dts) {
       const d: DatatypeInfo = {
-        id: r.id,
-        uuid: r.uuid,
+        ...metaOf(r),
         parentId: r.parent_id,
         isMaster: r.is_master === 1,
-        name: r.name,
-        description: r.description,
         masterUuid: r.master_uuid,
         metadataForUuid: r.metadata_for_uuid,
         searchSlug: r.search_slug,
-        renderPlugins: plugins(r.render_plugins),
         nameFieldId: r.name_field_id,
         newRecordsPublic: r.new_records_public === 1,
-        displayOrder: r.display_order,
         ownerId: r.owner_id,
-        createDate: r.create_date,
-        createAuth: r.create_auth,
-        publicDate: r.public_date,
-        updatedAt: r.updated_at,
-        masterPublishedVersion: r.master_published_version,
-        masterRevision: r.master_revision,
-        trackingMasterVersion: r.tracking_master_version,
         fields: [],
         fieldsByUuid: new Map(),
         children: [],
@@ -203,24 +225,12 @@ export class SchemaCache {
     const fields = this.rows.datafields();
     for (const r of fields) {
       const f: FieldInfo = {
-        id: r.id,
-        uuid: r.uuid,
+        ...metaOf(r),
         datatypeId: r.datatype_id,
         templateFieldUuid: r.template_field_uuid,
-        name: r.name,
-        description: r.description,
         fieldtype: r.fieldtype,
         type: fieldType(r.fieldtype),
         isUnique: r.is_unique === 1,
-        renderPlugins: plugins(r.render_plugins),
-        displayOrder: r.display_order,
-        createDate: r.create_date,
-        createAuth: r.create_auth,
-        publicDate: r.public_date,
-        updatedAt: r.updated_at,
-        masterPublishedVersion: r.master_published_version,
-        masterRevision: r.master_revision,
-        trackingMasterVersion: r.tracking_master_version,
         removed: r.removed_at !== null,
         options: [],
         optionsByUuid: new Map(),
