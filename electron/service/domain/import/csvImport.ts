@@ -38,13 +38,15 @@ export const mayImportInto = (user: User, dt: DatatypeInfo) => editsAll(user, dt
 export interface CsvPlan {
   file: string;
   size: number;
+  /** Line breaks in the file: an upper bound of its rows, to weigh a bulk import before reading them. */
+  lines: number;
   dt: DatatypeInfo;
   names: string[];
   resolved: ResolvedColumns;
 }
 
-/** File-level checks, before any row is read: empty, not text, not UTF-8. */
-async function checkText(file: string): Promise<number> {
+/** File-level checks, before any row is read: empty, not text, not UTF-8. Its size and line count. */
+async function checkText(file: string): Promise<{ size: number; lines: number }> {
   const size = (await stat(file)).size;
   if (size === 0) throw badRequest('The CSV file is empty');
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -72,7 +74,7 @@ async function checkText(file: string): Promise<number> {
   } catch {
     throw badRequest('The CSV file is not UTF-8 text (it ends inside a character); save it as UTF-8');
   }
-  return size;
+  return { size, lines };
 }
 
 /**
@@ -111,7 +113,7 @@ export async function openCsv(d: Domain, user: User, file: string, datasetUuid: 
   const dt = d.datatype(datasetUuid, 'Dataset');
   if (dt.parentId !== null) throw badRequest(`${datasetUuid} is a child dataset: rows are imported into a top-level dataset`);
   if (!mayImportInto(user, dt)) throw forbidden(`You may not import records into dataset ${datasetUuid}: only its admins and editors can.`);
-  const size = await checkText(file);
+  const { size, lines } = await checkText(file);
   let header: string[] | null = null;
   let hasRow = false;
   for await (const row of csvRecords(file)) {
@@ -132,7 +134,7 @@ export async function openCsv(d: Domain, user: User, file: string, datasetUuid: 
     );
   }
   if (!hasRow) throw badRequest('The CSV file has a header but no rows');
-  return { file, size, dt, names, resolved };
+  return { file, size, lines, dt, names, resolved };
 }
 
 interface RowOutcome {
