@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { bulkIndexStore } from './bulkIndexes.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -28,6 +29,8 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');
   migrate(db, file, opts.migrations ?? MIGRATIONS);
+  // A bulk import that died before its end left its value indexes to build (store/bulkIndexes.ts).
+  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get()) bulkIndexStore(db).rebuild();
   return db;
 }
 

@@ -75,10 +75,11 @@ export function compileTerm(d: TermContext, t: Term): Compiled {
     }
     case 'compare': {
       // Integers are stored as numbers and range over field_values_by_field; decimals are text
-      // and range over field_values_by_number, whose WHERE term is repeated so it applies.
+      // and range over field_values_by_number, whose WHERE term is repeated so it applies: only
+      // text that reads as a number (migration 012), as every stored decimal does.
       const decimal = t.numeric && t.fields.some((f) => f.type.storage !== 'integer');
       const col = decimal ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
-      const kind = decimal ? "typeof(v.value) = 'text' AND v.value != ''" : "v.value IS NOT NULL AND v.value != ''";
+      const kind = decimal ? "typeof(v.value) = 'text' AND v.value GLOB '[0-9.+-]*'" : "v.value IS NOT NULL AND v.value != ''";
       const where = [kind, ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
       return inner(
         topsOf(

@@ -7,6 +7,7 @@ import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
 import { RecordImporter } from './importRecords.js';
 import { ExportFormatError, jsonArrayElements } from './jsonElements.js';
+import { bulkIndexStore } from '../../store/bulkIndexes.js';
 
 export class ImportError extends Error {}
 
@@ -18,6 +19,8 @@ export interface ImportOptions {
   /** Fraction done in 0..1, called between batches. */
   onProgress?: (fraction: number, detail: string) => void;
   batchSize?: number;
+  /** About how many records are coming (a generator's count, a file's size guess): large imports defer the value indexes. */
+  expectedRecords?: number;
 }
 
 export interface ImportSummary {
@@ -30,6 +33,14 @@ export interface ImportSummary {
 
 /** Files above this size are streamed record by record instead of parsed whole. */
 const WHOLE_PARSE_LIMIT = 64 * 1024 * 1024;
+/** A guess at the bytes per record of an export, small on purpose (synthetic records take ~1.6 KB). */
+const BYTES_PER_RECORD_GUESS = 2048;
+/**
+ * Imports at least this large, and at least a quarter of the records already stored, build the
+ * value indexes once at their end (store/bulkIndexes.ts); below that, rebuilding them over
+ * what is stored would cost more than keeping them up to date.
+ */
+const BULK_RECORDS = 20_000;
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
@@ -86,7 +97,10 @@ async function importAny(d: Domain, user: User, file: string, opts: ImportOption
     return importRecords(d, user, inMemory(list, read), () => read.done / Math.max(1, list.length), opts);
   }
   const read = { bytes: 0 };
-  return importRecords(d, user, jsonArrayElements(file, 'records', read), () => read.bytes / size, opts);
+  return importRecords(d, user, jsonArrayElements(file, 'records', read), () => read.bytes / size, {
+    expectedRecords: Math.floor(size / BYTES_PER_RECORD_GUESS),
+    ...opts,
+  });
 }
 
 /** A template object already in memory (the sync engine's pull). */
@@ -149,6 +163,25 @@ export function importRecordObjects(d: Domain, user: User, records: unknown[], o
 }
 
 async function importRecords(
+  d: Domain,
+  user: User,
+  source: AsyncGenerator<unknown>,
+  fraction: () => number,
+  opts: ImportOptions,
+): Promise<ImportSummary> {
+  const indexes = bulkIndexStore(d.ctx.db);
+  const expected = opts.expectedRecords ?? 0;
+  const bulk = expected >= BULK_RECORDS && expected >= indexes.recordsStored() / 4;
+  if (bulk) indexes.defer();
+  try {
+    return await importBatches(d, user, source, fraction, opts);
+  } finally {
+    // Also after a failure or a cancel: what was imported is kept, and searches need the indexes.
+    if (bulk) indexes.rebuild();
+  }
+}
+
+async function importBatches(
   d: Domain,
   user: User,
   source: AsyncGenerator<unknown>,

@@ -26,6 +26,7 @@ export async function createSampleDataset(d: Domain, user: User, n: number, r: J
   r.progress(10);
   const made = { done: 0 };
   const summary = await importRecordStream(d, user, syntheticRecords(n, made), () => made.done / n, {
+    expectedRecords: n,
     onProgress: (f) => {
       if (!r.progress(10 + Math.floor(f * 990))) throw new Error('cancelled');
     },

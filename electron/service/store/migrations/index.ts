@@ -9,6 +9,7 @@ import syncFiles from './008_sync_files.js';
 import history from './009_history.js';
 import datasetRoles from './010_dataset_roles.js';
 import templateRemovals from './011_template_removals.js';
+import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, name: 'history', sql: history },
   { version: 10, name: 'dataset_roles', sql: datasetRoles },
   { version: 11, name: 'template_removals', sql: templateRemovals },
+  { version: 12, name: 'number_index_numeric_only', sql: numberIndexNumericOnly },
 ];

@@ -1,0 +1,170 @@
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import { createService } from '../../electron/service/service.js';
+import { importRecordStream, importTemplate } from '../../electron/service/domain/import/importFile.js';
+import { syntheticRecords } from '../../electron/service/domain/sample/createSample.js';
+import { syntheticTemplate } from '../../electron/service/domain/sample/synthetic.js';
+import { bulkIndexStore, DEFERRABLE_INDEXES } from '../../electron/service/store/bulkIndexes.js';
+import { startService, type TestService } from '../support/service.js';
+
+// A bulk import drops the per-field value indexes and builds them once at its end
+// (store/bulkIndexes.ts). These tests hold it to: the indexes come back exactly as they were
+// (after success, failure, and a process that died half way), small imports keep them, and the
+// searches that use them answer the same either way.
+
+let t: TestService | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+type Db = TestService['service']['ctx']['db'];
+const indexSql = (db: Db) =>
+  Object.fromEntries(
+    DEFERRABLE_INDEXES.map((n) => [n, db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck().get(n)]),
+  );
+
+async function withTemplate(keepDir = false): Promise<TestService> {
+  const s = await startService({ keepDir });
+  importTemplate(s.service.domain, s.service.domain.users.firstSuperUser()!, syntheticTemplate(), {});
+  return s;
+}
+
+/** Records 0..n-1, calling `during` once with the database while the import runs. */
+async function* watched(n: number, during: () => void): AsyncGenerator<unknown> {
+  let i = 0;
+  for await (const r of syntheticRecords(n)) {
+    if (i++ === Math.floor(n / 2)) during();
+    yield r;
+  }
+}
+
+const search = async (s: TestService, fields: unknown[]) =>
+  (
+    (await (
+      await fetch(`${s.api}/dataset/${SYNTH.dataset}/search`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fields }),
+      })
+    ).json()) as { records: { record_uuid: string }[] }
+  ).records
+    .map((r) => r.record_uuid)
+    .sort();
+
+const QUERIES = [
+  [{ field_uuid: SYNTH.field('Decimal'), value: '>=-100 <250.5' }],
+  [{ field_uuid: SYNTH.field('Short Text'), value: '"S-000042"' }],
+  [{ field_uuid: SYNTH.field('Integer'), value: '>=0 <40000' }],
+  [{ field_uuid: SYNTH.field('Medium Text'), value: 'basalt' }],
+];
+
+describe('bulk imports build the value indexes once at their end', () => {
+  it('a large import drops them while it runs and builds the same ones at its end; searches agree', async () => {
+    t = await withTemplate();
+    const db = t.service.ctx.db;
+    const before = indexSql(db);
+    expect(Object.values(before).every((s) => typeof s === 'string')).toBe(true);
+    let during: Record<string, unknown> = {};
+    let deferred: string[] = [];
+    const user = t.service.domain.users.firstSuperUser()!;
+    await importRecordStream(
+      t.service.domain,
+      user,
+      watched(300, () => {
+        during = indexSql(db);
+        deferred = bulkIndexStore(db).deferred();
+      }),
+      () => 0,
+      { expectedRecords: 50_000 },
+    );
+    expect(Object.values(during)).toEqual(DEFERRABLE_INDEXES.map(() => undefined));
+    expect(deferred.sort()).toEqual([...DEFERRABLE_INDEXES].sort());
+    expect(indexSql(db)).toEqual(before);
+    expect(bulkIndexStore(db).deferred()).toEqual([]);
+
+    // The same records imported in small batches with the indexes kept answer every search alike.
+    const kept = await withTemplate();
+    try {
+      await importRecordStream(kept.service.domain, kept.service.domain.users.firstSuperUser()!, syntheticRecords(300), () => 0, {
+        expectedRecords: 300,
+      });
+      for (const q of QUERIES) {
+        const want = await search(kept, q);
+        expect(want.length).toBeGreaterThan(0);
+        expect(await search(t, q)).toEqual(want);
+      }
+    } finally {
+      await kept.close();
+    }
+  });
+
+  it('an import that fails half way still builds them again', async () => {
+    t = await withTemplate();
+    const db = t.service.ctx.db;
+    const before = indexSql(db);
+    async function* broken(): AsyncGenerator<unknown> {
+      yield* syntheticRecords(1500);
+      throw new Error('the source broke');
+    }
+    await expect(
+      importRecordStream(t.service.domain, t.service.domain.users.firstSuperUser()!, broken(), () => 0, { expectedRecords: 50_000 }),
+    ).rejects.toThrow(/the source broke/);
+    expect(indexSql(db)).toEqual(before);
+    expect(bulkIndexStore(db).deferred()).toEqual([]);
+  });
+
+  it('a process that died with them dropped gets them back at the next start', async () => {
+    t = await withTemplate(true);
+    const before = indexSql(t.service.ctx.db);
+    bulkIndexStore(t.service.ctx.db).defer();
+    expect(indexSql(t.service.ctx.db)).toEqual(Object.fromEntries(DEFERRABLE_INDEXES.map((n) => [n, undefined])));
+    const dataDir = t.dataDir;
+    await t.close();
+    const again = await createService({ dataDir });
+    try {
+      expect(indexSql(again.ctx.db)).toEqual(before);
+      expect(bulkIndexStore(again.ctx.db).deferred()).toEqual([]);
+    } finally {
+      await again.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    t = undefined;
+  });
+
+  it('small imports, and imports small beside what is stored, keep them', async () => {
+    t = await withTemplate();
+    const db = t.service.ctx.db;
+    const user = t.service.domain.users.firstSuperUser()!;
+    const seen: string[][] = [];
+    const look = () => seen.push(bulkIndexStore(db).deferred());
+    await importRecordStream(t.service.domain, user, watched(100, look), () => 0, { expectedRecords: 100 });
+    await importRecordStream(t.service.domain, user, watched(100, look), () => 0);
+    expect(seen).toEqual([[], []]);
+    expect(bulkIndexStore(db).recordsStored()).toBeGreaterThanOrEqual(100);
+  });
+
+  it('the numeric index holds only values that read as numbers, and decimal ranges still find every match', async () => {
+    t = await withTemplate();
+    const db = t.service.ctx.db;
+    await importRecordStream(t.service.domain, t.service.domain.users.firstSuperUser()!, syntheticRecords(200), () => 0);
+    const entries = db
+      .prepare(
+        "SELECT COUNT(*) FROM field_values INDEXED BY field_values_by_number WHERE typeof(value) = 'text' AND value GLOB '[0-9.+-]*'",
+      )
+      .pluck()
+      .get() as number;
+    const textValues = db.prepare("SELECT COUNT(*) FROM field_values WHERE typeof(value) = 'text'").pluck().get() as number;
+    // Decimal, date, and the children's decimal: about a quarter of the text values, not all.
+    expect(entries).toBeGreaterThan(0);
+    expect(entries).toBeLessThan(textValues / 3);
+    const decimals = db
+      .prepare('SELECT value FROM field_values WHERE datafield_id = (SELECT id FROM datafields WHERE uuid = ?) AND value IS NOT NULL')
+      .pluck()
+      .all(SYNTH.field('Decimal')) as string[];
+    const want = decimals.filter((v) => Number(v) >= -100 && Number(v) < 250.5).length;
+    expect(want).toBeGreaterThan(0);
+    expect(await search(t, QUERIES[0]!)).toHaveLength(want);
+  });
+});
