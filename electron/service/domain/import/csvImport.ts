@@ -12,6 +12,7 @@ import type { DatatypeInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { transaction } from '../../store/tx.js';
+import { withBulkIndexes } from './bulkIndexes.js';
 import {
   choicesOf,
   columnNames,
@@ -317,17 +318,20 @@ export async function importCsv(d: Domain, user: User, plan: CsvPlan, progress: 
     if (uuids.length) d.ctx.events.emit('records', { datasetUuid: dt.uuid, recordUuids: uuids });
   };
   try {
-    for await (const r of convertedRows(plan, read)) {
-      total++;
-      if (r.failures.length) failures.add(r.failures);
-      else batch.push({ row: r.row, writes: r.writes });
-      if (batch.length >= BATCH_ROWS) {
-        flush();
-        if (!progress(Math.min(0.99, read.bytes / plan.size))) throw new Error('cancelled');
-        await yieldToLoop();
+    // The header line is no row; a large file builds the value indexes once, at its end.
+    await withBulkIndexes(d, plan.lines - 1, async () => {
+      for await (const r of convertedRows(plan, read)) {
+        total++;
+        if (r.failures.length) failures.add(r.failures);
+        else batch.push({ row: r.row, writes: r.writes });
+        if (batch.length >= BATCH_ROWS) {
+          flush();
+          if (!progress(Math.min(0.99, read.bytes / plan.size))) throw new Error('cancelled');
+          await yieldToLoop();
+        }
       }
-    }
-    if (batch.length) flush();
+      if (batch.length) flush();
+    });
   } finally {
     release();
   }
