@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldEntry, OdrRecord } from '../../shared/schemas/record.js';
-import { mergeRecord, mergeSets, pushConflict } from '../../electron/service/sync/merge.js';
+import { mergeRecord, mergeSets, pushConflict, sameContent } from '../../electron/service/sync/merge.js';
 
 // The merge on its own: plain records in, decisions out, no database and no network.
 
@@ -132,5 +132,58 @@ describe('pushConflict (before a write goes out)', () => {
     expect(check('old', 'mine', 'theirs')).toEqual({ record: 'r1', field: 'f', name: 'F', base: 'old', mine: 'mine', theirs: 'theirs' });
     expect(check('old', 'mine', 'theirs', 'theirs')).toBeNull();
     expect(check('old', 'mine', 'later', 'theirs')).not.toBeNull();
+  });
+});
+
+describe('sameContent (a server copy that changes nothing here is not written again)', () => {
+  const file = (uuid: string, name: string): FieldEntry => ({
+    field_name: 'F',
+    field_uuid: 'files',
+    template_field_uuid: null,
+    id: 1,
+    files: [{ id: 1, file_uuid: uuid, file_size: '10', href: `h/${uuid}`, original_name: name, _file_metadata: { _public_date: 'p' } }],
+  });
+  const tree = (fields: FieldEntry[], kids: OdrRecord[] = [], publicDate = '2025-01-01 00:00:00', updated = 'u1') => {
+    const r = rec(fields);
+    r._record_metadata = { ...r._record_metadata, _public_date: publicDate, _update_date: updated };
+    r.records = kids;
+    return r;
+  };
+  const base = () => tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'a.csv')], [rec([text('g', 'c')], 'kid')]);
+
+  it('holds when only the dates of the last change differ, options in any order, empty equal to missing', () => {
+    const theirs = tree(
+      [text('f', 'x'), opts('o', 'b', 'a'), tags('t', 'k'), text('empty', ''), file('u1', 'a.csv')],
+      [rec([text('g', 'c')], 'kid')],
+      '2025-01-01 00:00:00',
+      'u2',
+    );
+    expect(sameContent(base(), theirs)).toBe(true);
+  });
+  it('fails on any value, selection, file, child or public date that differs', () => {
+    const variants: OdrRecord[] = [
+      tree([text('f', 'y'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'a.csv')], [rec([text('g', 'c')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a'), tags('t', 'k'), file('u1', 'a.csv')], [rec([text('g', 'c')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t'), file('u1', 'a.csv')], [rec([text('g', 'c')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'b.csv')], [rec([text('g', 'c')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u2', 'a.csv')], [rec([text('g', 'c')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k')], [rec([text('g', 'c')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'a.csv')], [rec([text('g', 'd')], 'kid')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'a.csv')], [rec([text('g', 'c')], 'other')]),
+      tree([text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'a.csv')], []),
+      tree(
+        [text('f', 'x'), opts('o', 'a', 'b'), tags('t', 'k'), file('u1', 'a.csv')],
+        [rec([text('g', 'c')], 'kid')],
+        '2200-01-01 00:00:00',
+      ),
+    ];
+    for (const [i, v] of variants.entries()) expect([i, sameContent(base(), v)]).toEqual([i, false]);
+    // A child moved under another parent in the same tree.
+    const moved = base();
+    moved.records = [rec([], 'p2')];
+    moved.records[0]!.records = [rec([text('g', 'c')], 'kid')];
+    const here = base();
+    here.records = [rec([], 'p2'), rec([text('g', 'c')], 'kid')];
+    expect(sameContent(here, moved)).toBe(false);
   });
 });

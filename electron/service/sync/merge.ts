@@ -1,4 +1,4 @@
-import type { FieldEntry, OdrRecord } from '../../../shared/schemas/record.js';
+import type { FieldEntry, FileEntry, OdrRecord } from '../../../shared/schemas/record.js';
 import { childrenOf, display, fieldStates, keyOf, same, type FieldState } from './recordFields.js';
 
 // The three-way merge of docs/sync.md §3, with no I/O: given the server's copy, the last server
@@ -135,3 +135,47 @@ export function pushConflict(c: PushCheck): ConflictDraft | null {
 /** Records whose server copy changed since the base; `json` is the server copy serialized. */
 export const unchangedSinceBase = (baseJson: string | undefined, theirs: OdrRecord) =>
   baseJson !== undefined && baseJson === JSON.stringify(theirs);
+
+/** What a file's row holds from its entry (not its dates of creation, nor local-only state). */
+const fileSignature = (field: string, f: FileEntry): string => {
+  const m = f._file_metadata ?? {};
+  return JSON.stringify([
+    field,
+    f.original_name,
+    f.file_size ?? '',
+    f.width ?? '',
+    f.height ?? '',
+    f.caption ?? '',
+    f.href,
+    f.parent_image_id !== undefined,
+    m._external_id ?? '',
+    m._public_date ?? '',
+    m._display_order ?? '',
+    m._quality ?? '',
+  ]);
+};
+
+/**
+ * Whether a server copy holds what the local record already does: the same records in the same
+ * places, public dates, file rows, and every mergeable field equal. Dates of the last change are
+ * not compared: they are each side's own clock. Anything else differing (a file uploaded here
+ * under its own uuid, a value written differently) makes it "not the same": the caller then
+ * writes the server's copy, which is always right, only slower.
+ */
+export function sameContent(local: OdrRecord, theirs: OdrRecord): boolean {
+  const shape = (r: OdrRecord, parent: string, out: Map<string, string>): Map<string, string> => {
+    out.set(r.record_uuid, `${parent}|${r.database_uuid}|${r._record_metadata._public_date}`);
+    for (const e of r.fields)
+      for (const f of e.files ?? []) out.set(`file:${f.file_uuid}`, `${r.record_uuid}|${fileSignature(e.field_uuid, f)}`);
+    for (const c of r.records ?? []) shape(c, r.record_uuid, out);
+    return out;
+  };
+  const a = shape(local, '', new Map());
+  const b = shape(theirs, '', new Map());
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  const L = fieldStates(local);
+  const T = fieldStates(theirs);
+  for (const k of new Set([...L.keys(), ...T.keys()])) if (!same(keyOf(L, k), keyOf(T, k))) return false;
+  return true;
+}

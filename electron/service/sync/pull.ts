@@ -7,7 +7,7 @@ import { RecordImporter } from '../domain/import/importRecords.js';
 import { setOption } from '../domain/records/ops.js';
 import { saveRecord } from '../domain/records/save.js';
 import type { EngineContext } from './engineContext.js';
-import { mergeRecord, unchangedSinceBase } from './merge.js';
+import { mergeRecord, sameContent, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
@@ -90,14 +90,21 @@ export class Puller {
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
     if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
-    this.touched(dataset, localUuid);
     if (!existing) {
+      this.touched(dataset, localUuid);
       x.asSync(() => importer.importTop(theirs, x.types));
       x.state.setBase(theirsRaw);
       return 'new';
     }
     if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
       const local = x.localRecord(localUuid);
+      // Already what we hold (a push's own answer, mostly): only the base moves. Rewriting the
+      // tree would cost a push more than the rest of it (docs/sync.md §5).
+      if (local && sameContent(local, theirs)) {
+        x.state.setBase(theirsRaw);
+        return 'same';
+      }
+      this.touched(dataset, localUuid);
       const theirChildren = new Set(childrenOf(theirs).map((c) => c.record_uuid));
       // Children created here and not yet on the server keep it on the merge path.
       const unpushedChildren = local ? childrenOf(local).some((c) => !theirChildren.has(c.record_uuid)) : false;
@@ -107,6 +114,7 @@ export class Puller {
         return 'replaced';
       }
     }
+    this.touched(dataset, localUuid);
     const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
     const local = x.localRecord(localUuid);
     if (local) {

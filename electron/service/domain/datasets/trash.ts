@@ -21,6 +21,7 @@ import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
+import { syncOutbox } from '../../store/syncOutbox.js';
 import { trashStore } from '../../store/trash.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
@@ -61,6 +62,13 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   if (dt.metadataForUuid) dt = d.schema().datatypesByUuid.get(dt.metadataForUuid) ?? dt;
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
   if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may delete it");
+  // Sync never sends a dataset delete to the lab's server, and the next pull would bring it back.
+  if (syncOutbox(d.ctx.db).syncedDatasets().has(dt.uuid)) {
+    throw new OdrError(
+      409,
+      `Dataset "${dt.name}" is synced with a remote server: deleting it here would not delete it there, and its unsent changes would be lost. Delete it on the server instead.`,
+    );
+  }
   const schema = d.schema();
   const dtIds = schema.subtreeIds(dt);
   const now = d.now();
