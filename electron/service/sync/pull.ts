@@ -14,6 +14,7 @@ import { FileReconciler } from './fileReconcile.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { transaction } from '../store/tx.js';
+import { bulkIndexStore } from '../store/bulkIndexes.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -21,6 +22,8 @@ const OVERLAP_MS = 2000;
 /** Records fetched one by one (modified since the cursor): in flight at once, and per commit. */
 const FETCH_CONCURRENCY = 6;
 const FETCH_BATCH = 60;
+/** A first pull of at least this many records defers the value indexes (measured: worth it at 10k). */
+export const BULK_PULL_RECORDS = 5000;
 /** Refuse a pull that would put more than this share of a dataset in the "removed" bin. */
 const MAX_REMOVED_SHARE = 0.5;
 
@@ -203,27 +206,40 @@ export class Puller {
       const listedAt = formatTimestamp(new Date(x.remote.serverTime));
       if (listedAt > maxSeen) maxSeen = listedAt;
     }
-    if (!cursor) {
-      // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
-      // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
-      // it. The next page is fetched while this one is stored.
-      const got = new Set<string>();
-      let next = x.remote.page(dataset, PAGE, 0, x.types);
-      for (let offset = 0; ; offset += PAGE) {
-        const page = await next;
-        const more = page.length === PAGE;
-        if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
-        const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
-        applyBatch.immediate(fresh);
-        if (!more || !fresh.length) {
-          if (more) next.catch(() => undefined); // not needed after all
-          break;
+    // A first pull of a large dataset is a bulk import: the search index catches up once it is
+    // done, and the per-field value indexes are built once at its end (store/bulkIndexes.ts)
+    // instead of taking a scattered insert per value. Searches meanwhile are right, only slower.
+    const indexes = bulkIndexStore(x.db);
+    const bulk = !cursor && allIds.length >= BULK_PULL_RECORDS && allIds.length >= indexes.recordsStored() / 4;
+    const release = bulk ? x.d.search.hold() : null;
+    if (bulk) indexes.defer();
+    try {
+      if (!cursor) {
+        // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
+        // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
+        // it. The next page is fetched while this one is stored.
+        const got = new Set<string>();
+        let next = x.remote.page(dataset, PAGE, 0, x.types);
+        for (let offset = 0; ; offset += PAGE) {
+          const page = await next;
+          const more = page.length === PAGE;
+          if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
+          const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
+          applyBatch.immediate(fresh);
+          if (!more || !fresh.length) {
+            if (more) next.catch(() => undefined); // not needed after all
+            break;
+          }
         }
+        await fetchAll(allIds.filter((id) => !got.has(id)));
+      } else {
+        const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
+        await fetchAll(await x.remote.modifiedIds(dataset, since));
       }
-      await fetchAll(allIds.filter((id) => !got.has(id)));
-    } else {
-      const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
-      await fetchAll(await x.remote.modifiedIds(dataset, since));
+    } finally {
+      // Also after a failure: what was pulled is kept, and searches need the indexes.
+      if (bulk) indexes.rebuild();
+      release?.();
     }
     if (pulled) x.asSync(() => importer.finish());
     // Listed before the pull started, so anything pulled since counts as present too.
