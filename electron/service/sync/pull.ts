@@ -86,12 +86,17 @@ export class Puller {
    * Brings one server record in. New or untouched here: stored as the server has it. Edited
    * here: merged field by field (merge.ts), conflicts recorded, then the server copy is the base.
    */
-  applyRemote(theirsRaw: OdrRecord, dataset: string, importer: RecordImporter): Applied {
+  /**
+   * `rendered`: the local record as read in the same synchronous step just before (a push's
+   * settle reads it outside its transaction, from the render cache).
+   */
+  applyRemote(theirsRaw: OdrRecord, dataset: string, importer: RecordImporter, rendered?: OdrRecord | null): Applied {
     const x = this.x;
     const theirs = x.localised(theirsRaw);
     const baseJson = x.state.baseJson(theirsRaw.record_uuid);
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
+    const localRecord = () => (rendered !== undefined && rendered?.record_uuid === localUuid ? rendered : x.localRecord(localUuid));
     if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
     if (!existing) {
       this.touched(dataset, localUuid);
@@ -100,7 +105,7 @@ export class Puller {
       return 'new';
     }
     if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
-      const local = x.localRecord(localUuid);
+      const local = localRecord();
       // Already what we hold (a push's own answer, mostly): only the base moves. Rewriting the
       // tree would cost a push more than the rest of it (docs/sync.md §5).
       if (local && sameContent(local, theirs)) {
@@ -119,7 +124,7 @@ export class Puller {
     }
     this.touched(dataset, localUuid);
     const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
-    const local = x.localRecord(localUuid);
+    const local = localRecord();
     if (local) {
       const { apply, conflicts } = mergeRecord({
         theirs,
