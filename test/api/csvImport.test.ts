@@ -7,6 +7,8 @@ import type { FieldTypeName } from '../../shared/fieldTypes.js';
 import { CsvImportResult, CsvPreview, type CsvRowFailure } from '../../shared/schemas/csvImport.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
+import { importCsv, openCsv } from '../../electron/service/domain/import/csvImport.js';
+import { bulkIndexStore, DEFERRABLE_INDEXES } from '../../electron/service/store/bulkIndexes.js';
 import { runCli } from '../support/processes.js';
 import { USER, startSyntheticService, tempDir, type TestService } from '../support/service.js';
 
@@ -321,6 +323,61 @@ describe('CSV import into a dataset', () => {
     expect(result).toMatchObject({ total: 10_000, imported: 10_000 - bad.length, failed_rows: bad.length });
     expect(result.failures.map((f) => [f.row, f.column])).toEqual(bad.map((r) => [r, 'Integer field']));
     expect(await count()).toBe(before + 10_000 - bad.length);
+  });
+});
+
+describe('a large CSV import builds the value indexes once, at its end', () => {
+  const indexSql = () =>
+    Object.fromEntries(
+      DEFERRABLE_INDEXES.map((n) => [
+        n,
+        t.service.ctx.db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck().get(n),
+      ]),
+    );
+  // A file of 2,000 rows stands for a large one: the plan's line count is what weighs it.
+  const large = async (rows: number) => {
+    const file = path.join(t.dataDir, `rows-${rows}.csv`);
+    writeCsv(file, rows);
+    const user = t.service.domain.users.firstSuperUser()!;
+    const plan = await openCsv(t.service.domain, user, file, SYNTH.dataset);
+    return { user, plan: { ...plan, lines: 50_000 } };
+  };
+
+  // A per-field search (served by field_values_by_field) for a value of the file's last row.
+  const sampleIdHits = async () =>
+    (
+      await t.admin.request<{ records: unknown[] }>('POST', `/dataset/${SYNTH.dataset}/search/100/0`, {
+        json: { fields: [{ field_uuid: F('Short Text'), value: 'CSV-3999' }] },
+      })
+    ).records.length;
+
+  it('drops them while the rows go in, builds the same ones after; bad rows reported, searches find the rows', async () => {
+    const before = indexSql();
+    expect(Object.values(before).every((s) => typeof s === 'string')).toBe(true);
+    const hits = await sampleIdHits();
+    const { user, plan } = await large(4000);
+    const during: string[][] = [];
+    const result = await importCsv(t.service.domain, user, plan, () => {
+      during.push(bulkIndexStore(t.service.ctx.db).deferred().sort());
+      return true;
+    });
+    expect(result).toMatchObject({ total: 4000, imported: 4000 - 8, failed_rows: 8 });
+    expect(result.failures.map((f) => f.column)).toEqual(Array(8).fill('Integer field'));
+    // Progress after the first batch of 2,000 good rows, and at the end (indexes back by then).
+    expect(during).toEqual([[...DEFERRABLE_INDEXES].sort(), []]);
+    expect(indexSql()).toEqual(before);
+    expect(bulkIndexStore(t.service.ctx.db).deferred()).toEqual([]);
+    expect(await sampleIdHits()).toBe(hits + 1);
+  });
+
+  it('a cancelled large import keeps the rows written and still builds them again', async () => {
+    const before = indexSql();
+    const { user, plan } = await large(4000);
+    const n0 = await count();
+    await expect(importCsv(t.service.domain, user, plan, () => false)).rejects.toThrow(/cancelled/);
+    expect(indexSql()).toEqual(before);
+    expect(bulkIndexStore(t.service.ctx.db).deferred()).toEqual([]);
+    expect(await count()).toBe(n0 + 2000);
   });
 });
 

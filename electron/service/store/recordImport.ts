@@ -6,28 +6,42 @@ import { perConnection } from './prepared.js';
  * selections, file metadata, datatypes and fields inferred from the records, and re-keying of
  * options and tags to the ids of the export (with foreign keys deferred to the commit).
  */
-export const recordImportStatements = perConnection((db: Db) => ({
-  insValue: db.prepare(`INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
-                   VALUES (?, ?, ?, ?, ?, ?)`),
-  selOption: db.prepare('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
-  selTag: db.prepare('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
-  fileExists: db.prepare<[string], number>('SELECT 1 FROM files WHERE uuid = ?').pluck(),
-  fileIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
-  nextFileId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),
-  insFile: db.prepare(`INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
+export const recordImportStatements = perConnection((db: Db) => {
+  const insValue = db.prepare<[number, number, string | number | null, string, string, string]>(
+    `INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  return {
+    /** A field instance; its author is stored as '' when it is the record's (rows.ts valueColumns). */
+    insValue: (
+      rid: number,
+      fieldId: number,
+      value: string | number | null,
+      created: string,
+      updated: string,
+      auth: string,
+      recordAuth: string,
+    ) => insValue.run(rid, fieldId, value, created, updated, auth === recordAuth ? '' : auth),
+    selOption: db.prepare('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
+    selTag: db.prepare('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
+    fileExists: db.prepare<[string], number>('SELECT 1 FROM files WHERE uuid = ?').pluck(),
+    fileIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
+    nextFileId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),
+    insFile: db.prepare(`INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
                    width, height, caption, external_id, source_href, display_order, quality, created_by, create_date, create_auth, public_date)
                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  insDt: db.prepare(`INSERT INTO datatypes (uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
+    insDt: db.prepare(`INSERT INTO datatypes (uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
                  create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  setMaster: db.prepare("UPDATE datatypes SET master_uuid = ? WHERE id = ? AND master_uuid = ''"),
-  setNameField: db.prepare('UPDATE datatypes SET name_field_id = ? WHERE id = ? AND name_field_id IS NULL'),
-  setFieldType: db.prepare('UPDATE datafields SET fieldtype = ? WHERE id = ?'),
-  deferFks: db.prepare('PRAGMA defer_foreign_keys = ON'),
-  optionIdUsed: db.prepare<[number], number>('SELECT 1 FROM radio_options WHERE id = ?').pluck(),
-  rekeyOption: db.prepare('UPDATE radio_options SET id = ? WHERE id = ?'),
-  rekeyOptionSel: db.prepare('UPDATE option_selections SET option_id = ? WHERE option_id = ?'),
-  tagIdUsed: db.prepare<[number], number>('SELECT 1 FROM tags WHERE id = ?').pluck(),
-  rekeyTag: db.prepare('UPDATE tags SET id = ? WHERE id = ?'),
-  rekeyTagParent: db.prepare('UPDATE tags SET parent_id = ? WHERE parent_id = ?'),
-  rekeyTagSel: db.prepare('UPDATE tag_selections SET tag_id = ? WHERE tag_id = ?'),
-}));
+    setMaster: db.prepare("UPDATE datatypes SET master_uuid = ? WHERE id = ? AND master_uuid = ''"),
+    setNameField: db.prepare('UPDATE datatypes SET name_field_id = ? WHERE id = ? AND name_field_id IS NULL'),
+    setFieldType: db.prepare('UPDATE datafields SET fieldtype = ? WHERE id = ?'),
+    deferFks: db.prepare('PRAGMA defer_foreign_keys = ON'),
+    optionIdUsed: db.prepare<[number], number>('SELECT 1 FROM radio_options WHERE id = ?').pluck(),
+    rekeyOption: db.prepare('UPDATE radio_options SET id = ? WHERE id = ?'),
+    rekeyOptionSel: db.prepare('UPDATE option_selections SET option_id = ? WHERE option_id = ?'),
+    tagIdUsed: db.prepare<[number], number>('SELECT 1 FROM tags WHERE id = ?').pluck(),
+    rekeyTag: db.prepare('UPDATE tags SET id = ? WHERE id = ?'),
+    rekeyTagParent: db.prepare('UPDATE tags SET parent_id = ? WHERE parent_id = ?'),
+    rekeyTagSel: db.prepare('UPDATE tag_selections SET tag_id = ? WHERE tag_id = ?'),
+  };
+});

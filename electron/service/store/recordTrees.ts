@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
-import { RECORD_COLUMNS, type FileRow, type RecordRow, type SelectionRow, type ValueRow } from './rows.js';
+import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type SelectionRow, type ValueRow } from './rows.js';
 
 /** An option (is_tag 0) or tag (is_tag 1) selection of a record in a tree. */
 export type TreeSelectionRow = SelectionRow & { is_tag: number };
@@ -12,7 +12,7 @@ function statements(db: Db, where: string) {
   return {
     records: db.prepare<[Arg], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE top_rid ${where} ORDER BY rid`),
     values: db.prepare<[Arg], ValueRow>(
-      `SELECT v.record_rid, v.datafield_id, v.value, v.create_date, v.update_date, v.create_auth
+      `SELECT ${valueColumns('v', 'r')}
        FROM records r JOIN field_values v ON v.record_rid = r.rid WHERE r.top_rid ${where}`,
     ),
     selections: db.prepare<[Arg, Arg], TreeSelectionRow>(

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 
-import { RECORD_COLUMNS, type FileRow, type RecordRow, type ValueRow } from './rows.js';
+import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type ValueRow } from './rows.js';
 
 export interface NewRecord {
   uuid: string;
@@ -29,7 +29,10 @@ const statements = (db: Db) => ({
             UPDATE records SET update_date = ? WHERE rid IN (SELECT rid FROM chain)`),
   setPublic: db.prepare<[string, number]>('UPDATE records SET public_date = ? WHERE rid = ?'),
   delete: db.prepare<[number]>('DELETE FROM records WHERE rid = ?'),
-  getValue: db.prepare<[number, number], ValueRow>('SELECT * FROM field_values WHERE record_rid = ? AND datafield_id = ?'),
+  getValue: db.prepare<[number, number], ValueRow>(
+    `SELECT ${valueColumns('v', 'r')} FROM field_values v JOIN records r ON r.rid = v.record_rid
+     WHERE v.record_rid = ? AND v.datafield_id = ?`,
+  ),
   upsertValue: db.prepare<
     [number, number, string | number | null, string, string, string]
   >(`INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)

@@ -17,6 +17,15 @@ export interface RecordRow {
 export const RECORD_COLUMNS =
   'rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date';
 
+/**
+ * A field instance's columns as ValueRow, read with its record as `r`. An instance whose author is
+ * its record's is stored with create_auth '' (imports, where nearly all are: 19 bytes a value, 9 %
+ * of the database); this puts the record's back.
+ */
+export const valueColumns = (v: string, r: string) =>
+  `${v}.record_rid, ${v}.datafield_id, ${v}.value, ${v}.create_date, ${v}.update_date, ` +
+  `CASE ${v}.create_auth WHEN '' THEN ${r}.create_auth ELSE ${v}.create_auth END AS create_auth`;
+
 export interface ValueRow {
   record_rid: number;
   datafield_id: number;

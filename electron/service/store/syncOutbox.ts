@@ -27,6 +27,13 @@ export interface OutboxEntry {
   at: string;
 }
 
+/** A record of an imported tree, parents first. */
+export interface TreeRecordRow {
+  uuid: string;
+  parent_uuid: string | null;
+  database_uuid: string;
+}
+
 /** Filling `sync_outbox` from the change log (the rules are sync/outbox.ts's). */
 export const syncOutbox = perConnection((db: Db) => {
   const s = {
@@ -49,6 +56,22 @@ export const syncOutbox = perConnection((db: Db) => {
       .prepare<[string], number>(`SELECT id FROM sync_outbox WHERE item_uuid = ? AND op = 'file_upload' AND state = 'pending'`)
       .pluck(),
     dropFile: db.prepare<[string]>(`DELETE FROM sync_outbox WHERE item_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\' AND state = 'pending'`),
+    synced: db.prepare<[], string>('SELECT DISTINCT dataset_uuid FROM sync_datasets').pluck(),
+    tree: db.prepare<[string], TreeRecordRow>(
+      `SELECT r.uuid, p.uuid AS parent_uuid, d.uuid AS database_uuid FROM records t
+         JOIN records r ON r.top_rid = t.rid JOIN datatypes d ON d.id = r.datatype_id
+         LEFT JOIN records p ON p.rid = r.parent_rid
+       WHERE t.uuid = ? ORDER BY r.rid`,
+    ),
+    // Known to a server: created from here (mapped), or listed in its top-level record's last
+    // server copy (pulled records keep the server's uuids).
+    known: db
+      .prepare<{ uuid: string; top: string; needle: string }, number>(
+        `SELECT EXISTS (SELECT 1 FROM sync_id_map WHERE local_uuid = :uuid) OR EXISTS (SELECT 1 FROM sync_base
+           WHERE remote_uuid = COALESCE((SELECT remote_uuid FROM sync_id_map WHERE local_uuid = :top AND state = 'bound'), :top)
+             AND instr(json, :needle) > 0)`,
+      )
+      .pluck(),
     dropRecord: db.prepare<[string, string]>(
       `DELETE FROM sync_outbox WHERE (record_uuid = ? OR top_record_uuid = ?) AND state = 'pending'`,
     ),
@@ -60,6 +83,12 @@ export const syncOutbox = perConnection((db: Db) => {
     upsert: (e: OutboxEntry) => void s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at),
     hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
     hasPendingUpload: (file: string) => s.pendingUpload.get(file) !== undefined,
+    /** Every dataset synced with some remote. */
+    syncedDatasets: () => new Set(s.synced.all()),
+    /** The records of a top-level record's tree, parents before children. */
+    tree: (top: string) => s.tree.all(top),
+    /** Whether a server knows the record (see `known`). */
+    known: (uuid: string, top: string) => s.known.get({ uuid, top, needle: `"record_uuid":"${uuid}"` }) === 1,
     /** Drops the pending operations of one file. */
     dropFile: (file: string) => void s.dropFile.run(file),
     /** Drops the pending operations of a record and its descendants. */

@@ -30,7 +30,8 @@ const OpBase = {
 };
 /** `over`: a "keep mine" choice overrides only the server value it was chosen against. */
 export const OutboxOp = z.discriminatedUnion('op', [
-  z.object({ ...OpBase, op: z.literal('create'), payload: z.null() }),
+  // `imported`: the record came from an import and may carry a uuid the server already has.
+  z.object({ ...OpBase, op: z.literal('create'), payload: z.object({ imported: z.literal(true) }).nullable() }),
   z.object({
     ...OpBase,
     op: z.literal('create_child'),
@@ -40,6 +41,8 @@ export const OutboxOp = z.discriminatedUnion('op', [
   z.object({ ...OpBase, op: z.literal('option'), payload: z.object({ on: z.boolean(), over: z.string().optional() }) }),
   z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable() }) }),
   z.object({ ...OpBase, op: z.literal('delete'), payload: z.null() }),
+  // Make the server's copy of the record equal to ours (written without field-level entries).
+  z.object({ ...OpBase, op: z.literal('converge'), payload: z.null() }),
   // Files (item_uuid: the local file). An upload and a metadata change read the file as it is
   // when sent; a delete carries what the file was, to find an upload whose answer was lost.
   z.object({ ...OpBase, op: z.literal('file_upload'), payload: z.null() }),
@@ -192,12 +195,14 @@ export class SyncState {
 
   // Outbox
 
-  /** Pending operations in order, typed; a row whose payload does not parse is parked with why. */
-  pending(): OutboxOp[] {
-    const rows = this.q(
-      `SELECT id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts
-                         FROM sync_outbox WHERE state = 'pending' ORDER BY id`,
-    ).all() as RawOutboxRow[];
+  /** Pending operations in order (all, or one record's), typed; a row whose payload does not parse is parked with why. */
+  pending(record?: string): OutboxOp[] {
+    const cols = 'id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts';
+    const rows = (
+      record === undefined
+        ? this.q(`SELECT ${cols} FROM sync_outbox WHERE state = 'pending' ORDER BY id`).all()
+        : this.q(`SELECT ${cols} FROM sync_outbox WHERE state = 'pending' AND record_uuid = ? ORDER BY id`).all(record)
+    ) as RawOutboxRow[];
     const out: OutboxOp[] = [];
     for (const r of rows) {
       let payload: unknown;

@@ -50,7 +50,7 @@ export class SyncEngine {
 
   /** Local edits waiting to be pushed (collected from the change log first). */
   hasPending(): boolean {
-    collectOutbox(this.x.d.ctx, new Set(this.state.datasets()));
+    collectOutbox(this.x.d.ctx);
     return this.state.pendingCount() > 0;
   }
 

@@ -67,7 +67,11 @@ export class FilePusher {
     const x = this.x;
     const file = x.d.store.fileByUuid(op.item_uuid);
     // Deleted here since: the delete operation settles it (an attempt in doubt included).
-    if (!file || !file.content_hash) return this.done(op);
+    if (!file) return this.done(op);
+    if (!file.content_hash) {
+      // Listed here without its bytes (an ODR export imported without them): nothing to send.
+      throw new RemoteError('permanent', `the bytes of "${file.original_name}" are not on this computer, so it cannot be uploaded`);
+    }
     const map = this.files.mapRow(file.uuid);
     if (map?.state === 'bound') return this.done(op);
     const recR = x.state.remoteOf(op.record_uuid)!;

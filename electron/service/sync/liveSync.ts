@@ -102,7 +102,7 @@ export class LiveSync {
   private counts() {
     // Edits since the last pass count as waiting too: turn them into operations now.
     const synced = this.ledger.syncedDatasets();
-    if (synced.length) collectOutbox(this.d.ctx, new Set(synced));
+    if (synced.length) collectOutbox(this.d.ctx);
     const c = this.ledger.counts();
     return { pending: c.pending, attention: c.conflicts + c.parked };
   }

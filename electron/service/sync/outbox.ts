@@ -23,9 +23,11 @@ const CURSOR = 'sync_outbox_seq';
  * Coalescing: the last value of a field wins; an option's last state wins; create then delete
  * leaves nothing; delete drops the record's other pending operations.
  */
-export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
+export function collectOutbox(ctx: Ctx): number {
   const meta = metaStore(ctx.db);
   const outbox = syncOutbox(ctx.db);
+  // Every synced dataset, whichever remote it belongs to: the cursor moves past all of them.
+  const datasets = outbox.syncedDatasets();
   const cursor = Number(meta.get(CURSOR) ?? 0);
   const rows = outbox.localChanges(cursor, 20_000);
   if (!rows.length) return 0;
@@ -35,10 +37,16 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
     for (const r of rows) {
       if (!r.dataset_uuid || !r.record_uuid || !datasets.has(r.dataset_uuid)) continue;
       const top = r.top_record_uuid ?? r.record_uuid;
-      const add = (op: OpName, field = '', item = '', payload: unknown = null) => {
+      const addFor = (
+        row: { dataset_uuid: string | null; record_uuid: string | null },
+        op: OpName,
+        field = '',
+        item = '',
+        payload: unknown = null,
+      ) => {
         outbox.upsert({
-          dataset: r.dataset_uuid!,
-          record: r.record_uuid!,
+          dataset: row.dataset_uuid!,
+          record: row.record_uuid!,
           top,
           op,
           field,
@@ -48,6 +56,7 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
         });
         added++;
       };
+      const add = (op: OpName, field = '', item = '', payload: unknown = null) => addFor(r, op, field, item, payload);
       switch (r.op) {
         case 'record.create': {
           const info = r.new ? (JSON.parse(r.new) as { parent_uuid?: string; database_uuid?: string }) : {};
@@ -90,8 +99,21 @@ export function collectOutbox(ctx: Ctx, datasets: Set<string>): number {
           if (!unsent) add('file_delete', r.field_uuid ?? '', item, deletedFile(r.old));
           break;
         }
+        case 'record.import':
+          // Written without field-level entries (CSV, ODR export, replace import): new records
+          // are created, then each record converges on what is here (push.ts, converge.ts).
+          for (const t of outbox.tree(r.record_uuid)) {
+            const rec = { ...r, record_uuid: t.uuid };
+            const known = outbox.known(t.uuid, top);
+            if (!known && !t.parent_uuid) addFor(rec, 'create', '', '', { imported: true });
+            else if (!known) addFor(rec, 'create_child', '', '', { parent_uuid: t.parent_uuid, database_uuid: t.database_uuid });
+            addFor(rec, 'converge');
+          }
+          break;
         default:
-          break; // imports and metadata edits are not pushed
+          // Not the records' business: user roles, dataset create/public/restore (their
+          // records log their own entries); a synced dataset cannot be deleted here.
+          break;
       }
     }
     meta.set(CURSOR, String(rows.at(-1)!.seq));

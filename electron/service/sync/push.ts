@@ -6,11 +6,14 @@ import type { SaveRecord } from '../../../shared/schemas/requests.js';
 import { RecordImporter } from '../domain/import/importRecords.js';
 import type { EngineContext } from './engineContext.js';
 import { pushConflict } from './merge.js';
+import { convergeOps } from './converge.js';
 import { collectOutbox } from './outbox.js';
 import type { Puller } from './pull.js';
 import { RemoteError } from './remoteClient.js';
 import { FilePusher, isFileOp } from './filePush.js';
 import type { OutboxOp } from '../store/syncState.js';
+import { syncFileStore } from '../store/syncFiles.js';
+import { syncOutbox } from '../store/syncOutbox.js';
 import { transaction } from '../store/tx.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
@@ -43,10 +46,13 @@ export class Pusher {
    */
   async push(onOp?: () => void): Promise<PushStats> {
     const x = this.x;
-    collectOutbox(x.d.ctx, new Set(x.state.datasets()));
+    collectOutbox(x.d.ctx);
     const stats: PushStats = { pushed: 0, created: 0, parked: 0, conflicts: 0 };
     const byTop = new Map<string, OutboxOp[]>();
+    const mine = new Set(x.state.datasets());
     for (const op of x.state.pending()) {
+      if (!mine.has(op.dataset_uuid)) continue; // another remote's
+
       const list = byTop.get(op.top_record_uuid) ?? [];
       list.push(op);
       byTop.set(op.top_record_uuid, list);
@@ -95,6 +101,12 @@ export class Pusher {
           await this.pushCreateChild(op);
           stats.created++;
           fresh = null;
+        } else if (op.op === 'converge') {
+          const topR = x.state.remoteOf(top);
+          if (!topR || !x.state.remoteOf(op.record_uuid)) continue; // its create has not gone through yet
+          const queued = new Set(list.map((o) => o.id));
+          list.push(...this.converge(op, top, topR).filter((o) => !queued.has(o.id)));
+          continue;
         } else if (op.op === 'delete') {
           const r = x.state.remoteOf(op.record_uuid);
           if (r) {
@@ -189,6 +201,53 @@ export class Pusher {
   }
 
   /**
+   * A record written without field-level log entries (an import): the operations that make the
+   * server's copy equal to ours go into the outbox, durably, in place of this one, and are
+   * returned to be sent in this pass like any other.
+   */
+  private converge(op: Extract<OutboxOp, { op: 'converge' }>, top: string, topR: string): OutboxOp[] {
+    const x = this.x;
+    const here = x.localRecord(top);
+    const node = here ? findIn(here, op.record_uuid) : undefined;
+    const baseTop = x.state.base(topR);
+    const base = baseTop ? (findIn(x.localised(baseTop), op.record_uuid) ?? null) : null;
+    const schema = x.d.schema();
+    const files = syncFileStore(x.db);
+    const ops = node
+      ? convergeOps({
+          local: node,
+          base,
+          live: (f) => schema.fieldsByUuid.has(f),
+          remoteFile: (u) => files.remoteOf(u),
+          fileMapped: (u) => files.mapRow(u) !== undefined,
+          localFile: (r) => files.localOf(x.state.remoteId, r),
+        })
+      : [];
+    const outbox = syncOutbox(x.db);
+    const at = new Date().toISOString();
+    transaction(
+      x.db,
+      () => {
+        for (const o of ops) {
+          outbox.upsert({
+            dataset: op.dataset_uuid,
+            record: op.record_uuid,
+            top,
+            op: o.op,
+            field: o.field,
+            item: o.item,
+            payload: o.payload === null ? null : JSON.stringify(o.payload),
+            at,
+          });
+        }
+        x.state.done(op.id);
+      },
+      'immediate',
+    );
+    return x.state.pending(op.record_uuid);
+  }
+
+  /**
    * A write on a record. Real servers apply value, option and publish calls on a child record
    * but answer 400 (docs/odr-server.md §9.4): for a child that answer counts as done, and the top-level
    * record read afterwards shows what the server holds.
@@ -213,6 +272,20 @@ export class Pusher {
     if (row?.state === 'bound') {
       x.state.done(op.id);
       return false;
+    }
+    if (!row && op.payload?.imported) {
+      // An imported record may be one the server has (an export of it): then it is that one.
+      const there = await x.remote.record(op.record_uuid, x.types).catch((e: unknown) => {
+        if (e instanceof RemoteError && e.kind === 'gone') return null;
+        throw e;
+      });
+      if (there) {
+        x.state.beginCreate(op.record_uuid, new Date().toISOString());
+        x.state.bind(op.record_uuid, there.record_uuid);
+        x.state.setBase(there);
+        x.state.done(op.id);
+        return false;
+      }
     }
     if (row?.state === 'creating' && row.attempted_at) {
       const found = await this.findCreated(op.dataset_uuid, row.attempted_at);

@@ -183,7 +183,7 @@ export class SyncService {
   status(): SyncStatus {
     // Local edits since the last run count as pending too: turn them into operations now.
     const synced = this.ledger.syncedDatasets();
-    if (synced.length) collectOutbox(this.d.ctx, new Set(synced));
+    if (synced.length) collectOutbox(this.d.ctx);
     return {
       live: this.live.statuses(),
       remotes: this.remotes(),

@@ -21,7 +21,9 @@ import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
+import { syncOutbox } from '../../store/syncOutbox.js';
 import { trashStore } from '../../store/trash.js';
+import { viewsRepository } from '../../store/views.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
@@ -61,6 +63,13 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   if (dt.metadataForUuid) dt = d.schema().datatypesByUuid.get(dt.metadataForUuid) ?? dt;
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
   if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may delete it");
+  // Sync never sends a dataset delete to the lab's server, and the next pull would bring it back.
+  if (syncOutbox(d.ctx.db).syncedDatasets().has(dt.uuid)) {
+    throw new OdrError(
+      409,
+      `Dataset "${dt.name}" is synced with a remote server: deleting it here would not delete it there, and its unsent changes would be lost. Delete it on the server instead.`,
+    );
+  }
   const schema = d.schema();
   const dtIds = schema.subtreeIds(dt);
   const now = d.now();
@@ -150,19 +159,28 @@ export function listTrash(d: Domain, user: User): TrashEntry[] {
     .sort((a, b) => b.deleted_at.localeCompare(a.deleted_at));
 }
 
-/** Forgets entries older than TRASH_DAYS. */
+/**
+ * Forgets entries older than TRASH_DAYS, and with them every user's saved searches and column
+ * layouts of those datasets: they were kept (by uuid) only so a restore finds them again. A uuid
+ * that is live again, or held by a younger entry, keeps them.
+ */
 export function purgeExpired(d: Domain): number {
   const root = trashRoot(d);
   if (!existsSync(root)) return 0;
   const now = d.ctx.clock().toISOString();
   let purged = 0;
+  const gone = new Set<string>();
+  const held = new Set<string>();
   for (const name of readdirSync(root)) {
     const m = readMeta(path.join(root, name));
     if (m && m.expires_at <= now) {
       rmSync(path.join(root, name), { recursive: true, force: true });
+      gone.add(m.dataset_uuid);
       purged++;
-    }
+    } else if (m) held.add(m.dataset_uuid);
   }
+  const forget = [...gone].filter((u) => !held.has(u) && !d.schema().datatypesByUuid.has(u));
+  if (forget.length) tx(d.ctx, () => viewsRepository(d.ctx.db).forgetDatasets(forget));
   return purged;
 }
 

@@ -12,6 +12,7 @@ import type { DatatypeInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { transaction } from '../../store/tx.js';
+import { withBulkIndexes } from './bulkIndexes.js';
 import {
   choicesOf,
   columnNames,
@@ -38,13 +39,15 @@ export const mayImportInto = (user: User, dt: DatatypeInfo) => editsAll(user, dt
 export interface CsvPlan {
   file: string;
   size: number;
+  /** Line breaks in the file: an upper bound of its rows, to weigh a bulk import before reading them. */
+  lines: number;
   dt: DatatypeInfo;
   names: string[];
   resolved: ResolvedColumns;
 }
 
-/** File-level checks, before any row is read: empty, not text, not UTF-8. */
-async function checkText(file: string): Promise<number> {
+/** File-level checks, before any row is read: empty, not text, not UTF-8. Its size and line count. */
+async function checkText(file: string): Promise<{ size: number; lines: number }> {
   const size = (await stat(file)).size;
   if (size === 0) throw badRequest('The CSV file is empty');
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -72,7 +75,7 @@ async function checkText(file: string): Promise<number> {
   } catch {
     throw badRequest('The CSV file is not UTF-8 text (it ends inside a character); save it as UTF-8');
   }
-  return size;
+  return { size, lines };
 }
 
 /**
@@ -111,7 +114,7 @@ export async function openCsv(d: Domain, user: User, file: string, datasetUuid: 
   const dt = d.datatype(datasetUuid, 'Dataset');
   if (dt.parentId !== null) throw badRequest(`${datasetUuid} is a child dataset: rows are imported into a top-level dataset`);
   if (!mayImportInto(user, dt)) throw forbidden(`You may not import records into dataset ${datasetUuid}: only its admins and editors can.`);
-  const size = await checkText(file);
+  const { size, lines } = await checkText(file);
   let header: string[] | null = null;
   let hasRow = false;
   for await (const row of csvRecords(file)) {
@@ -132,7 +135,7 @@ export async function openCsv(d: Domain, user: User, file: string, datasetUuid: 
     );
   }
   if (!hasRow) throw badRequest('The CSV file has a header but no rows');
-  return { file, size, dt, names, resolved };
+  return { file, size, lines, dt, names, resolved };
 }
 
 interface RowOutcome {
@@ -315,17 +318,20 @@ export async function importCsv(d: Domain, user: User, plan: CsvPlan, progress: 
     if (uuids.length) d.ctx.events.emit('records', { datasetUuid: dt.uuid, recordUuids: uuids });
   };
   try {
-    for await (const r of convertedRows(plan, read)) {
-      total++;
-      if (r.failures.length) failures.add(r.failures);
-      else batch.push({ row: r.row, writes: r.writes });
-      if (batch.length >= BATCH_ROWS) {
-        flush();
-        if (!progress(Math.min(0.99, read.bytes / plan.size))) throw new Error('cancelled');
-        await yieldToLoop();
+    // The header line is no row; a large file builds the value indexes once, at its end.
+    await withBulkIndexes(d, plan.lines - 1, async () => {
+      for await (const r of convertedRows(plan, read)) {
+        total++;
+        if (r.failures.length) failures.add(r.failures);
+        else batch.push({ row: r.row, writes: r.writes });
+        if (batch.length >= BATCH_ROWS) {
+          flush();
+          if (!progress(Math.min(0.99, read.bytes / plan.size))) throw new Error('cancelled');
+          await yieldToLoop();
+        }
       }
-    }
-    if (batch.length) flush();
+      if (batch.length) flush();
+    });
   } finally {
     release();
   }

@@ -7,7 +7,7 @@ import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
 import { RecordImporter } from './importRecords.js';
 import { ExportFormatError, jsonArrayElements } from './jsonElements.js';
-import { bulkIndexStore } from '../../store/bulkIndexes.js';
+import { withBulkIndexes } from './bulkIndexes.js';
 
 export class ImportError extends Error {}
 
@@ -35,12 +35,6 @@ export interface ImportSummary {
 const WHOLE_PARSE_LIMIT = 64 * 1024 * 1024;
 /** A guess at the bytes per record of an export, small on purpose (synthetic records take ~1.6 KB). */
 const BYTES_PER_RECORD_GUESS = 2048;
-/**
- * Imports at least this large, and at least a quarter of the records already stored, build the
- * value indexes once at their end (store/bulkIndexes.ts); below that, rebuilding them over
- * what is stored would cost more than keeping them up to date.
- */
-const BULK_RECORDS = 20_000;
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
@@ -169,16 +163,7 @@ async function importRecords(
   fraction: () => number,
   opts: ImportOptions,
 ): Promise<ImportSummary> {
-  const indexes = bulkIndexStore(d.ctx.db);
-  const expected = opts.expectedRecords ?? 0;
-  const bulk = expected >= BULK_RECORDS && expected >= indexes.recordsStored() / 4;
-  if (bulk) indexes.defer();
-  try {
-    return await importBatches(d, user, source, fraction, opts);
-  } finally {
-    // Also after a failure or a cancel: what was imported is kept, and searches need the indexes.
-    if (bulk) indexes.rebuild();
-  }
+  return withBulkIndexes(d, opts.expectedRecords ?? 0, () => importBatches(d, user, source, fraction, opts));
 }
 
 async function importBatches(

@@ -265,7 +265,7 @@ export class RecordImporter {
         storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'readonly'
           ? null
           : storedScalar(f.fieldtype as FieldTypeName, e);
-      this.s.insValue.run(row.rid, f.id, value, created, updated, auth);
+      this.s.insValue(row.rid, f.id, value, created, updated, auth, row.create_auth);
       if (named && value === rec.record_name) matching.add(f.id);
     }
     if (named) {

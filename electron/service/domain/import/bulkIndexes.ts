@@ -1,0 +1,25 @@
+import type { Domain } from '../domain.js';
+import { bulkIndexStore } from '../../store/bulkIndexes.js';
+
+/**
+ * Imports at least this large, and at least a quarter of the records already stored, build the
+ * value indexes once at their end (store/bulkIndexes.ts); below that, rebuilding them over
+ * what is stored would cost more than keeping them up to date.
+ */
+const BULK_RECORDS = 20_000;
+
+/**
+ * Runs an import of about `expected` new records (record files, samples, CSV rows): a bulk one
+ * drops the deferrable value indexes first and builds them at its end, also after a failure
+ * or a cancel (what was imported is kept, and searches need the indexes).
+ */
+export async function withBulkIndexes<T>(d: Domain, expected: number, run: () => Promise<T>): Promise<T> {
+  const indexes = bulkIndexStore(d.ctx.db);
+  const bulk = expected >= BULK_RECORDS && expected >= indexes.recordsStored() / 4;
+  if (bulk) indexes.defer();
+  try {
+    return await run();
+  } finally {
+    if (bulk) indexes.rebuild();
+  }
+}
