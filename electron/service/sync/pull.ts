@@ -4,6 +4,7 @@ import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { SaveField, SaveRecord } from '../../../shared/schemas/requests.js';
 import { importTemplate } from '../domain/import/importFile.js';
 import { RecordImporter } from '../domain/import/importRecords.js';
+import { withBulkIndexes } from '../domain/import/bulkIndexes.js';
 import { setOption } from '../domain/records/ops.js';
 import { saveRecord } from '../domain/records/save.js';
 import type { EngineContext } from './engineContext.js';
@@ -14,7 +15,6 @@ import { FileReconciler } from './fileReconcile.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { transaction } from '../store/tx.js';
-import { bulkIndexStore } from '../store/bulkIndexes.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -211,39 +211,41 @@ export class Puller {
       const listedAt = formatTimestamp(new Date(x.remote.serverTime));
       if (listedAt > maxSeen) maxSeen = listedAt;
     }
-    // A first pull of a large dataset is a bulk import: the search index catches up once it is
-    // done, and the per-field value indexes are built once at its end (store/bulkIndexes.ts)
-    // instead of taking a scattered insert per value. Searches meanwhile are right, only slower.
-    const indexes = bulkIndexStore(x.db);
-    const bulk = !cursor && allIds.length >= BULK_PULL_RECORDS && allIds.length >= indexes.recordsStored() / 4;
-    const release = bulk ? x.d.search.hold() : null;
-    if (bulk) indexes.defer();
+    // A first pull of a large dataset is a bulk import: the value indexes are built once at its
+    // end (domain/import/bulkIndexes.ts) instead of taking a scattered insert per value, and the
+    // search index catches up once it is done. Searches meanwhile are right, only slower.
+    const release = !cursor && allIds.length >= BULK_PULL_RECORDS ? x.d.search.hold() : null;
     try {
-      if (!cursor) {
-        // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
-        // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
-        // it. The next page is fetched while this one is stored.
-        const got = new Set<string>();
-        let next = x.remote.page(dataset, PAGE, 0, x.types);
-        for (let offset = 0; ; offset += PAGE) {
-          const page = await next;
-          const more = page.length === PAGE;
-          if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
-          const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
-          applyBatch.immediate(fresh);
-          if (!more || !fresh.length) {
-            if (more) next.catch(() => undefined); // not needed after all
-            break;
+      await withBulkIndexes(
+        x.d,
+        cursor ? 0 : allIds.length,
+        async () => {
+          if (!cursor) {
+            // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
+            // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
+            // it. The next page is fetched while this one is stored.
+            const got = new Set<string>();
+            let next = x.remote.page(dataset, PAGE, 0, x.types);
+            for (let offset = 0; ; offset += PAGE) {
+              const page = await next;
+              const more = page.length === PAGE;
+              if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
+              const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
+              applyBatch.immediate(fresh);
+              if (!more || !fresh.length) {
+                if (more) next.catch(() => undefined); // not needed after all
+                break;
+              }
+            }
+            await fetchAll(allIds.filter((id) => !got.has(id)));
+          } else {
+            const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
+            await fetchAll(await x.remote.modifiedIds(dataset, since));
           }
-        }
-        await fetchAll(allIds.filter((id) => !got.has(id)));
-      } else {
-        const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
-        await fetchAll(await x.remote.modifiedIds(dataset, since));
-      }
+        },
+        BULK_PULL_RECORDS,
+      );
     } finally {
-      // Also after a failure: what was pulled is kept, and searches need the indexes.
-      if (bulk) indexes.rebuild();
       release?.();
     }
     if (pulled) x.asSync(() => importer.finish());
