@@ -230,7 +230,7 @@ test.describe('jobs and the template', () => {
   test('an import started from the Jobs panel shows its progress bar reaching 100 %', async ({ page }) => {
     await page.goto(process.env.ODR_E2E_URL!);
     await page.getByRole('button', { name: /^Jobs/ }).click();
-    await page.getByLabel('ODR export file').setInputFiles(process.env.ODR_E2E_IMPORT!);
+    await page.getByLabel('ODR export to import').setInputFiles(process.env.ODR_E2E_IMPORT!);
     const bar = page.getByRole('progressbar', { name: /Import import-4000\.json progress/ });
     await expect(bar).toBeVisible();
     await expect(bar).toHaveAttribute('aria-valuetext', '100 %', { timeout: 60_000 });

@@ -67,6 +67,54 @@ test.describe('users, roles and the trash', () => {
     await expect(row).toContainText('No dataset roles.');
   });
 
+  test('a new user gets a password and super-user status; both change later, each confirmed', async ({ page }) => {
+    const login = async (password: string) =>
+      (
+        await fetch(`${baseUrl()}/api/v4/token`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ username: 'keeper@example.org', password }),
+        })
+      ).status;
+    const superOf = async () => {
+      const listed = (await (await api('/local/users')).json()) as { users: { email: string; super_user: boolean }[] };
+      return listed.users.find((u) => u.email === 'keeper@example.org')?.super_user;
+    };
+    await page.goto(baseUrl());
+    await page.getByRole('button', { name: 'Users' }).click();
+    const users = panel(page, 'Users');
+    const form = users.getByRole('form', { name: 'Add a user' });
+    await form.getByLabel('Email').fill('keeper@example.org');
+    await form.getByLabel(/^Password/).fill('short');
+    // The service's rule shows before anything is sent.
+    await expect(form.getByText('At least 8 characters')).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Add user' })).toBeDisabled();
+    await form.getByLabel(/^Password/).fill('first-secret-1');
+    await form.getByLabel('Super-user (may do everything)').check();
+    await form.getByRole('button', { name: 'Add user' }).click();
+    const row = users.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /keeper@example\.org/ }) });
+    await expect(row.getByRole('checkbox', { name: 'Super-user' })).toBeChecked();
+    expect(await superOf()).toBe(true);
+    expect(await login('first-secret-1')).toBe(200);
+
+    await row.getByRole('checkbox', { name: 'Super-user' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove super-user' });
+    await expect(confirm).toContainText('keeper@example.org keeps only their dataset roles');
+    await confirm.getByRole('button', { name: 'Remove super-user' }).click();
+    await expect(row.getByRole('checkbox', { name: 'Super-user' })).not.toBeChecked();
+    expect(await superOf()).toBe(false);
+
+    const pw = row.getByRole('form', { name: 'Password of keeper@example.org' });
+    await pw.getByLabel('New password').fill('second-secret-2');
+    await pw.getByLabel('New password').press('Enter');
+    await expect(pw.getByLabel('New password')).toHaveValue('');
+    expect(await login('second-secret-2')).toBe(200);
+    expect(await login('first-secret-1')).not.toBe(200);
+    await everyShot(page, 'u-user-password', async () => {
+      await expect(row).toBeVisible();
+    });
+  });
+
   test('deleting a dataset names what goes; the Trash restores it', async ({ page }) => {
     await openDataset(page, 'Doomed samples');
     await page.getByRole('button', { name: 'Delete dataset…' }).click();

@@ -145,9 +145,9 @@ test('selection drives the pane: click and arrows show the record, Enter edits, 
   await page.keyboard.press('Enter');
   const first = pane(page).locator('.fields input:not([type=file]), .fields textarea, .fields select').first();
   await expect(first).toBeFocused();
-  await first.press('Escape'); // reverts the (empty) draft and leaves the field
-  await pane(page).press('Escape');
+  await first.press('Escape'); // nothing typed: straight back to the list
   await expect(grid(page)).toBeFocused();
+  await expect(pane(page)).toBeVisible();
 
   // Next / previous record buttons and Alt+↓.
   await page.getByRole('button', { name: 'Next record' }).click();

@@ -21,6 +21,8 @@ export interface ViewsRepository {
   columnLayout(userId: number, datasetUuid: string): string | undefined;
   putColumnLayout(userId: number, datasetUuid: string, layout: string, updated: string): void;
   deleteColumnLayout(userId: number, datasetUuid: string): void;
+  /** Every user's saved searches and column layouts of these datasets (gone for good). */
+  forgetDatasets(datasetUuids: string[]): void;
 }
 
 export const viewsRepository = perConnection((db: Db): ViewsRepository => {
@@ -35,6 +37,8 @@ export const viewsRepository = perConnection((db: Db): ViewsRepository => {
     del: db.prepare<[number]>('DELETE FROM saved_searches WHERE id = ?'),
     layout: db.prepare<[number, string], string>('SELECT layout FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?').pluck(),
     delLayout: db.prepare<[number, string]>('DELETE FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?'),
+    forgetSearches: db.prepare<[string]>('DELETE FROM saved_searches WHERE dataset_uuid IN (SELECT value FROM json_each(?))'),
+    forgetLayouts: db.prepare<[string]>('DELETE FROM column_layouts WHERE dataset_uuid IN (SELECT value FROM json_each(?))'),
     putLayout: db.prepare<[number, string, string, string]>(
       `INSERT INTO column_layouts (user_id, dataset_uuid, layout, updated) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_id, dataset_uuid) DO UPDATE SET layout = excluded.layout, updated = excluded.updated`,
@@ -48,5 +52,10 @@ export const viewsRepository = perConnection((db: Db): ViewsRepository => {
     columnLayout: (userId, datasetUuid) => stmts.layout.get(userId, datasetUuid),
     putColumnLayout: (userId, datasetUuid, layout, updated) => void stmts.putLayout.run(userId, datasetUuid, layout, updated),
     deleteColumnLayout: (userId, datasetUuid) => void stmts.delLayout.run(userId, datasetUuid),
+    forgetDatasets: (datasetUuids) => {
+      const list = JSON.stringify(datasetUuids);
+      stmts.forgetSearches.run(list);
+      stmts.forgetLayouts.run(list);
+    },
   };
 });

@@ -102,7 +102,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                   className="thumb-open"
                   aria-label={`View ${original.original_name}`}
                   title="View full size"
-                  onClick={(e) => tree && openImage(tree, original, e.currentTarget)}
+                  onClick={() => tree && openImage(tree, original)}
                 >
                   {original.content_local !== false || fromServer ? (
                     <img

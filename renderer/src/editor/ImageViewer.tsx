@@ -3,6 +3,7 @@ import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import { api } from '../lib/api';
 import { formatBytes } from '../lib/numbers';
 import { createStore, useStore } from '../lib/store';
+import { Modal } from '../ui/Dialog';
 import { groupImages } from './imageGroups';
 
 /** One image of a record as the viewer shows it: the original, never a thumbnail. */
@@ -14,8 +15,6 @@ export interface ViewerImage {
 interface Viewing {
   images: ViewerImage[];
   index: number;
-  /** Where the focus goes back to when the viewer closes (the thumbnail that opened it). */
-  back: HTMLElement | null;
 }
 
 const viewing = createStore<Viewing | null>(null);
@@ -34,11 +33,11 @@ export function recordImages(rec: OdrRecord): ViewerImage[] {
   return [...own, ...(rec.records ?? []).flatMap(recordImages)];
 }
 
-/** Opens the viewer on `file` among the record tree's images. */
-export function openImage(rec: OdrRecord, file: FileEntry, back: HTMLElement | null) {
+/** Opens the viewer on `file` among the record tree's images; closing it focuses what had the focus. */
+export function openImage(rec: OdrRecord, file: FileEntry) {
   const images = recordImages(rec);
   const index = images.findIndex((i) => i.file.file_uuid === file.file_uuid);
-  viewing.set({ images: index < 0 ? [{ file, field: '' }, ...images] : images, index: Math.max(0, index), back });
+  viewing.set({ images: index < 0 ? [{ file, field: '' }, ...images] : images, index: Math.max(0, index) });
 }
 
 const ZOOMS = [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8];
@@ -59,13 +58,10 @@ export function ImageViewer() {
   const [failed, setFailed] = useState(false);
   const current = v?.images[v.index];
 
+  const open = v !== null;
   useEffect(() => {
-    const d = ref.current;
-    if (v && d && !d.open) {
-      d.showModal();
-      d.querySelector<HTMLButtonElement>('button[data-close]')?.focus();
-    }
-  }, [v]);
+    if (open) ref.current?.querySelector<HTMLButtonElement>('button[data-close]')?.focus();
+  }, [open]);
   useEffect(() => {
     setZoom('fit');
     setNatural(null);
@@ -73,11 +69,8 @@ export function ImageViewer() {
   }, [current?.file.file_uuid]);
 
   if (!v || !current) return null;
-  const close = () => {
-    ref.current?.close();
-    viewing.set(null);
-    if (v.back?.isConnected) v.back.focus();
-  };
+  // Unmounting the Modal closes the <dialog> and gives the focus back to the thumbnail that opened it.
+  const close = () => viewing.set(null);
   const go = (by: number) => {
     const n = v.images.length;
     viewing.set({ ...v, index: (v.index + by + n) % n });
@@ -108,20 +101,14 @@ export function ImageViewer() {
   };
   const many = v.images.length > 1;
   return (
-    <dialog
-      ref={ref}
+    <Modal
+      dialogRef={ref}
       className="image-viewer"
-      aria-label={`Image ${f.original_name}`}
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
+      label={`Image ${f.original_name}`}
+      onClose={close}
       onKeyDown={(e) => {
         const onStage = e.target === stage.current;
-        // Handled here: the pane around would take Escape as "back to the list".
-        e.stopPropagation();
-        if (e.key === 'Escape') close();
-        else if (e.key === '+' || e.key === '=') step(1);
+        if (e.key === '+' || e.key === '=') step(1);
         else if (e.key === '-') step(-1);
         else if (e.key === '0') setZoom('fit');
         else if (many && !onStage && e.key === 'ArrowLeft') go(-1);
@@ -214,6 +201,6 @@ export function ImageViewer() {
           />
         )}
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -63,11 +63,13 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     if (e.key === 'Escape') {
+      editing.current = false;
+      // Nothing typed: Escape goes on to the pane, back to the list. A draft: the first Escape
+      // takes it back and the focus stays in the field (blurring would leave it nowhere).
+      if (current.current === saved) return;
       e.preventDefault();
       e.stopPropagation();
-      editing.current = false;
       setDraft(saved);
-      (e.target as HTMLElement).blur();
     } else if (e.key === 'Enter' && (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       commit();

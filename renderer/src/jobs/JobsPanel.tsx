@@ -1,10 +1,10 @@
-import { useRef } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
-import { api, errorText, startImport } from '../lib/api';
+import { api, errorText } from '../lib/api';
 import { exportDownload } from '../lib/exports';
 import { useJobs } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
+import { ImportOdrButton } from './ImportOdrButton';
 
 const LABELS: Record<string, string> = {
   import: 'Import',
@@ -22,7 +22,6 @@ export function percent(j: TrackedJob): number {
 /** Running and recent jobs with live progress (from the event stream); start an import here. */
 export function JobsPanel({ onClose }: { onClose: () => void }) {
   const { data: jobs = [] } = useJobs();
-  const file = useRef<HTMLInputElement>(null);
   const cancel = async (j: TrackedJob) => {
     try {
       await api.cancelJob(j.id);
@@ -31,29 +30,7 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
     }
   };
   return (
-    <SidePanel
-      title="Jobs"
-      onClose={onClose}
-      actions={
-        <>
-          <button type="button" onClick={() => file.current?.click()}>
-            Import ODR export…
-          </button>
-          <input
-            ref={file}
-            type="file"
-            accept=".json,application/json"
-            hidden
-            aria-label="ODR export file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) startImport(f).catch((err: unknown) => toast({ kind: 'error', text: `Import not started: ${errorText(err)}` }));
-            }}
-          />
-        </>
-      }
-    >
+    <SidePanel title="Jobs" onClose={onClose} actions={<ImportOdrButton>Import ODR export…</ImportOdrButton>}>
       {jobs.length === 0 && <p className="muted">No jobs yet.</p>}
       <ul>
         {jobs.map((j) => (

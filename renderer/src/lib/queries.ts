@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { OdrRecord } from '../../../shared/schemas/record';
 import { api, datasets, recentJobs, recordHistory, syncStatus } from './api';
 import { mergeJobs } from './jobsMerge';
 import type { TrackedJob } from '../../../shared/schemas/job';
@@ -17,6 +18,15 @@ export const keys = {
 export const useDatasets = (enabled = true) => useQuery({ queryKey: keys.datasets, queryFn: datasets, enabled });
 export const useTemplate = (uuid: string | undefined) =>
   useQuery({ queryKey: keys.template(uuid ?? ''), queryFn: () => api.template(uuid!), enabled: !!uuid, staleTime: Infinity });
+/**
+ * Puts a record the list already holds (its pages carry whole records) where the pane reads it,
+ * so moving through the list draws the next record at once; the pane still asks the service on
+ * mount (the data counts as stale) and shows its answer. A record already cached is left alone.
+ */
+export function seedRecord(qc: QueryClient, rec: OdrRecord | undefined) {
+  if (rec && qc.getQueryData(keys.record(rec.record_uuid)) === undefined)
+    qc.setQueryData(keys.record(rec.record_uuid), rec, { updatedAt: 0 });
+}
 export const useRecord = (uuid: string | undefined) =>
   useQuery({ queryKey: keys.record(uuid ?? ''), queryFn: () => api.record(uuid!), enabled: !!uuid });
 export const useQuota = (uuid: string) => useQuery({ queryKey: keys.quota(uuid), queryFn: () => api.quota(uuid) });

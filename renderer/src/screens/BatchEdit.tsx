@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { checkValue, fieldType } from '../../../shared/fieldTypes';
 import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/schemas/batch';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
@@ -8,6 +8,7 @@ import { batchEdit, errorText } from '../lib/api';
 import { pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import { keys } from '../lib/queries';
+import { Modal } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 
 const PUBLIC = '__public__';
@@ -41,16 +42,12 @@ async function restore(dataset: string, field: string | undefined, before: Batch
 export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string; tpl: Template; records: string[]; onClose: () => void }) {
   const qc = useQueryClient();
   const { undo: undoStep } = useEdits();
-  const ref = useRef<HTMLDialogElement>(null);
   const fields = tpl.fields.filter((f) => fieldType(f.fieldtype).takesValue || fieldType(f.fieldtype).takesOptions);
   const [fieldUuid, setField] = useState(fields[0]?.field_uuid ?? PUBLIC);
   const [value, setValue] = useState('');
   const [option, setOption] = useState('');
   const [on, setOn] = useState(true);
   const [done, setDone] = useState<number | null>(null);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
 
   const f: TemplateField | undefined = fields.find((x) => x.field_uuid === fieldUuid);
   const type = f ? fieldType(f.fieldtype) : undefined;
@@ -130,15 +127,7 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
   };
 
   return (
-    <dialog
-      ref={ref}
-      className="confirm batch"
-      aria-labelledby="batch-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        if (done === null) onClose();
-      }}
-    >
+    <Modal className="confirm batch" labelledBy="batch-title" busy={done !== null} onClose={onClose}>
       <h2 id="batch-title">
         Batch edit {n} record{records.length === 1 ? '' : 's'}
       </h2>
@@ -215,6 +204,6 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
           Apply to {n}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

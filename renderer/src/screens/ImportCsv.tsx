@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { CsvImportResult, type CsvMapping, type CsvPreview, type CsvRowFailure } from '../../../shared/schemas/csvImport';
 import { errorText, previewCsv, startCsvImport } from '../lib/api';
 import { keys, useJobs } from '../lib/queries';
 import { percent } from '../jobs/JobsPanel';
+import { Modal } from '../ui/Dialog';
 
 /** Failures listed in the dialog; the rest are counted (the job result keeps them all). */
 const SHOWN_FAILURES = 200;
@@ -47,7 +48,6 @@ function Failures({ list, total, truncated }: { list: CsvRowFailure[]; total: nu
  */
 export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: string; onClose: () => void }) {
   const qc = useQueryClient();
-  const ref = useRef<HTMLDialogElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [mapping, setMapping] = useState<CsvMapping | undefined>(undefined);
   const [preview, setPreview] = useState<CsvPreview | null>(null);
@@ -57,10 +57,6 @@ export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: s
   const { data: jobs = [] } = useJobs(jobId !== null);
   const job = jobs.find((j) => j.id === jobId);
   const result = job?.state === 'complete' ? CsvImportResult.safeParse(job.additional_data) : null;
-
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
 
   useEffect(() => {
     if (!file) return;
@@ -113,15 +109,7 @@ export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: s
   const fieldName = (uuid: string | null) => preview?.fields.find((f) => f.field_uuid === uuid)?.name ?? '';
 
   return (
-    <dialog
-      ref={ref}
-      className="confirm csv-import"
-      aria-labelledby="csv-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!job || job.state !== 'running') onClose();
-      }}
-    >
+    <Modal className="confirm csv-import" labelledBy="csv-title" busy={job?.state === 'running'} onClose={onClose}>
       <h2 id="csv-title">Import CSV into {name}</h2>
       {jobId === null && (
         <>
@@ -230,6 +218,6 @@ export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: s
           </button>
         )}
       </div>
-    </dialog>
+    </Modal>
   );
 }

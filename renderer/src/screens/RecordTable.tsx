@@ -1,4 +1,4 @@
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
@@ -6,7 +6,7 @@ import type { ViewQuery } from '../../../shared/schemas/selection';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
 import type { Template } from '../../../shared/schemas/template';
 import { api, tablePage } from '../lib/api';
-import { keys } from '../lib/queries';
+import { keys, seedRecord } from '../lib/queries';
 import { groupImages } from '../editor/imageGroups';
 import { recordName } from '../lib/recordName';
 import { PluginCell } from '../plugins';
@@ -75,6 +75,7 @@ const Row = memo(function Row({
   onPick: (i: number, uuid: string | undefined, mods: PickMods) => void;
   onOpen: (i: number, uuid: string) => void;
 }) {
+  const qc = useQueryClient();
   const style = { transform: `translateY(${top}px)` };
   if (!rec) {
     return (
@@ -89,6 +90,7 @@ const Row = memo(function Row({
   const click = (e: MouseEvent) => {
     // Shift-click would also select the page's text.
     if (e.shiftKey) window.getSelection()?.removeAllRanges();
+    seedRecord(qc, rec);
     onPick(index, rec.record_uuid, { shift: e.shiftKey, toggle: e.ctrlKey || e.metaKey });
   };
   return (
@@ -282,12 +284,15 @@ export function RecordTable({
     if (activeUuid) onActiveRecord(active, activeUuid);
   }, [active, activeUuid, onActiveRecord]);
 
+  const qc = useQueryClient();
   const onKey = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget) return; // a header button handles its own keys
     const move = (to: number) => {
       e.preventDefault();
       const i = Math.max(0, Math.min(total - 1, to));
-      onPick(i, recordAt(i, true)?.record_uuid, { shift: e.shiftKey });
+      const rec = recordAt(i, true);
+      seedRecord(qc, rec);
+      onPick(i, rec?.record_uuid, { shift: e.shiftKey });
     };
     const mod = e.ctrlKey || e.metaKey;
     if (mod && e.key.toLowerCase() === 'a') {

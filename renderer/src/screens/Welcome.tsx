@@ -1,5 +1,6 @@
-import { useRef, useState } from 'react';
-import { createSample, errorText, startImport } from '../lib/api';
+import { useState } from 'react';
+import { ImportOdrButton } from '../jobs/ImportOdrButton';
+import { createSample, errorText } from '../lib/api';
 import { toast } from '../ui/toasts';
 
 // Generated streaming by the service, so even the largest takes no more memory than the smallest.
@@ -7,7 +8,6 @@ const SAMPLE_SIZES = [500, 10_000, 100_000, 1_000_000, 2_000_000];
 
 /** First run (no datasets yet): import an ODR export, or generate a sample to look around. */
 export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onStarted: () => void }) {
-  const file = useRef<HTMLInputElement>(null);
   const [size, setSize] = useState(500);
   if (hasDatasets) {
     return (
@@ -24,9 +24,9 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
       <h1>Welcome to odr-desktop</h1>
       <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
       <div className="welcome-actions">
-        <button type="button" className="primary" onClick={() => file.current?.click()}>
+        <ImportOdrButton className="primary" onStarted={onStarted}>
           Import an ODR export…
-        </button>
+        </ImportOdrButton>
         <button type="button" onClick={() => run(createSample(size), 'Sample')}>
           Generate a sample dataset
         </button>
@@ -41,18 +41,6 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
       <p className="muted small">
         Template exports and record exports ({'{count, records}'}) from any ODR server work; imports run as jobs.
       </p>
-      <input
-        ref={file}
-        type="file"
-        accept=".json,application/json"
-        hidden
-        aria-label="ODR export to import"
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          e.target.value = '';
-          if (f) run(startImport(f), 'Import');
-        }}
-      />
     </main>
   );
 }

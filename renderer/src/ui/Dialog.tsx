@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createStore, useStore } from '../lib/store';
 
 interface Ask {
@@ -48,6 +48,7 @@ export function Dialogs() {
         e.preventDefault();
         close(false);
       }}
+      onKeyDown={(e) => e.stopPropagation()}
     >
       <h2 id="confirm-title">{ask.title}</h2>
       <p id="confirm-body">{ask.body}</p>
@@ -74,28 +75,47 @@ export function useModal(ref: RefObject<HTMLDialogElement | null>) {
   }, [ref]);
 }
 
-/** A modal <dialog> titled by `labelledBy`: Escape (or `onClose`) closes it, the focus goes back. */
+/**
+ * A modal <dialog> titled by `labelledBy`: Escape (or `onClose`) closes it, the focus goes back.
+ * While `busy` (a job or batch it runs), Escape does nothing. Keys pressed inside stay inside:
+ * React would otherwise hand them to the record pane or list around it (Escape there means "back
+ * to the list") and to the window's shortcuts (undo, next record).
+ */
 export function Modal({
   className,
   labelledBy,
+  label,
+  busy = false,
   onClose,
+  onKeyDown,
+  dialogRef,
   children,
 }: {
   className: string;
-  labelledBy: string;
+  labelledBy?: string;
+  label?: string;
+  busy?: boolean;
   onClose: () => void;
+  onKeyDown?: (e: KeyboardEvent<HTMLDialogElement>) => void;
+  dialogRef?: RefObject<HTMLDialogElement | null>;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const own = useRef<HTMLDialogElement>(null);
+  const ref = dialogRef ?? own;
   useModal(ref);
   return (
     <dialog
       ref={ref}
       className={className}
       aria-labelledby={labelledBy}
+      aria-label={label}
       onCancel={(e) => {
         e.preventDefault();
-        onClose();
+        if (!busy) onClose();
+      }}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        onKeyDown?.(e);
       }}
     >
       {children}

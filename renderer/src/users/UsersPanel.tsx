@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { DatasetSummary } from '../../../shared/schemas/local';
 import type { DatasetRole, PermissionName, UserSummary } from '../../../shared/schemas/users';
-import { addUser, errorText, listUsers, setRole } from '../lib/api';
+import { addUser, errorText, listUsers, setRole, updateUser } from '../lib/api';
 import { confirmDialog } from '../ui/Dialog';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
@@ -15,7 +15,15 @@ const ROLE_LABEL: Record<DatasetRole, string> = {
 };
 const GRANT: Record<DatasetRole, PermissionName> = { view_only: 'view_only', view: 'view_all', edit: 'edit_all', admin: 'admin' };
 
-/** Super-users: every user, adding one, and each user's role per dataset (grant, change, revoke). */
+/** The service's rule for a password (shared/schemas/users.ts UserUpdate). */
+const MIN_PASSWORD = 8;
+const passwordProblem = (p: string) => (p !== '' && p.length < MIN_PASSWORD ? `At least ${MIN_PASSWORD} characters` : null);
+
+/**
+ * Super-users: every user, adding one (with a password and super-user status, or a random
+ * password when left empty), each user's super-user status and password, and each user's role per
+ * dataset (grant, change, revoke).
+ */
 export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; onClose: () => void }) {
   const users = useQuery({ queryKey: ['users'], queryFn: listUsers });
   const qc = useQueryClient();
@@ -23,13 +31,28 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
   const [email, setEmail] = useState('');
   const [first, setFirst] = useState('');
   const [last, setLast] = useState('');
+  const [password, setPassword] = useState('');
+  const [superUser, setSuperUser] = useState(false);
+  const badPassword = passwordProblem(password);
   const add = useMutation({
-    mutationFn: () => addUser({ user_email: email.trim(), first_name: first.trim(), last_name: last.trim() }),
+    // POST /user (the real server's route) creates the user; their password and status are the
+    // Users screen's own route, by the id the list answers.
+    mutationFn: async () => {
+      const r = await addUser({ user_email: email.trim(), first_name: first.trim(), last_name: last.trim() });
+      if (password || superUser) {
+        const u = (await listUsers()).find((x) => x.email.toLowerCase() === r.user_email.toLowerCase());
+        if (!u) throw new Error(`${r.user_email} was added but is not in the user list`);
+        await updateUser(u.id, { ...(password ? { password } : {}), ...(superUser ? { super_user: true } : {}) });
+      }
+      return r;
+    },
     onSuccess: (r) => {
       toast({ kind: 'info', text: `Added ${r.user_email}` });
       setEmail('');
       setFirst('');
       setLast('');
+      setPassword('');
+      setSuperUser(false);
       void refresh();
     },
     onError: (e) => toast({ kind: 'error', text: `Could not add the user: ${errorText(e)}` }),
@@ -53,7 +76,12 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
           Last name
           <input value={last} onChange={(e) => setLast(e.target.value)} autoComplete="off" />
         </label>
-        <button type="submit" className="primary" disabled={add.isPending || email.trim() === ''}>
+        <PasswordInput label="Password (empty: a random one)" value={password} onChange={setPassword} problem={badPassword} />
+        <label className="choice">
+          <input type="checkbox" checked={superUser} onChange={(e) => setSuperUser(e.target.checked)} />
+          Super-user (may do everything)
+        </label>
+        <button type="submit" className="primary" disabled={add.isPending || email.trim() === '' || badPassword !== null}>
           Add user
         </button>
       </form>
@@ -99,6 +127,30 @@ function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: D
     }
   };
   const id = `user-${user.id}`;
+  const toggleSuper = async (next: boolean) => {
+    const ok = await confirmDialog(
+      next
+        ? {
+            title: 'Make super-user',
+            body: `${user.email} may then do everything: every dataset, every user, sync. It counts from their next request.`,
+            confirm: 'Make super-user',
+          }
+        : {
+            title: 'Remove super-user',
+            body: `${user.email} keeps only their dataset roles, from their next request.`,
+            confirm: 'Remove super-user',
+            danger: true,
+          },
+    );
+    if (!ok) return;
+    try {
+      await updateUser(user.id, { super_user: next });
+      toast({ kind: 'info', text: `${user.email} is ${next ? 'now' : 'no longer'} a super-user` });
+      onChanged();
+    } catch (e) {
+      toast({ kind: 'error', text: `Could not change ${user.email}: ${errorText(e)}` });
+    }
+  };
   return (
     <li className="user-row" aria-labelledby={`${id}-name`}>
       <h3 id={`${id}-name`}>
@@ -106,6 +158,11 @@ function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: D
         {name && <span className="muted"> · {name}</span>}
         {user.super_user && <span className="badge"> super-user</span>}
       </h3>
+      <label className="choice">
+        <input type="checkbox" checked={user.super_user} onChange={(e) => void toggleSuper(e.target.checked)} />
+        Super-user
+      </label>
+      <SetPassword user={user} />
       {user.super_user ? (
         <p className="muted">Super-users may do everything; they hold no dataset roles.</p>
       ) : (
@@ -157,5 +214,60 @@ function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: D
         </>
       )}
     </li>
+  );
+}
+
+function PasswordInput({
+  label,
+  value,
+  onChange,
+  problem,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  problem: string | null;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        type="password"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete="new-password"
+        aria-invalid={problem ? true : undefined}
+      />
+      {problem && <span className="field-error">{problem}</span>}
+    </label>
+  );
+}
+
+/** A new password for one user, set with its own button (never sent while it breaks the rule). */
+function SetPassword({ user }: { user: UserSummary }) {
+  const [password, setPassword] = useState('');
+  const problem = passwordProblem(password);
+  const set = useMutation({
+    mutationFn: () => updateUser(user.id, { password }),
+    onSuccess: () => {
+      setPassword('');
+      toast({ kind: 'info', text: `New password set for ${user.email}` });
+    },
+    onError: (e) => toast({ kind: 'error', text: `Could not set the password: ${errorText(e)}` }),
+  });
+  return (
+    <form
+      className="user-password"
+      aria-label={`Password of ${user.email}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (password && !problem) set.mutate();
+      }}
+    >
+      <PasswordInput label="New password" value={password} onChange={setPassword} problem={problem} />
+      <button type="submit" disabled={set.isPending || password === '' || problem !== null}>
+        Set password
+      </button>
+    </form>
   );
 }

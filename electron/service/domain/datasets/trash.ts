@@ -23,6 +23,7 @@ import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
 import { syncOutbox } from '../../store/syncOutbox.js';
 import { trashStore } from '../../store/trash.js';
+import { viewsRepository } from '../../store/views.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
@@ -158,19 +159,28 @@ export function listTrash(d: Domain, user: User): TrashEntry[] {
     .sort((a, b) => b.deleted_at.localeCompare(a.deleted_at));
 }
 
-/** Forgets entries older than TRASH_DAYS. */
+/**
+ * Forgets entries older than TRASH_DAYS, and with them every user's saved searches and column
+ * layouts of those datasets: they were kept (by uuid) only so a restore finds them again. A uuid
+ * that is live again, or held by a younger entry, keeps them.
+ */
 export function purgeExpired(d: Domain): number {
   const root = trashRoot(d);
   if (!existsSync(root)) return 0;
   const now = d.ctx.clock().toISOString();
   let purged = 0;
+  const gone = new Set<string>();
+  const held = new Set<string>();
   for (const name of readdirSync(root)) {
     const m = readMeta(path.join(root, name));
     if (m && m.expires_at <= now) {
       rmSync(path.join(root, name), { recursive: true, force: true });
+      gone.add(m.dataset_uuid);
       purged++;
-    }
+    } else if (m) held.add(m.dataset_uuid);
   }
+  const forget = [...gone].filter((u) => !held.has(u) && !d.schema().datatypesByUuid.has(u));
+  if (forget.length) tx(d.ctx, () => viewsRepository(d.ctx.db).forgetDatasets(forget));
   return purged;
 }
 
