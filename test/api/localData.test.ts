@@ -26,6 +26,18 @@ describe('GET /local/datasets', () => {
     const { datasets } = (await res.json()) as { datasets: { uuid: string; name: string; records: number; updated: string }[] };
     expect(datasets.find((d) => d.uuid === SYNTH.dataset)).toMatchObject({ name: 'Synthetic Samples', records: 60 });
     expect((await fetch(`${t.host.url}/local/datasets`)).status).toBe(401);
+    // The last change follows an edit (child records are not counted: 60 top-level ones only).
+    await t.admin.setValue(SYNTH.record(3), SYNTH.field('Long Text'), 'the newest change');
+    const edited = (await t.admin.record(SYNTH.record(3))) as OdrRecord;
+    const again = (await (
+      await fetch(`${t.host.url}/local/datasets`, { headers: { Authorization: `Bearer ${t.admin.token}` } })
+    ).json()) as {
+      datasets: { uuid: string; records: number; updated: string }[];
+    };
+    const mine = again.datasets.find((d) => d.uuid === SYNTH.dataset)!;
+    expect(mine.records).toBe(60);
+    expect(mine.updated).toBe(edited._record_metadata._update_date);
+    expect(mine.updated > datasets.find((d) => d.uuid === SYNTH.dataset)!.updated).toBe(true);
   });
 });
 

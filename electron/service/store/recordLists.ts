@@ -75,8 +75,14 @@ export const recordLists = perConnection((db: Db) => {
   });
   const s: Record<ListScope, ReturnType<typeof make>> = { all: make(''), visible: make(`AND ${rowVisibleSql('r')}`) };
   const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
+  // Per top-level dataset, over records_top_by_update (migration 013): no table rows read.
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
-    'SELECT datatype_id AS id, COUNT(*) AS n, MAX(update_date) AS updated FROM records WHERE parent_rid IS NULL GROUP BY datatype_id',
+    `SELECT id, n, updated FROM (
+       SELECT d.id,
+         (SELECT COUNT(*) FROM records r WHERE r.datatype_id = d.id AND r.parent_rid IS NULL) AS n,
+         (SELECT MAX(r.update_date) FROM records r WHERE r.datatype_id = d.id AND r.parent_rid IS NULL) AS updated
+       FROM datatypes d WHERE d.parent_id IS NULL)
+     WHERE n > 0`,
   );
   const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
   const changedTops = db.prepare<[number, string, string], VisibilityFacts & { rid: number; datatype_id: number }>(

@@ -10,6 +10,7 @@ import history from './009_history.js';
 import datasetRoles from './010_dataset_roles.js';
 import templateRemovals from './011_template_removals.js';
 import numberIndexNumericOnly from './012_number_index_numeric_only.js';
+import datasetSummaries from './013_dataset_summaries.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: 'dataset_roles', sql: datasetRoles },
   { version: 11, name: 'template_removals', sql: templateRemovals },
   { version: 12, name: 'number_index_numeric_only', sql: numberIndexNumericOnly },
+  { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
 ];
