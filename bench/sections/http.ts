@@ -187,6 +187,16 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     const t = sums.get(connections)!;
     return `${fmt(t.operations / Math.max(1, t.batches), 1)} writes per commit, ${fmt(t.cpuUs / Math.max(1, t.requests), 0)} µs CPU per write, ${fmt(t.commitMs / Math.max(1, t.batches), 2)} ms per commit`;
   };
+  // Each side's CPU per write is w + k / (writes per commit): solved for the part every write
+  // pays (w: request, checks, rows, answer) and the part a commit pays once (k: its page writes,
+  // the fsync's system time), which is what group commit can share.
+  const per = (connections: number) => {
+    const t = sums.get(connections)!;
+    return { cpu: t.cpuUs / Math.max(1, t.requests), perCommit: t.operations / Math.max(1, t.batches) };
+  };
+  const [one, eight] = [per(1), per(8)];
+  const commitCpu = (one.cpu - eight.cpu) / (1 / one.perCommit - 1 / eight.perCommit);
+  const writeCpu = one.cpu - commitCpu / one.perCommit;
   const stats = await server.stop();
   const disk = bareWriteFsyncRate(path.join(ctx.work, 'fsync-probe.tmp'), 4096, 3);
   ctx.add({
@@ -211,6 +221,13 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     target: '≥ 4× one client',
     pass: run.ratio >= 4 && run.a.errors === 0,
     note: `${fmt(run.ratio, 1)}× one client (rounds ${run.ratios.map((r) => fmt(r, 1)).join('/')}); ${where(8)}, p50 ${run.a.p50} ms, ${run.a.errors} errors`,
+  });
+  ctx.add({
+    section: 'http',
+    name: 'durable write CPU: per write + per commit',
+    value: Math.round(writeCpu),
+    unit: 'µs',
+    note: `+ ${Math.round(commitCpu)} µs per commit (solved from both sides' CPU per write); with the fsync on this thread and 8 writes per commit, 4× one client needs a commit (its CPU and fsync) to take ≥ 6 writes' CPU`,
   });
   const rss = stats.maxRssMb ?? NaN;
   ctx.add({

@@ -57,6 +57,7 @@ import {
   ResolveConflictRequest,
   RunSyncRequest,
   SyncStatus,
+  SyncedDatasets,
 } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
 import { JsonLdDataset, JsonLdQuery } from '../schemas/jsonld.js';
@@ -476,6 +477,9 @@ export const ROUTES: RouteDoc[] = [
     ok: ok(UserSummary, 'The user'),
   }),
   local('get', '/sync', 'Sync state: remotes, datasets, conflicts (super-users)', { ok: ok(SyncStatus, 'Status') }),
+  local('get', '/synced-datasets', 'Datasets the caller sees whose files may be only on a sync remote (every user)', {
+    ok: ok(SyncedDatasets, 'Dataset uuids'),
+  }),
   local('post', '/sync/remotes', 'Attach a remote ODR server', { body: json(AddRemoteRequest), ok: ok(RemoteAdded, 'The remote') }),
   local('get', '/sync/remotes/{id}/datasets', "The remote's dataset list", { params: { id: digits }, ok: ok(DatabaseList, 'Datasets') }),
   local('put', '/sync/remotes/{id}/live', 'Live mode of a remote: on or off, pull interval', {

@@ -49,6 +49,13 @@ export const SyncDataset = z.object({
 });
 export type SyncDataset = z.infer<typeof SyncDataset>;
 
+/**
+ * Datasets (child datasets included) whose files may be only on a sync remote, among those the
+ * caller may see: a file listed there without its bytes opens from the server. For every user.
+ */
+export const SyncedDatasets = z.object({ datasets: z.array(z.string()) });
+export type SyncedDatasets = z.infer<typeof SyncedDatasets>;
+
 /** A field changed here and on the server since the last sync; values as shown to people. */
 export const SyncConflict = z.object({
   id: Int,

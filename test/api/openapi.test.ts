@@ -257,6 +257,7 @@ describe('every route, called from the document alone, answers as the document s
     postLocalThumbnailsDataset: { params: { dataset: SYNTH.dataset }, status: 202 },
     postLocalSample: { query: { records: '3' }, status: 202 },
     getLocalSync: {},
+    getLocalSyncedDatasets: {},
     postLocalSyncRemotes: { body: { url: `${t.api}`, username: ADMIN.email, password: ADMIN.password } },
     getLocalSyncRemotesIdDatasets: { params: { id: '' } },
     postLocalSyncRun: { body: {}, status: 202 },

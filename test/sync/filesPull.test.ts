@@ -25,6 +25,7 @@ const rowOf = (uuid: string) =>
     { content_hash: string | null; file_size: number | null; width: number | null; height: number | null } | undefined;
 
 const csv = randomBytes(300_000);
+const viewerBytes = randomBytes(50_000);
 let png: Buffer;
 
 beforeAll(async () => {
@@ -43,6 +44,10 @@ beforeAll(async () => {
   await remote.client.uploadFile(
     { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
     { blob: new Blob([Buffer.from('a,b\n1,2\n')]), name: 'small.csv' },
+  );
+  await remote.client.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(4), field_uuid: FILE, template_field_uuid: '' },
+    { blob: new Blob([viewerBytes]), name: 'for-viewers.bin' },
   );
   local = await startLocal();
   remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
@@ -94,6 +99,30 @@ describe('files only on the server', () => {
     expect(rowOf(original.file_uuid)!.width).toBe(900);
     const full = await localGet(original.file_uuid);
     expect((await sharp(Buffer.from(await full.arrayBuffer())).metadata()).width).toBe(900);
+  });
+
+  it('opens from the server for every user who may see the file, not only super-users; sync administration stays theirs', async () => {
+    const d = local.service.domain;
+    const viewer = await d.users.create({ email: 'viewer@test.local', password: 'viewer-password-1' });
+    const dt = d.schema().datatypesByUuid.get(SYNTH.dataset)!;
+    d.users.setRole(viewer.id, dt.id, 'view', d.users.firstSuperUser()!.id);
+    const token = (await local.loginAs('viewer@test.local', 'viewer-password-1')).token!;
+    const as = (path: string) => fetch(`${local.host.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+
+    const synced = (await (await as('/local/synced-datasets')).json()) as { datasets: string[] };
+    const expected = d
+      .schema()
+      .subtreeIds(dt)
+      .map((id) => d.schema().datatypes.get(id)!.uuid);
+    expect(expected.length).toBeGreaterThan(1); // child datasets too
+    expect(synced.datasets.sort()).toEqual(expected.sort());
+    expect((await as('/local/sync')).status).toBe(403);
+
+    const uuid = filesOf(await local.admin.record(SYNTH.record(4)), FILE).find((f) => f.original_name === 'for-viewers.bin')!.file_uuid;
+    expect(rowOf(uuid)!.content_hash).toBeNull();
+    const res = await as(`/api/v4/file/${uuid}`);
+    expect(res.status).toBe(200);
+    expect(sha(new Uint8Array(await res.arrayBuffer()))).toBe(sha(viewerBytes));
   });
 
   it("answers a file the server cannot give with an error naming the server's answer, and keeps nothing", async () => {

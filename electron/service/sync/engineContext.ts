@@ -41,10 +41,16 @@ export class EngineContext {
     );
   }
 
+  /**
+   * Outside a transaction it comes from the rendered-record cache, so a push's conflict check and
+   * its settle share one render (a transaction bypasses the cache: it may yet roll back).
+   */
   localRecord(uuid: string): OdrRecord | null {
     const row = this.d.store.byUuid(uuid);
     if (!row) return null;
-    return this.d.render(row, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' });
+    const opts = { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' };
+    if (this.db.inTransaction) return this.d.render(row, opts);
+    return JSON.parse(this.d.renderJson(row, opts).toString('utf8')) as OdrRecord;
   }
 
   /** A remote record tree with our local uuids, for comparing with the local copy. */

@@ -4,6 +4,7 @@ import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { SaveField, SaveRecord } from '../../../shared/schemas/requests.js';
 import { importTemplate } from '../domain/import/importFile.js';
 import { RecordImporter } from '../domain/import/importRecords.js';
+import { withBulkIndexes } from '../domain/import/bulkIndexes.js';
 import { setOption } from '../domain/records/ops.js';
 import { saveRecord } from '../domain/records/save.js';
 import type { EngineContext } from './engineContext.js';
@@ -21,6 +22,8 @@ const OVERLAP_MS = 2000;
 /** Records fetched one by one (modified since the cursor): in flight at once, and per commit. */
 const FETCH_CONCURRENCY = 6;
 const FETCH_BATCH = 60;
+/** A first pull of at least this many records defers the value indexes (measured: worth it at 10k). */
+export const BULK_PULL_RECORDS = 5000;
 /** Refuse a pull that would put more than this share of a dataset in the "removed" bin. */
 const MAX_REMOVED_SHARE = 0.5;
 
@@ -83,12 +86,17 @@ export class Puller {
    * Brings one server record in. New or untouched here: stored as the server has it. Edited
    * here: merged field by field (merge.ts), conflicts recorded, then the server copy is the base.
    */
-  applyRemote(theirsRaw: OdrRecord, dataset: string, importer: RecordImporter): Applied {
+  /**
+   * `rendered`: the local record as read in the same synchronous step just before (a push's
+   * settle reads it outside its transaction, from the render cache).
+   */
+  applyRemote(theirsRaw: OdrRecord, dataset: string, importer: RecordImporter, rendered?: OdrRecord | null): Applied {
     const x = this.x;
     const theirs = x.localised(theirsRaw);
     const baseJson = x.state.baseJson(theirsRaw.record_uuid);
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
+    const localRecord = () => (rendered !== undefined && rendered?.record_uuid === localUuid ? rendered : x.localRecord(localUuid));
     if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
     if (!existing) {
       this.touched(dataset, localUuid);
@@ -97,7 +105,7 @@ export class Puller {
       return 'new';
     }
     if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
-      const local = x.localRecord(localUuid);
+      const local = localRecord();
       // Already what we hold (a push's own answer, mostly): only the base moves. Rewriting the
       // tree would cost a push more than the rest of it (docs/sync.md §5).
       if (local && sameContent(local, theirs)) {
@@ -116,7 +124,7 @@ export class Puller {
     }
     this.touched(dataset, localUuid);
     const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
-    const local = x.localRecord(localUuid);
+    const local = localRecord();
     if (local) {
       const { apply, conflicts } = mergeRecord({
         theirs,
@@ -203,27 +211,42 @@ export class Puller {
       const listedAt = formatTimestamp(new Date(x.remote.serverTime));
       if (listedAt > maxSeen) maxSeen = listedAt;
     }
-    if (!cursor) {
-      // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
-      // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
-      // it. The next page is fetched while this one is stored.
-      const got = new Set<string>();
-      let next = x.remote.page(dataset, PAGE, 0, x.types);
-      for (let offset = 0; ; offset += PAGE) {
-        const page = await next;
-        const more = page.length === PAGE;
-        if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
-        const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
-        applyBatch.immediate(fresh);
-        if (!more || !fresh.length) {
-          if (more) next.catch(() => undefined); // not needed after all
-          break;
-        }
-      }
-      await fetchAll(allIds.filter((id) => !got.has(id)));
-    } else {
-      const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
-      await fetchAll(await x.remote.modifiedIds(dataset, since));
+    // A first pull of a large dataset is a bulk import: the value indexes are built once at its
+    // end (domain/import/bulkIndexes.ts) instead of taking a scattered insert per value, and the
+    // search index catches up once it is done. Searches meanwhile are right, only slower.
+    const release = !cursor && allIds.length >= BULK_PULL_RECORDS ? x.d.search.hold() : null;
+    try {
+      await withBulkIndexes(
+        x.d,
+        cursor ? 0 : allIds.length,
+        async () => {
+          if (!cursor) {
+            // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
+            // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
+            // it. The next page is fetched while this one is stored.
+            const got = new Set<string>();
+            let next = x.remote.page(dataset, PAGE, 0, x.types);
+            for (let offset = 0; ; offset += PAGE) {
+              const page = await next;
+              const more = page.length === PAGE;
+              if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
+              const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
+              applyBatch.immediate(fresh);
+              if (!more || !fresh.length) {
+                if (more) next.catch(() => undefined); // not needed after all
+                break;
+              }
+            }
+            await fetchAll(allIds.filter((id) => !got.has(id)));
+          } else {
+            const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
+            await fetchAll(await x.remote.modifiedIds(dataset, since));
+          }
+        },
+        BULK_PULL_RECORDS,
+      );
+    } finally {
+      release?.();
     }
     if (pulled) x.asSync(() => importer.finish());
     // Listed before the pull started, so anything pulled since counts as present too.

@@ -73,15 +73,19 @@ export class Pusher {
     // Idempotent writes (value, option, public, delete) are marked done together with the
     // server's copy after them, in one commit; after a crash in between they are sent again,
     // which changes nothing. Creates record their progress at once (see pushCreate).
-    const settle = (ops: OutboxOp[], after: OdrRecord | null, dataset: string) =>
+    const settle = (ops: OutboxOp[], after: OdrRecord | null, dataset: string) => {
+      // Read before the transaction, from the render cache the conflict check filled; nothing
+      // runs in between (one synchronous step), and marking operations done changes no record.
+      const local = after ? x.localRecord(top) : undefined;
       transaction(
         x.db,
         () => {
           for (const op of ops) x.state.done(op.id);
-          if (after) this.puller.applyRemote(after, dataset, importer);
+          if (after) this.puller.applyRemote(after, dataset, importer, local);
         },
         'immediate',
       );
+    };
     let fresh: OdrRecord | null = null;
     const sent: OutboxOp[] = [];
     // The answer to the last write, when it is the top-level record: the server's copy after

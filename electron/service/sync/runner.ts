@@ -180,6 +180,11 @@ export class SyncService {
     return { ...total, passes: MAX_PASSES };
   }
 
+  /** Top-level datasets synced with some remote. */
+  syncedDatasets(): string[] {
+    return this.ledger.syncedDatasets();
+  }
+
   status(): SyncStatus {
     // Local edits since the last run count as pending too: turn them into operations now.
     const synced = this.ledger.syncedDatasets();

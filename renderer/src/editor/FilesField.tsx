@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import type { FileEntry } from '../../../shared/schemas/record';
 import { api, errorText, uploadWithProgress } from '../lib/api';
-import { keys, useRecord, useSyncStatus } from '../lib/queries';
+import { keys, useRecord, useSyncedDatasets } from '../lib/queries';
 import { groupImages } from './imageGroups';
 import { openImage } from './ImageViewer';
 import { formatBytes } from '../lib/numbers';
@@ -29,10 +29,8 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const isImage = field.fieldtype === 'Image';
-  // A file listed from a sync remote opens through the local service, which fetches it first
-  // (the status is a super-user's; others see "not on this computer").
-  const synced = useSyncStatus().data?.datasets ?? [];
-  const fromServer = synced.some((d) => d.dataset_uuid === dataset) || (record !== top && synced.length > 0);
+  // A file listed from a sync remote opens through the local service, which fetches it first.
+  const fromServer = (useSyncedDatasets().data ?? []).includes(dataset);
   const groups = groupImages(entry?.files ?? []);
   const { data: tree } = useRecord(top);
 

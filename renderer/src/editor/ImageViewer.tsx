@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import { api } from '../lib/api';
 import { formatBytes } from '../lib/numbers';
+import { useSyncedDatasets } from '../lib/queries';
 import { createStore, useStore } from '../lib/store';
 import { Modal } from '../ui/Dialog';
 import { groupImages } from './imageGroups';
@@ -10,6 +11,8 @@ import { groupImages } from './imageGroups';
 export interface ViewerImage {
   file: FileEntry;
   field: string;
+  /** The dataset of the record holding it ('' unknown): a synced one fetches server-only images. */
+  dataset: string;
 }
 
 interface Viewing {
@@ -28,7 +31,7 @@ export function recordImages(rec: OdrRecord): ViewerImage[] {
   const own = rec.fields.flatMap((f) =>
     groupImages(f.files ?? [])
       .filter(({ original, thumb }) => original.width !== undefined || thumb !== undefined)
-      .map(({ original }) => ({ file: original, field: f.field_name })),
+      .map(({ original }) => ({ file: original, field: f.field_name, dataset: rec.database_uuid })),
   );
   return [...own, ...(rec.records ?? []).flatMap(recordImages)];
 }
@@ -37,7 +40,7 @@ export function recordImages(rec: OdrRecord): ViewerImage[] {
 export function openImage(rec: OdrRecord, file: FileEntry) {
   const images = recordImages(rec);
   const index = images.findIndex((i) => i.file.file_uuid === file.file_uuid);
-  viewing.set({ images: index < 0 ? [{ file, field: '' }, ...images] : images, index: Math.max(0, index) });
+  viewing.set({ images: index < 0 ? [{ file, field: '', dataset: '' }, ...images] : images, index: Math.max(0, index) });
 }
 
 const ZOOMS = [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8];
@@ -57,6 +60,7 @@ export function ImageViewer() {
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
   const [failed, setFailed] = useState(false);
   const current = v?.images[v.index];
+  const synced = useSyncedDatasets().data ?? [];
 
   const open = v !== null;
   useEffect(() => {
@@ -86,7 +90,8 @@ export function ImageViewer() {
     if (next !== undefined) setZoom(next);
   };
   const f = current.file;
-  const local = f.content_local !== false;
+  // Server-only images of a synced dataset are fetched by the local service on this request.
+  const local = f.content_local !== false || synced.includes(current.dataset);
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (zoom === 'fit' || e.button !== 0) return;
     const s = stage.current!;
@@ -122,7 +127,9 @@ export function ImageViewer() {
           <strong>{f.original_name}</strong>
           <span className="muted small">
             {current.field}
-            {f.width ? ` · ${f.width}×${f.height}` : ''} · {formatBytes(f.file_size)}
+            {f.width ? ` · ${f.width}×${f.height}` : ''}
+            {/* Servers list no size for images: none is shown rather than "0 bytes". */}
+            {f.file_size !== undefined ? ` · ${formatBytes(f.file_size)}` : ''}
             {many ? ` · ${v.index + 1} of ${v.images.length}` : ''}
           </span>
         </div>

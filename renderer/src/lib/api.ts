@@ -32,6 +32,7 @@ import type {
   ResolveConflictRequest,
   RunSyncRequest,
   SyncStatus,
+  SyncedDatasets,
 } from '../../../shared/schemas/sync';
 
 // The renderer reaches data only through HTTP: the ODR v4 interface under /api/v4 and our
@@ -130,6 +131,8 @@ export const createSample = (records = 500) => local<TrackedJob>(`/sample?record
 export const rebuildThumbnails = (dataset: string) => local<TrackedJob>(`/thumbnails/${dataset}`, { method: 'POST' });
 
 export const syncStatus = () => local<SyncStatus>('/sync');
+/** Datasets whose files may be only on the sync remote (every user may ask). */
+export const syncedDatasets = () => local<SyncedDatasets>('/synced-datasets').then((r) => r.datasets);
 
 export const savedSearches = (dataset: string) => local<SavedSearchList>(`/datasets/${dataset}/saved-searches`).then((r) => r.searches);
 export const saveSearch = (dataset: string, body: SavedSearchCreate) =>

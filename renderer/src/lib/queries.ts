@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { OdrRecord } from '../../../shared/schemas/record';
-import { api, datasets, recentJobs, recordHistory, syncStatus } from './api';
+import { api, datasets, recentJobs, recordHistory, syncedDatasets, syncStatus } from './api';
 import { mergeJobs } from './jobsMerge';
 import type { TrackedJob } from '../../../shared/schemas/job';
 
@@ -13,6 +13,7 @@ export const keys = {
   quota: (uuid: string) => ['quota', uuid] as const,
   jobs: ['jobs'] as const,
   sync: ['sync'] as const,
+  synced: ['synced-datasets'] as const,
 };
 
 export const useDatasets = (enabled = true) => useQuery({ queryKey: keys.datasets, queryFn: datasets, enabled });
@@ -38,6 +39,8 @@ export const useJobs = (enabled = true) =>
     structuralSharing: (old, fresh) => mergeJobs(old as TrackedJob[] | undefined, fresh as TrackedJob[]),
   });
 export const useSyncStatus = (enabled = true) => useQuery({ queryKey: keys.sync, queryFn: syncStatus, enabled });
+/** Datasets (child datasets too) whose server-only files open through sync; for every user. */
+export const useSyncedDatasets = () => useQuery({ queryKey: keys.synced, queryFn: syncedDatasets, staleTime: 30_000 });
 /** A record tree's history (fetched when a history list is opened; refreshed after each edit). */
 export const useRecordHistory = (top: string, enabled: boolean) =>
   useQuery({ queryKey: keys.history(top), queryFn: () => recordHistory(top), enabled });

@@ -1,4 +1,4 @@
-import { useSyncStatus } from '../lib/queries';
+import { useSyncedDatasets, useSyncStatus } from '../lib/queries';
 import { FileUnavailable } from './fileText';
 
 /**
@@ -7,8 +7,9 @@ import { FileUnavailable } from './fileText';
  * remote-only files); without one, where to attach it.
  */
 export function FileProblem({ error, names, retry }: { error: unknown; names: string[]; retry: () => void }) {
-  const sync = useSyncStatus();
-  const remotes = sync.data?.remotes ?? [];
+  // The remote's address is a super-user's to see; every user may fetch through a synced dataset.
+  const remotes = useSyncStatus().data?.remotes ?? [];
+  const synced = (useSyncedDatasets().data ?? []).length > 0;
   const notHere = error instanceof FileUnavailable && error.notHere;
   const what = names.length === 1 ? names[0] : `${names.length} files`;
   return (
@@ -21,9 +22,9 @@ export function FileProblem({ error, names, retry }: { error: unknown; names: st
             </strong>{' '}
             The export carried the file{names.length === 1 ? '' : 's'} as metadata only; the bytes are on the ODR server.
           </p>
-          {remotes.length ? (
+          {remotes.length || synced ? (
             <button type="button" onClick={retry}>
-              Fetch from {remotes[0]!.url}
+              Fetch from {remotes[0]?.url ?? 'the ODR server'}
             </button>
           ) : (
             <p className="muted">Attach the ODR server in Sync to fetch {names.length === 1 ? 'it' : 'them'}.</p>

@@ -3,6 +3,7 @@ import {
   type LiveStatus,
   type LiveStatusList,
   type SyncStatus,
+  type SyncedDatasets,
   type KeepFilesOfflineAnswer,
   AddRemoteRequest,
   KeepFilesOfflineRequest,
@@ -14,6 +15,7 @@ import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { forbidden } from '../../domain/errors.js';
+import { canViewDatatype } from '../../domain/permissions.js';
 import { checkRemoteId } from '../../sync/liveSync.js';
 import { startJob } from '../../domain/jobRunner.js';
 import type { SyncService } from '../../sync/runner.js';
@@ -25,6 +27,19 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     if (!c.get('user').isSuper) throw forbidden('Only a super-user can manage sync');
     await next();
   };
+  // Not under /sync: every user opens files that only a remote holds.
+  app.get('/synced-datasets', (c) => {
+    const user = c.get('user');
+    const schema = d.schema();
+    const now = d.now();
+    const out: string[] = [];
+    for (const uuid of sync.syncedDatasets()) {
+      const dt = schema.datatypesByUuid.get(uuid);
+      if (!dt || !canViewDatatype(user, dt, now)) continue;
+      for (const id of schema.subtreeIds(dt)) out.push(schema.datatypes.get(id)!.uuid);
+    }
+    return c.json({ datasets: out } satisfies SyncedDatasets);
+  });
   app.use('/sync', superOnly);
   app.use('/sync/*', superOnly);
 

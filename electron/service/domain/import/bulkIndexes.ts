@@ -9,13 +9,15 @@ import { bulkIndexStore } from '../../store/bulkIndexes.js';
 const BULK_RECORDS = 20_000;
 
 /**
- * Runs an import of about `expected` new records (record files, samples, CSV rows): a bulk one
- * drops the deferrable value indexes first and builds them at its end, also after a failure
- * or a cancel (what was imported is kept, and searches need the indexes).
+ * Runs an import of about `expected` new records (record files, samples, CSV rows, a first sync
+ * pull): a bulk one drops the deferrable value indexes first and builds them at its end, also
+ * after a failure or a cancel (what was imported is kept, and searches need the indexes).
+ * `minRecords`: a caller that measured its own break-even (the sync pull, whose records cost
+ * more to store than a file's) may set it lower.
  */
-export async function withBulkIndexes<T>(d: Domain, expected: number, run: () => Promise<T>): Promise<T> {
+export async function withBulkIndexes<T>(d: Domain, expected: number, run: () => Promise<T>, minRecords = BULK_RECORDS): Promise<T> {
   const indexes = bulkIndexStore(d.ctx.db);
-  const bulk = expected >= BULK_RECORDS && expected >= indexes.recordsStored() / 4;
+  const bulk = expected >= minRecords && expected >= indexes.recordsStored() / 4;
   if (bulk) indexes.defer();
   try {
     return await run();
