@@ -117,14 +117,19 @@ test('layout at 1024×700: list ≥ 360 px beside the pane, toolbar not overlapp
   await page.keyboard.press('Home'); // widest pane: the list at its minimum, not below
   await expect.poll(async () => Math.round((await grid(page).boundingBox())!.width)).toBe(360);
 
-  // Jobs opens over the content: the list keeps its width, the panel takes the focus, Escape gives it back.
+  // Every side panel opens over the content: the list and the top bar keep their size, the panel
+  // takes the focus, Escape gives it back.
   const before = (await grid(page).boundingBox())!.width;
-  const jobs = page.getByRole('button', { name: /^Jobs/ });
-  await jobs.click();
-  await expect(page.getByRole('heading', { name: 'Jobs' })).toBeFocused();
-  expect((await grid(page).boundingBox())!.width).toBe(before);
-  await page.keyboard.press('Escape');
-  await expect(jobs).toBeFocused();
+  const bar = (await page.getByRole('banner').boundingBox())!.width;
+  for (const name of ['Jobs', 'Sync', 'Users', 'Trash']) {
+    const opener = page.getByRole('banner').getByRole('button', { name: new RegExp(`^${name}($| \\()`) });
+    await opener.click();
+    await expect(page.getByRole('heading', { name })).toBeFocused();
+    expect((await grid(page).boundingBox())!.width, `${name} open: the list`).toBe(before);
+    expect((await page.getByRole('banner').boundingBox())!.width, `${name} open: the top bar`).toBe(bar);
+    await page.keyboard.press('Escape');
+    await expect(opener).toBeFocused();
+  }
 });
 
 test('selection drives the pane: click and arrows show the record, Enter edits, Escape goes back', async ({ page }) => {

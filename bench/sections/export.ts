@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import Papa from 'papaparse';
@@ -14,19 +14,14 @@ import { fmt, freshDir, type BenchContext } from '../util.js';
 const LIMIT_S = 10;
 
 /**
- * Seconds this process's threads spent running and waiting for a core (Linux
- * /proc/self/task/N/schedstat: on-CPU ns, run-queue ns). Null where the kernel does not say.
+ * Seconds the main thread (where the export reads and formats) spent running and waiting for a
+ * core (Linux /proc/self/task/PID/schedstat: on-CPU ns, run-queue ns). Null where the kernel does
+ * not say.
  */
 function schedSeconds(): { cpu: number; queue: number } | null {
   try {
-    let cpu = 0;
-    let queue = 0;
-    for (const t of readdirSync('/proc/self/task')) {
-      const [on, wait] = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ').map(Number);
-      cpu += on! / 1e9;
-      queue += wait! / 1e9;
-    }
-    return { cpu, queue };
+    const [on, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpu: on! / 1e9, queue: wait! / 1e9 };
   } catch {
     return null;
   }
@@ -74,11 +69,11 @@ export async function exportBench(ctx: BenchContext): Promise<void> {
     const cpu = process.cpuUsage(cpu0);
     const s1 = schedSeconds();
     const secs = (performance.now() - t0) / 1000;
-    // Where the wall time went: running, waiting for a core (another process had it), and the rest
-    // (disk, sleeping in the event loop).
+    // Where the wall time went: the main thread running, waiting for a core (another process had
+    // it), and the rest (disk, idle in the event loop).
     const where =
       s0 && s1
-        ? `wall ${fmt(secs, 1)} s = ${fmt(s1.cpu - s0.cpu, 1)} s running + ${fmt(s1.queue - s0.queue, 1)} s waiting for a core + ${fmt(Math.max(0, secs - (s1.cpu - s0.cpu) - (s1.queue - s0.queue)), 1)} s other`
+        ? `wall ${fmt(secs, 1)} s = ${fmt(s1.cpu - s0.cpu, 1)} s main thread running + ${fmt(s1.queue - s0.queue, 1)} s waiting for a core + ${fmt(Math.max(0, secs - (s1.cpu - s0.cpu) - (s1.queue - s0.queue)), 1)} s other (disk, idle)`
         : '';
     return { secs, cpu: (cpu.user + cpu.system) / 1e6, result, where };
   };

@@ -127,7 +127,9 @@ export function ImageViewer() {
           <strong>{f.original_name}</strong>
           <span className="muted small">
             {current.field}
-            {f.width ? ` · ${f.width}×${f.height}` : ''} · {formatBytes(f.file_size)}
+            {f.width ? ` · ${f.width}×${f.height}` : ''}
+            {/* Servers list no size for images: none is shown rather than "0 bytes". */}
+            {f.file_size !== undefined ? ` · ${formatBytes(f.file_size)}` : ''}
             {many ? ` · ${v.index + 1} of ${v.images.length}` : ''}
           </span>
         </div>

@@ -3,6 +3,7 @@ import { api, errorText } from '../lib/api';
 import { exportDownload } from '../lib/exports';
 import { useJobs } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
+import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 import { ImportOdrButton } from './ImportOdrButton';
 
@@ -31,7 +32,7 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
   };
   return (
     <SidePanel title="Jobs" onClose={onClose} actions={<ImportOdrButton>Import ODR export…</ImportOdrButton>}>
-      {jobs.length === 0 && <p className="muted">No jobs yet.</p>}
+      {jobs.length === 0 && <p className="muted">No jobs yet. Imports, exports, syncs and thumbnail rebuilds show their progress here.</p>}
       <ul>
         {jobs.map((j) => (
           <li key={j.id} className={`job job-${j.state}`} data-job={j.id}>
@@ -50,6 +51,9 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
             />
             <div className="job-foot">
               <span>{percent(j)} %</span>
+              <span className="muted small">
+                started <Time ts={j.started.date} />
+              </span>
               {j.error && <span className="field-error">{j.error}</span>}
               {j.state === 'running' && (
                 <button type="button" className="link" onClick={() => void cancel(j)}>
