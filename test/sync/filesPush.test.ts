@@ -213,6 +213,39 @@ describe('a file deleted on one side and changed on the other', () => {
   });
 });
 
+describe('file metadata changed on both sides', () => {
+  it('is a conflict, never a silent overwrite; "mine" sends ours, "theirs" takes the server\'s', async () => {
+    for (const choice of ['mine', 'theirs'] as const) {
+      const name = `meta-${choice}.txt`;
+      const after = await upload(local.admin, SYNTH.record(6), FILE, Buffer.from(name), name);
+      const uuid = originals(after, FILE).find((f) => f.original_name === name)!.file_uuid;
+      await run();
+      const r = remoteOf(uuid);
+      await setMeta(remote.client, SYNTH.record(6), FILE, r, { quality: 3, public_date: '2030-01-02 03:04:05' });
+      await setMeta(local.admin, SYNTH.record(6), FILE, uuid, { quality: 7 });
+      await run();
+      const conflicts = local.service.sync.conflicts();
+      expect(conflicts).toHaveLength(1);
+      expect(conflicts[0]).toMatchObject({ item_uuid: uuid });
+      expect(conflicts[0]!.mine).toContain('quality 7');
+      expect(conflicts[0]!.theirs).toContain('quality 3');
+      // Nothing overwritten on either side while the person has not chosen.
+      const meta = async (c: TestService['admin'], u: string) =>
+        originals(await c.record(SYNTH.record(6)), FILE).find((f) => f.file_uuid === u)!._file_metadata?._quality;
+      expect(await meta(remote.client, r)).toBe('3');
+      expect(await meta(local.admin, uuid)).toBe('7');
+      local.service.sync.resolve(conflicts[0]!.id, choice);
+      await run();
+      const want = choice === 'mine' ? '7' : '3';
+      expect(await meta(remote.client, r)).toBe(want);
+      expect(await meta(local.admin, uuid)).toBe(want);
+      expect(local.service.sync.conflicts()).toEqual([]);
+      const again = await run();
+      expect(again.pushed).toBe(0);
+    }
+  });
+});
+
 describe('exactly once', () => {
   it('after an upload whose answer was lost, finds the file on the server instead of sending it again', async () => {
     const bytes = randomBytes(1234);

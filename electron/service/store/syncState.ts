@@ -46,7 +46,18 @@ export const OutboxOp = z.discriminatedUnion('op', [
   // Files (item_uuid: the local file). An upload and a metadata change read the file as it is
   // when sent; a delete carries what the file was, to find an upload whose answer was lost.
   z.object({ ...OpBase, op: z.literal('file_upload'), payload: z.null() }),
-  z.object({ ...OpBase, op: z.literal('file_meta'), payload: z.null() }),
+  z.object({
+    ...OpBase,
+    op: z.literal('file_meta'),
+    payload: z
+      .object({
+        /** "Keep mine" after a conflict: sent whatever the server changed. */
+        force: z.boolean().optional(),
+        /** The server's metadata when the conflict was found ("keep theirs" applies it here). */
+        theirs: z.object({ public_date: z.string(), quality: z.number(), display_order: z.number() }).optional(),
+      })
+      .nullable(),
+  }),
   z.object({
     ...OpBase,
     op: z.literal('file_delete'),

@@ -7,6 +7,7 @@ import type { User } from '../domain/users.js';
 import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import type { SyncLedger } from '../store/syncState.js';
+import type { FileMeta } from './fileMerge.js';
 import type { KeptTheirs } from './filePush.js';
 
 type OpenConflict = SyncConflict & { top_record_uuid: string };
@@ -15,7 +16,9 @@ type OpenConflict = SyncConflict & { top_record_uuid: string };
  * A file deleted on one side and changed on the other (docs/sync.md §8). Deleted on the server,
  * changed here: "mine" uploads the file again as new, "theirs" deletes it here. Deleted here,
  * changed on the server: "mine" deletes it on the server after all, "theirs" puts the server's
- * file back here (its bytes come on first use). Runs in the caller's transaction.
+ * file back here (its bytes come on first use). Public date, quality or display order changed on
+ * both sides: "mine" sends ours over the server's, "theirs" takes the server's here. Runs in the
+ * caller's transaction.
  */
 export function resolveFileConflict(
   d: Domain,
@@ -29,7 +32,24 @@ export function resolveFileConflict(
   const files = syncFileStore(d.ctx.db);
   const item = c.item_uuid;
   const here = d.store.fileByUuid(item);
-  if (here) {
+  const metaOp = here ? files.conflictOp(item, 'file_meta') : undefined;
+  const theirsMeta = metaOp?.payload ? (JSON.parse(metaOp.payload) as { theirs?: FileMeta }).theirs : undefined;
+  if (here && metaOp && theirsMeta) {
+    // Metadata changed on both sides: mine is sent over the server's, or theirs applied here.
+    if (choice === 'mine') files.requeue(metaOp.id, { force: true });
+    else {
+      files.dropOps(item);
+      files.setMeta(here.rid, theirsMeta);
+      const rec = d.store.byRid(here.record_rid);
+      const before = d.log.origin;
+      d.log.origin = 'sync';
+      try {
+        if (rec) d.logRecordChange(d.now(), user, rec, { op: 'file.meta.pulled', fieldUuid: c.field_uuid, itemUuid: item });
+      } finally {
+        d.log.origin = before;
+      }
+    }
+  } else if (here) {
     files.dropOps(item);
     if (choice === 'mine') {
       files.forget(item);

@@ -39,7 +39,26 @@ export type FileAction =
   | { kind: 'add'; file: ServerFile }
   | { kind: 'meta'; local: LocalFile; file: ServerFile }
   | { kind: 'delete'; local: LocalFile }
-  | { kind: 'conflict'; local: LocalFile; draft: ConflictDraft };
+  | { kind: 'conflict'; local: LocalFile; draft: ConflictDraft }
+  /** Public date, quality or display order changed on both sides, differently. */
+  | { kind: 'metaConflict'; local: LocalFile; file: ServerFile; draft: ConflictDraft };
+
+/** The conflict of a file whose metadata changed here and on the server since `base`. */
+export function metaConflict(
+  l: { record: string; field: string; name: string; meta: FileMeta },
+  fieldName: string,
+  base: FileMeta,
+  theirs: FileMeta,
+): ConflictDraft {
+  return {
+    record: l.record,
+    field: l.field,
+    name: `${fieldName}: ${l.name}`,
+    base: describeMeta(l.name, base),
+    mine: describeMeta(l.name, l.meta),
+    theirs: describeMeta(l.name, theirs),
+  };
+}
 
 const int = (s: string | undefined) => (s !== undefined && /^-?\d+$/.test(s) ? Number(s) : 0);
 
@@ -100,7 +119,7 @@ export interface FileMergeInput {
  * What a server copy changes about the files here. Added on the server: added here, unless a
  * delete of it is waiting here or an upload in doubt may be it. Deleted on the server: deleted
  * here, unless it was changed here too (a conflict: never a silent loss). Metadata changed on
- * the server: applied, unless a change of it is waiting here (ours is pushed over it).
+ * the server: applied, unless a change of it is waiting here: then, if ours differs, a conflict.
  */
 export function mergeFiles(input: FileMergeInput): FileAction[] {
   const theirs = serverFiles(input.theirs);
@@ -111,7 +130,11 @@ export function mergeFiles(input: FileMergeInput): FileAction[] {
   for (const t of theirs.values()) {
     const l = byRemote.get(t.uuid);
     if (l) {
-      if (!sameMeta(l.meta, t.meta) && !input.pending.has(l.uuid)) out.push({ kind: 'meta', local: l, file: t });
+      if (sameMeta(l.meta, t.meta)) continue;
+      const b = base.get(t.uuid);
+      if (!input.pending.has(l.uuid)) out.push({ kind: 'meta', local: l, file: t });
+      else if (b && !sameMeta(b.meta, t.meta))
+        out.push({ kind: 'metaConflict', local: l, file: t, draft: metaConflict(l, t.fieldName, b.meta, t.meta) });
       continue;
     }
     if (input.pending.has(input.localOf(t.uuid))) continue;

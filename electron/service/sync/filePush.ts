@@ -6,7 +6,7 @@ import { BlobStore } from '../domain/files/blobStore.js';
 import { syncFileStore, type SyncFileStore } from '../store/syncFiles.js';
 import type { OutboxOp } from '../store/syncState.js';
 import type { EngineContext } from './engineContext.js';
-import { describeMeta, sameMeta, serverFiles } from './fileMerge.js';
+import { describeMeta, metaConflict, sameMeta, serverFiles } from './fileMerge.js';
 import { RemoteError } from './remoteClient.js';
 
 type FileOp = Extract<OutboxOp, { op: 'file_upload' | 'file_meta' | 'file_delete' }>;
@@ -150,6 +150,24 @@ export class FilePusher {
       return { outcome: 'conflict' };
     }
     if (sameMeta(theirs.meta, mine)) return { outcome: 'sent' };
+    const was = x.state.base(topR) ? serverFiles(x.state.base(topR)!).get(r) : undefined;
+    if (!op.payload?.force && was && !sameMeta(was.meta, theirs.meta)) {
+      // Changed here and on the server since the last copy: the person chooses.
+      x.state.recordConflict(
+        op.dataset_uuid,
+        top,
+        metaConflict(
+          { ...op, record: op.record_uuid, field: op.field_uuid, name: file.original_name, meta: mine },
+          theirs.fieldName,
+          was.meta,
+          theirs.meta,
+        ),
+        file.uuid,
+      );
+      this.files.setPayload(op.id, { theirs: theirs.meta });
+      x.state.park(op.id, 'changed on the server too: see conflicts', 'conflict');
+      return { outcome: 'conflict' };
+    }
     const entry = {
       file_uuid: r,
       public_date: mine.public_date,

@@ -52,6 +52,11 @@ export class FileReconciler {
           this.logged(a.file.record, 'file.meta', a.file.field, row.uuid);
         } else if (a.kind === 'delete') {
           orphans.push(...deleteFile(x.d, x.user, a.local.uuid).orphanCandidates);
+        } else if (a.kind === 'metaConflict') {
+          x.state.recordConflict(dataset, localTop, a.draft, a.local.uuid);
+          this.files.parkMeta(a.local.uuid, 'changed on the server too: see conflicts');
+          const op = this.files.conflictOp(a.local.uuid, 'file_meta');
+          if (op) this.files.setPayload(op.id, { theirs: a.file.meta });
         } else {
           x.state.recordConflict(dataset, localTop, a.draft, a.local.uuid);
           this.files.parkMeta(a.local.uuid, 'deleted on the server: see conflicts');
