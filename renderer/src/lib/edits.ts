@@ -144,6 +144,22 @@ function inverse(e: Edit): Edit[] {
 let inFlight = 0;
 export const editsInFlight = () => inFlight;
 
+let batches = 0;
+/** A batch edit (or its undo) is sending chunks: change events wait, the batch refreshes once at its end. */
+export const batchRunning = () => batches > 0;
+/**
+ * Runs a multi-request batch with change events held: refetching the list, the dataset summaries
+ * and the sync state after each chunk would only compete with the next chunk for the service.
+ */
+export async function holdingEvents<T>(run: () => Promise<T>): Promise<T> {
+  batches++;
+  try {
+    return await run();
+  } finally {
+    batches--;
+  }
+}
+
 /** A new edit, or one taken back (undo) or done again (redo): only new ones go on the undo list. */
 type Mode = 'do' | 'undo' | 'redo';
 
@@ -199,6 +215,7 @@ export function useEdits() {
     void qc.invalidateQueries({ queryKey: ['record'] });
     void qc.invalidateQueries({ queryKey: ['history'] });
     void qc.invalidateQueries({ queryKey: keys.datasets });
+    void qc.invalidateQueries({ queryKey: keys.sync });
   }, [qc]);
 
   /** Moves the newest step of one list to the other and runs it backwards (undo) or forwards (redo). */

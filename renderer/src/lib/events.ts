@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import type { LiveStatus, SyncStatus } from '../../../shared/schemas/sync';
 import { eventsUrl } from './api';
-import { editsInFlight } from './edits';
+import { batchRunning, editsInFlight } from './edits';
 import { keys } from './queries';
 
 /**
@@ -46,6 +46,8 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
       if (live.state === 'online') void qc.invalidateQueries({ queryKey: keys.sync }); // conflicts, bins, dates
     });
     es.addEventListener('records', (e) => {
+      // A batch in progress refreshes everything itself once its last chunk is answered.
+      if (batchRunning()) return;
       const { datasetUuid, recordUuids } = JSON.parse((e as MessageEvent<string>).data) as { datasetUuid: string; recordUuids: string[] };
       void qc.invalidateQueries({ queryKey: keys.table(datasetUuid) });
       void qc.invalidateQueries({ queryKey: keys.datasets });

@@ -5,7 +5,7 @@ import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/s
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { choicesOf } from '../lib/choices';
 import { batchEdit, errorText } from '../lib/api';
-import { pushOperation, useEdits, type Operation } from '../lib/edits';
+import { holdingEvents, pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import { keys } from '../lib/queries';
 import { Modal } from '../ui/Dialog';
@@ -14,25 +14,29 @@ import { toast } from '../ui/toasts';
 const PUBLIC = '__public__';
 
 /** Sends a change over many records in chunks of MAX_BATCH, reporting progress; answers every earlier state. */
-async function inChunks(
+function inChunks(
   dataset: string,
   records: string[],
   change: BatchChange,
   progress: (done: number) => void,
   before: BatchBefore[] = [],
 ): Promise<BatchBefore[]> {
-  for (let i = 0; i < records.length; i += MAX_BATCH) {
-    const r = await batchEdit(dataset, { records: records.slice(i, i + MAX_BATCH), change });
-    before.push(...r.before);
-    progress(Math.min(records.length, i + MAX_BATCH));
-  }
-  return before;
+  return holdingEvents(async () => {
+    for (let i = 0; i < records.length; i += MAX_BATCH) {
+      const r = await batchEdit(dataset, { records: records.slice(i, i + MAX_BATCH), change });
+      before.push(...r.before);
+      progress(Math.min(records.length, i + MAX_BATCH));
+    }
+    return before;
+  });
 }
 
-async function restore(dataset: string, field: string | undefined, before: BatchBefore[]) {
-  for (let i = 0; i < before.length; i += MAX_BATCH) {
-    await batchEdit(dataset, { records: [], change: { kind: 'restore', field, items: before.slice(i, i + MAX_BATCH) } });
-  }
+function restore(dataset: string, field: string | undefined, before: BatchBefore[]) {
+  return holdingEvents(async () => {
+    for (let i = 0; i < before.length; i += MAX_BATCH) {
+      await batchEdit(dataset, { records: [], change: { kind: 'restore', field, items: before.slice(i, i + MAX_BATCH) } });
+    }
+  });
 }
 
 /**
@@ -103,7 +107,10 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
     const refresh = () => {
       void qc.invalidateQueries({ queryKey: ['record'] });
       void qc.invalidateQueries({ queryKey: ['history'] });
-      void qc.invalidateQueries({ queryKey: keys.table(dataset) });
+      // Every list: change events held during the batch may have named other datasets too.
+      void qc.invalidateQueries({ queryKey: ['table'] });
+      void qc.invalidateQueries({ queryKey: keys.datasets });
+      void qc.invalidateQueries({ queryKey: keys.sync });
     };
     try {
       await inChunks(dataset, records, change, setDone, before);
