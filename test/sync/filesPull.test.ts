@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
@@ -123,6 +125,32 @@ describe('files only on the server', () => {
     const res = await as(`/api/v4/file/${uuid}`);
     expect(res.status).toBe(200);
     expect(sha(new Uint8Array(await res.arrayBuffer()))).toBe(sha(viewerBytes));
+  });
+
+  it('notices a file uploaded on the server to a record whose values did not change (no "modified" entry): the periodic sweep', async () => {
+    const rec = SYNTH.record(5);
+    const db = new Database(path.join(remote.dataDir, 'odr.sqlite'));
+    const before = db.prepare('SELECT update_date FROM records WHERE uuid = ?').pluck().get(rec) as string;
+    await remote.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from('quiet upload')]), name: 'quiet.txt' },
+    );
+    // As the real server: POST /file leaves the record's `updated` as it was.
+    db.prepare('UPDATE records SET update_date = ? WHERE uuid = ?').run(before, rec);
+    db.close();
+    const listed = async () => filesOf(await local.admin.record(rec), FILE).some((f) => f.original_name === 'quiet.txt');
+    const saved = process.env.ODR_SYNC_SWEEP_SECONDS;
+    try {
+      process.env.ODR_SYNC_SWEEP_SECONDS = '86400';
+      expect((await run()).error).toBeUndefined();
+      expect(await listed()).toBe(false); // the modified listing does not name it
+      process.env.ODR_SYNC_SWEEP_SECONDS = '0';
+      expect((await run()).error).toBeUndefined();
+      expect(await listed()).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.ODR_SYNC_SWEEP_SECONDS;
+      else process.env.ODR_SYNC_SWEEP_SECONDS = saved;
+    }
   });
 
   it("answers a file the server cannot give with an error naming the server's answer, and keeps nothing", async () => {

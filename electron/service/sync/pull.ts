@@ -12,6 +12,7 @@ import { mergeRecord, sameContent, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
+import { metaStore } from '../store/meta.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { transaction } from '../store/tx.js';
@@ -26,6 +27,12 @@ const FETCH_BATCH = 60;
 export const BULK_PULL_RECORDS = 5000;
 /** Refuse a pull that would put more than this share of a dataset in the "removed" bin. */
 const MAX_REMOVED_SHARE = 0.5;
+/**
+ * Real servers do not bump a record's `updated` on POST /file (docs/odr-server.md §3.1, §5.8),
+ * so a file uploaded there to an otherwise unchanged record is in no "modified" listing: an
+ * incremental pull re-reads every record this often (ODR_SYNC_SWEEP_SECONDS, default 1 h).
+ */
+const sweepMs = () => Number(process.env.ODR_SYNC_SWEEP_SECONDS ?? 3600) * 1000;
 
 export type Applied = 'new' | 'replaced' | 'merged' | 'same';
 
@@ -238,9 +245,17 @@ export class Puller {
               }
             }
             await fetchAll(allIds.filter((id) => !got.has(id)));
+            metaStore(x.db).set(`sync_sweep:${x.state.remoteId}:${dataset}`, String(Date.now()));
           } else {
-            const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
-            await fetchAll(await x.remote.modifiedIds(dataset, since));
+            const key = `sync_sweep:${x.state.remoteId}:${dataset}`;
+            const last = Number(metaStore(x.db).get(key) ?? 0);
+            if (Date.now() - last >= sweepMs()) {
+              await fetchAll(allIds);
+              metaStore(x.db).set(key, String(Date.now()));
+            } else {
+              const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
+              await fetchAll(await x.remote.modifiedIds(dataset, since));
+            }
           }
         },
         BULK_PULL_RECORDS,
