@@ -140,7 +140,8 @@ describe('bulk imports build the value indexes once at their end', () => {
     const before = indexSql(db);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const user = t.service.domain.users.firstSuperUser()!;
+      const domain = t.service.domain;
+      const user = domain.users.firstSuperUser()!;
       // An index definition that cannot be built stands for a rebuild that fails (a full disk).
       const breakOne = () =>
         db
@@ -148,8 +149,8 @@ describe('bulk imports build the value indexes once at their end', () => {
             "UPDATE meta SET value = json_set(value, '$.field_values_by_number', 'CREATE INDEX field_values_by_number ON nowhere(x)') WHERE key = 'deferred_indexes'",
           )
           .run();
-      const answer = await withBulkIndexes(t.service.domain, 50_000, async () => {
-        await importRecordStream(t.service.domain, user, syntheticRecords(50), () => 0);
+      const answer = await withBulkIndexes(domain, 50_000, async () => {
+        await importRecordStream(domain, user, syntheticRecords(50), () => 0);
         expect(breakOne().changes).toBe(1);
         return 'imported';
       });
