@@ -127,6 +127,22 @@ describe('local writes that the change log records as imports reach the server',
     expect(there._record_metadata._public_date).toBe('2031-05-06 07:08:09');
   });
 
+  it('a replace import that drops a child record deletes it on the server too', async () => {
+    const withKids = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => local.admin.record(SYNTH.record(i))));
+    const before = withKids.find((r) => (r.records ?? []).length > 0)!;
+    const dropped = before.records![0]!.record_uuid;
+    expect((await remote.client.record(before.record_uuid)).records!.map((c) => c.record_uuid)).toContain(dropped);
+    const copy = structuredClone(before);
+    copy.records = copy.records!.filter((c) => c.record_uuid !== dropped);
+    const file = path.join(local.dataDir, 'replace-child.json');
+    writeFileSync(file, JSON.stringify({ records: [copy] }));
+    await importFile(local.service.domain, su(), file, { replace: true });
+    await run();
+    const there = await remote.client.record(before.record_uuid);
+    expect((there.records ?? []).map((c) => c.record_uuid)).not.toContain(dropped);
+    expect(shape(there)).toEqual(shape(await local.admin.record(before.record_uuid)));
+  });
+
   it('a batch edit and its undo reach the server', async () => {
     const ids = [SYNTH.record(4), SYNTH.record(5)];
     const batch = async (body: unknown) => {
