@@ -143,6 +143,23 @@ describe('local writes that the change log records as imports reach the server',
     expect(shape(there)).toEqual(shape(await local.admin.record(before.record_uuid)));
   });
 
+  it('importing an export of a server record that was edited there since makes conflicts, never reverts the server', async () => {
+    const made = await remote.client.createRecord(SYNTH.dataset, { user_email: ADMIN.email });
+    await remote.client.setValue(made.record_uuid, TEXT, 'T0 on server');
+    await remote.client.setValue(made.record_uuid, SAMPLE, 'same both sides');
+    const exported = await remote.client.record(made.record_uuid);
+    await remote.client.setValue(made.record_uuid, TEXT, 'T1 on server');
+    await local.importJson({ records: [exported] });
+    const s = await run();
+    expect(s.created).toBe(0);
+    const there = await remote.client.record(made.record_uuid);
+    expect(valueOf(there, TEXT)).toBe('T1 on server');
+    expect(valueOf(there, SAMPLE)).toBe('same both sides');
+    const c = local.service.sync.conflicts().filter((x) => x.record_uuid === made.record_uuid);
+    expect(c.map((x) => [x.field_uuid, x.mine, x.theirs])).toEqual([[TEXT, 'T0 on server', 'T1 on server']]);
+    expect((await remoteList()).filter((r) => r.record_uuid === made.record_uuid).length).toBe(1);
+  });
+
   it('a batch edit and its undo reach the server', async () => {
     const ids = [SYNTH.record(4), SYNTH.record(5)];
     const batch = async (body: unknown) => {
