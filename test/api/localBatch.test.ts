@@ -70,6 +70,20 @@ describe('POST /local/datasets/{uuid}/batch', () => {
     expect((await rec(3))._record_metadata._public_date).toBe(PRIVATE_DATE);
   });
 
+  it('bumps _update_date of the records it changed and only those', async () => {
+    // Synthetic records 12 and 15 are private, 11, 13 and 14 public since the generator's stamp.
+    const nums = [11, 12, 13, 14, 15];
+    const dateOf = async (i: number) => (await rec(i))._record_metadata._update_date;
+    const was = await Promise.all(nums.map(dateOf));
+    const r = await batch({ records: nums.map((i) => SYNTH.record(i)), change: { kind: 'public', public: true } });
+    expect(r.body.changed).toBe(2);
+    const now = await Promise.all(nums.map(dateOf));
+    nums.forEach((i, k) => {
+      if (i % 3 === 0) expect(now[k], `record ${i}`).not.toBe(was[k]);
+      else expect(now[k], `record ${i}`).toBe(was[k]);
+    });
+  });
+
   it('refuses bad input with a clear error and changes nothing', async () => {
     const f = SYNTH.field('Integer');
     const was = await valueOf(6, f);

@@ -27,6 +27,12 @@ const statements = (db: Db) => ({
   touch: db.prepare<[number, string]>(`WITH RECURSIVE chain(rid) AS (
               SELECT ? UNION ALL SELECT r.parent_rid FROM records r JOIN chain ON r.rid = chain.rid WHERE r.parent_rid IS NOT NULL)
             UPDATE records SET update_date = ? WHERE rid IN (SELECT rid FROM chain)`),
+  // One statement for a whole set: inside a savepoint (group commit nests every mutation in one)
+  // each multi-row UPDATE pays for a statement journal, ~100 µs, so per-record touches of a
+  // 5,000-record batch cost seconds where this costs milliseconds.
+  touchMany: db.prepare<[string, string]>(`WITH RECURSIVE chain(rid) AS (
+              SELECT value FROM json_each(?) UNION SELECT r.parent_rid FROM records r JOIN chain ON r.rid = chain.rid WHERE r.parent_rid IS NOT NULL)
+            UPDATE records SET update_date = ? WHERE rid IN (SELECT rid FROM chain)`),
   setPublic: db.prepare<[string, number]>('UPDATE records SET public_date = ? WHERE rid = ?'),
   delete: db.prepare<[number]>('DELETE FROM records WHERE rid = ?'),
   getValue: db.prepare<[number, number], ValueRow>(
@@ -118,6 +124,11 @@ export class RecordStore {
   /** `_update_date` of a record and every ancestor (the real server bumps the whole chain). */
   touch(rid: number, at: string): void {
     this.s.touch.run(rid, at);
+  }
+
+  /** `touch` for many records at once, in one statement. */
+  touchMany(rids: readonly number[], at: string): void {
+    if (rids.length) this.s.touchMany.run(JSON.stringify(rids), at);
   }
 
   setPublicDate(rid: number, date: string): void {

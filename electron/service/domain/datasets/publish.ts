@@ -64,11 +64,14 @@ export function publishDataset(d: Domain, caller: User, form: PublishForm): stri
         const recDate = publicDateFor(d, r, form.public_date);
         if (recDate === r.public_date) continue;
         d.store.setPublicDate(r.rid, recDate);
-        d.store.touch(r.rid, at);
         d.logRecordChange(at, user, r, { op: 'record.public', old: r.public_date, new: recDate });
         changed.push(r);
       }
     }
+    d.store.touchMany(
+      changed.map((r) => r.rid),
+      at,
+    );
   });
   if (changed.length) d.announce(changed);
   return d.datatypeOf(rec).uuid;

@@ -96,11 +96,14 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
           break;
       }
       if (did) {
-        d.store.touch(rec.rid, w.at);
         before.push(was);
         touched.push(rec);
       }
     });
+    d.store.touchMany(
+      touched.map((r) => r.rid),
+      w.at,
+    );
   });
   if (touched.length) d.announce(touched);
   return { changed: touched.length, before };
