@@ -96,6 +96,14 @@ test.describe('users, roles and the trash', () => {
     await expect(row.getByRole('checkbox', { name: 'Super-user' })).toBeChecked();
     expect(await superOf()).toBe(true);
     expect(await login('first-secret-1')).toBe(200);
+    // Adding the same email again is refused before anything is sent: no takeover of the account.
+    await form.getByLabel('Email').fill('Keeper@example.org');
+    await form.getByLabel(/^Password/).fill('takeover-secret');
+    await expect(form.getByText('keeper@example.org is already a user; change them in the list below')).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Add user' })).toBeDisabled();
+    await form.getByLabel('Email').fill('');
+    await form.getByLabel(/^Password/).fill('');
+    expect(await login('first-secret-1')).toBe(200);
 
     await row.getByRole('checkbox', { name: 'Super-user' }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove super-user' });

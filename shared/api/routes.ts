@@ -61,7 +61,7 @@ import {
 } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
 import { JsonLdDataset, JsonLdQuery } from '../schemas/jsonld.js';
-import { PermissionAnswer, PermissionForm, UserAnswer, UserForm, UserList, UserSummary, UserUpdate } from '../schemas/users.js';
+import { PermissionAnswer, PermissionForm, UserAnswer, UserForm, UserList, UserCreate, UserSummary, UserUpdate } from '../schemas/users.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
 // schemas the service and the client already use. The OpenAPI document is generated from this
@@ -470,6 +470,12 @@ export const ROUTES: RouteDoc[] = [
     ok: ok(TrashEntry, 'The restored entry'),
   }),
   local('get', '/users', 'Every user with their dataset roles (super-users)', { ok: ok(UserList, 'Users') }),
+  local('post', '/users', 'Add a new user with names, password and super-user status (super-users)', {
+    description:
+      'Never changes an existing user: 409 when the email is taken (change them with PUT /local/users/{id}). No password: a random one.',
+    body: json(UserCreate),
+    ok: ok(UserSummary, 'The new user'),
+  }),
   local('put', '/users/{id}', "Change a user's names, password or super-user status (super-users)", {
     params: { id: digits },
     description: 'The last super-user cannot be demoted (409). Takes effect on the next request of that user, tokens included.',

@@ -72,3 +72,18 @@ export const UserUpdate = z
   })
   .strict();
 export type UserUpdate = z.infer<typeof UserUpdate>;
+
+/**
+ * POST /local/users: a new user in one step (the Users screen's "Add user"). Unlike POST /user it
+ * never touches an existing user: a taken email is a 409. No password: a random one.
+ */
+export const UserCreate = z
+  .object({
+    email: z.string().trim().min(3).max(320),
+    first_name: z.string().max(200).optional(),
+    last_name: z.string().max(200).optional(),
+    password: z.string().min(8).max(1000).optional(),
+    super_user: z.boolean().optional(),
+  })
+  .strict();
+export type UserCreate = z.infer<typeof UserCreate>;

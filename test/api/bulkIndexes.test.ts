@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { createService } from '../../electron/service/service.js';
+import { withBulkIndexes } from '../../electron/service/domain/import/bulkIndexes.js';
 import { importRecordStream, importTemplate } from '../../electron/service/domain/import/importFile.js';
 import { syntheticRecords } from '../../electron/service/domain/sample/createSample.js';
 import { syntheticTemplate } from '../../electron/service/domain/sample/synthetic.js';
@@ -131,6 +132,57 @@ describe('bulk imports build the value indexes once at their end', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
     t = undefined;
+  });
+
+  it("a rebuild that fails neither hides the import's outcome nor stops the next start; that start retries", async () => {
+    t = await withTemplate(true);
+    const db = t.service.ctx.db;
+    const before = indexSql(db);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const domain = t.service.domain;
+      const user = domain.users.firstSuperUser()!;
+      // An index definition that cannot be built stands for a rebuild that fails (a full disk).
+      const breakOne = () =>
+        db
+          .prepare(
+            "UPDATE meta SET value = json_set(value, '$.field_values_by_number', 'CREATE INDEX field_values_by_number ON nowhere(x)') WHERE key = 'deferred_indexes'",
+          )
+          .run();
+      const answer = await withBulkIndexes(domain, 50_000, async () => {
+        await importRecordStream(domain, user, syntheticRecords(50), () => 0);
+        expect(breakOne().changes).toBe(1);
+        return 'imported';
+      });
+      expect(answer).toBe('imported');
+      expect(bulkIndexStore(db).deferred()).toEqual(['field_values_by_number']);
+      expect(indexSql(db).field_values_by_field).toBe(before.field_values_by_field);
+      expect(errors).toHaveBeenCalled();
+      const dataDir = t.dataDir;
+      await t.close();
+      t = undefined;
+
+      // Still broken at the next open: the service starts anyway, the marker stays for a retry.
+      const started = await createService({ dataDir });
+      try {
+        expect(bulkIndexStore(started.ctx.db).deferred()).toEqual(['field_values_by_number']);
+        started.ctx.db
+          .prepare("UPDATE meta SET value = json_set(value, '$.field_values_by_number', ?) WHERE key = 'deferred_indexes'")
+          .run(before.field_values_by_number as string);
+      } finally {
+        await started.close();
+      }
+      const again = await createService({ dataDir });
+      try {
+        expect(indexSql(again.ctx.db)).toEqual(before);
+        expect(bulkIndexStore(again.ctx.db).deferred()).toEqual([]);
+      } finally {
+        await again.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it('small imports, and imports small beside what is stored, keep them', async () => {

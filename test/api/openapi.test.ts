@@ -220,6 +220,7 @@ describe('every route, called from the document alone, answers as the document s
     getLocalUsers: {},
     postDatasetPublish: { body: { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(6) }, status: 302 },
     getJsonldUuid: { params: { uuid: SYNTH.dataset }, query: { limit: '3' } },
+    postLocalUsers: { body: { email: 'openapi-new@test.local', first_name: 'Ada' } },
     putLocalUsersId: { params: { id: '' }, body: { first_name: 'Renamed' } },
     getApiDocs: {},
     getApiDocsStandaloneJs: {},

@@ -176,6 +176,36 @@ describe('/local/users and super-user changes', () => {
     await refused(403, /super-user/, () => call(tokens.user, 'GET', '/local/users'));
   });
 
+  it('POST /local/users adds a new user in one step and never touches an existing one (409, nothing changed)', async () => {
+    const made = await call(
+      tokens.admin,
+      'POST',
+      '/local/users',
+      { email: 'fresh@test.local', password: 'fresh-secret-1', super_user: true },
+      true,
+    );
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    expect(UserSummary.parse(made.json)).toMatchObject({ email: 'fresh@test.local', super_user: true, roles: [] });
+    expect(await login('fresh@test.local', 'fresh-secret-1')).toMatch(/\./);
+    // An existing user's email: refused whole, their password and status kept.
+    await refused(409, /already a user/, () =>
+      call(tokens.admin, 'POST', '/local/users', { email: USER.email, password: 'taken-over-1', super_user: true }, true),
+    );
+    await refused(409, /already a user/, () => call(tokens.admin, 'POST', '/local/users', { email: USER.email.toUpperCase() }, true));
+    expect(await login(USER.email, USER.password)).toMatch(/\./);
+    expect(t.service.domain.users.findByEmail(USER.email)!.isSuper).toBe(false);
+    await refused(400, /password/, () => call(tokens.admin, 'POST', '/local/users', { email: 'x1@test.local', password: 'short' }, true));
+    await refused(400, /not an email address/, () => call(tokens.admin, 'POST', '/local/users', { email: 'no at sign' }, true));
+    await refused(400, /Unrecognized key|unrecognized/i, () =>
+      call(tokens.admin, 'POST', '/local/users', { email: 'x2@test.local', is_admin: true }, true),
+    );
+    await refused(403, /super-user/, () => call(tokens.user, 'POST', '/local/users', { email: 'x3@test.local' }, true));
+    // Later cases count on two super-users only.
+    expect((await call(tokens.admin, 'PUT', `/local/users/${UserSummary.parse(made.json).id}`, { super_user: false }, true)).status).toBe(
+      200,
+    );
+  });
+
   it('PUT /local/users/{id}: bad input is a 4xx naming it, nothing changed', async () => {
     const id = t.service.domain.users.findByEmail(USER.email)!.id;
     await refused(400, /password/, () => call(tokens.admin, 'PUT', `/local/users/${id}`, { password: 'short' }, true));

@@ -1,4 +1,10 @@
-import { ROLE_OF_PERMISSION, type PermissionName, type UserSummary, type UserUpdate } from '../../../shared/schemas/users.js';
+import {
+  ROLE_OF_PERMISSION,
+  type PermissionName,
+  type UserCreate,
+  type UserSummary,
+  type UserUpdate,
+} from '../../../shared/schemas/users.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import { datasetStore } from '../store/datasets.js';
 import type { Domain } from './domain.js';
@@ -115,6 +121,26 @@ export function listUsers(d: Domain, caller: User): UserSummary[] {
       })
       .sort((a, b) => a.dataset_name.localeCompare(b.dataset_name)),
   }));
+}
+
+/**
+ * POST /local/users (super-users): a new user only. An email already taken is a 409 naming it, so
+ * "Add user" can never reset someone's password or make them super-user by mistake.
+ */
+export async function createUser(d: Domain, caller: User, input: UserCreate): Promise<UserSummary> {
+  if (!caller.isSuper) throw forbidden('Only a super-user may add users.');
+  const taken = d.users.findByEmail(input.email);
+  if (taken) throw new OdrError(409, `${taken.email} is already a user; change them in the list instead.`);
+  const user = await d.users.create({
+    email: input.email,
+    password: input.password ?? generatePassword(),
+    firstName: input.first_name,
+    lastName: input.last_name,
+    isSuper: input.super_user ?? false,
+  });
+  if (user.isSuper)
+    tx(d.ctx, () => d.log.append(d.now(), { op: 'user.super', userId: caller.id, old: { user: user.email, super: false }, new: true }));
+  return listUsers(d, caller).find((u) => u.id === user.id)!;
 }
 
 /** PUT /local/users/{id} (super-users): names, password, super-user status. */

@@ -30,7 +30,14 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   db.pragma('temp_store = MEMORY');
   migrate(db, file, opts.migrations ?? MIGRATIONS);
   // A bulk import that died before its end left its value indexes to build (store/bulkIndexes.ts).
-  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get()) bulkIndexStore(db).rebuild();
+  // If that fails (a full disk) the app still starts: searches scan meanwhile, the next open retries.
+  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get()) {
+    try {
+      bulkIndexStore(db).rebuild();
+    } catch (e) {
+      console.error(`[odr] value indexes of ${file} not rebuilt; the next start retries:`, e);
+    }
+  }
   return db;
 }
 

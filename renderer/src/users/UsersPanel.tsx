@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { DatasetSummary } from '../../../shared/schemas/local';
 import type { DatasetRole, PermissionName, UserSummary } from '../../../shared/schemas/users';
-import { addUser, errorText, listUsers, setRole, updateUser } from '../lib/api';
+import { createUser, errorText, listUsers, setRole, updateUser } from '../lib/api';
 import { confirmDialog } from '../ui/Dialog';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
@@ -34,20 +34,21 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
   const [password, setPassword] = useState('');
   const [superUser, setSuperUser] = useState(false);
   const badPassword = passwordProblem(password);
+  const typed = email.trim().toLowerCase();
+  const existing = typed === '' ? undefined : users.data?.find((u) => u.email.toLowerCase() === typed);
   const add = useMutation({
-    // POST /user (the real server's route) creates the user; their password and status are the
-    // Users screen's own route, by the id the list answers.
-    mutationFn: async () => {
-      const r = await addUser({ user_email: email.trim(), first_name: first.trim(), last_name: last.trim() });
-      if (password || superUser) {
-        const u = (await listUsers()).find((x) => x.email.toLowerCase() === r.user_email.toLowerCase());
-        if (!u) throw new Error(`${r.user_email} was added but is not in the user list`);
-        await updateUser(u.id, { ...(password ? { password } : {}), ...(superUser ? { super_user: true } : {}) });
-      }
-      return r;
-    },
-    onSuccess: (r) => {
-      toast({ kind: 'info', text: `Added ${r.user_email}` });
+    // One request that only ever creates: an email already taken is refused (409) by the service,
+    // so adding can never reset someone's password or make them super-user.
+    mutationFn: () =>
+      createUser({
+        email: email.trim(),
+        first_name: first.trim(),
+        last_name: last.trim(),
+        ...(password ? { password } : {}),
+        ...(superUser ? { super_user: true } : {}),
+      }),
+    onSuccess: (u) => {
+      toast({ kind: 'info', text: `Added ${u.email}` });
       setEmail('');
       setFirst('');
       setLast('');
@@ -55,7 +56,10 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
       setSuperUser(false);
       void refresh();
     },
-    onError: (e) => toast({ kind: 'error', text: `Could not add the user: ${errorText(e)}` }),
+    onError: (e) => {
+      toast({ kind: 'error', text: `Could not add the user: ${errorText(e)}` });
+      void refresh();
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -66,7 +70,15 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
       <form className="user-add" onSubmit={submit} aria-label="Add a user">
         <label>
           Email
-          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+          <input
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            autoComplete="off"
+            aria-invalid={existing ? true : undefined}
+          />
+          {existing && <span className="field-error">{existing.email} is already a user; change them in the list below</span>}
         </label>
         <label>
           First name
@@ -81,7 +93,11 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
           <input type="checkbox" checked={superUser} onChange={(e) => setSuperUser(e.target.checked)} />
           Super-user (may do everything)
         </label>
-        <button type="submit" className="primary" disabled={add.isPending || email.trim() === '' || badPassword !== null}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={add.isPending || email.trim() === '' || badPassword !== null || existing !== undefined}
+        >
           Add user
         </button>
       </form>

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { UserUpdate } from '../../../../shared/schemas/users.js';
+import { UserCreate, UserUpdate } from '../../../../shared/schemas/users.js';
 import type { AppEnv } from '../auth.js';
 import { formFields, parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { ensureUser, grantRole, listUsers, updateUser } from '../../domain/userAdmin.js';
+import { createUser, ensureUser, grantRole, listUsers, updateUser } from '../../domain/userAdmin.js';
 import { apiBase } from './context.js';
 
 /** POST /user and POST /user/permissions, as the real server (form bodies). */
@@ -26,6 +26,7 @@ export function userRoutes(d: Domain) {
 export function localUserRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
   app.get('/users', (c) => c.json({ users: listUsers(d, c.get('user')) }));
+  app.post('/users', async (c) => c.json(await createUser(d, c.get('user'), await parsedJson(c, UserCreate))));
   app.put('/users/:id{[0-9]+}', async (c) => {
     const change = await parsedJson(c, UserUpdate);
     return c.json(await updateUser(d, c.get('user'), Number(c.req.param('id')), change));

@@ -22,6 +22,19 @@ export async function withBulkIndexes<T>(d: Domain, expected: number, run: () =>
   try {
     return await run();
   } finally {
-    if (bulk) indexes.rebuild();
+    if (bulk) rebuildOrLeave(indexes);
+  }
+}
+
+/**
+ * A failed rebuild (a full disk, say) must not replace the import's own outcome: rows that
+ * committed would be reported lost and a retry would duplicate them. The indexes stay listed in
+ * `meta`, so the next open builds them; searches scan meanwhile.
+ */
+function rebuildOrLeave(indexes: ReturnType<typeof bulkIndexStore>): void {
+  try {
+    indexes.rebuild();
+  } catch (e) {
+    console.error(`[odr] value indexes not rebuilt after a bulk import (${indexes.deferred().join(', ')}); the next start retries:`, e);
   }
 }
