@@ -30,6 +30,21 @@ const csv = randomBytes(300_000);
 const viewerBytes = randomBytes(50_000);
 let png: Buffer;
 
+/** A file uploaded on the server to a record which, as on the real server, stays unmodified. */
+async function quietUpload(rec: string, name: string): Promise<void> {
+  const db = new Database(path.join(remote.dataDir, 'odr.sqlite'));
+  try {
+    const before = db.prepare('SELECT update_date FROM records WHERE uuid = ?').pluck().get(rec) as string;
+    await remote.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from(name)]), name },
+    );
+    db.prepare('UPDATE records SET update_date = ? WHERE uuid = ?').run(before, rec);
+  } finally {
+    db.close();
+  }
+}
+
 beforeAll(async () => {
   remote = await startRemote(12);
   png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 40, b: 90 } } })
@@ -129,15 +144,7 @@ describe('files only on the server', () => {
 
   it('notices a file uploaded on the server to a record whose values did not change (no "modified" entry): the periodic sweep', async () => {
     const rec = SYNTH.record(5);
-    const db = new Database(path.join(remote.dataDir, 'odr.sqlite'));
-    const before = db.prepare('SELECT update_date FROM records WHERE uuid = ?').pluck().get(rec) as string;
-    await remote.client.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
-      { blob: new Blob([Buffer.from('quiet upload')]), name: 'quiet.txt' },
-    );
-    // As the real server: POST /file leaves the record's `updated` as it was.
-    db.prepare('UPDATE records SET update_date = ? WHERE uuid = ?').run(before, rec);
-    db.close();
+    await quietUpload(rec, 'quiet.txt');
     const listed = async () => filesOf(await local.admin.record(rec), FILE).some((f) => f.original_name === 'quiet.txt');
     const saved = process.env.ODR_SYNC_SWEEP_SECONDS;
     try {
@@ -150,6 +157,34 @@ describe('files only on the server', () => {
     } finally {
       if (saved === undefined) delete process.env.ODR_SYNC_SWEEP_SECONDS;
       else process.env.ODR_SYNC_SWEEP_SECONDS = saved;
+    }
+  });
+
+  it('a sweep starts counting (not sweeping) when its time is missing, and re-reads a capped number of records per pull', async () => {
+    const ids = (await remote.client.request<{ records: OdrRecord[] }>('GET', `/dataset/${SYNTH.dataset}/1000/0`)).records
+      .map((r) => r.record_uuid)
+      .sort();
+    const rec = ids.at(-1)!;
+    await quietUpload(rec, 'capped.txt');
+    const listed = async () => filesOf(await local.admin.record(rec), FILE).some((f) => f.original_name === 'capped.txt');
+    // As a dataset pulled by a build that kept no sweep time.
+    const db = new Database(path.join(local.dataDir, 'odr.sqlite'));
+    db.prepare("DELETE FROM meta WHERE key LIKE 'sync_sweep:%'").run();
+    db.close();
+    const saved = [process.env.ODR_SYNC_SWEEP_SECONDS, process.env.ODR_SYNC_SWEEP_PER_PULL];
+    try {
+      process.env.ODR_SYNC_SWEEP_SECONDS = '0';
+      process.env.ODR_SYNC_SWEEP_PER_PULL = '2';
+      expect((await run()).error).toBeUndefined();
+      expect(await listed()).toBe(false); // the time was set, nothing swept
+      const pulls = Math.ceil(ids.length / 2);
+      for (let i = 1; i <= pulls; i++) {
+        expect((await run()).error).toBeUndefined();
+        expect(await listed()).toBe(i === pulls); // two records a pull, in uuid order: the last one last
+      }
+    } finally {
+      const keys = ['ODR_SYNC_SWEEP_SECONDS', 'ODR_SYNC_SWEEP_PER_PULL'] as const;
+      keys.forEach((k, i) => (saved[i] === undefined ? delete process.env[k] : (process.env[k] = saved[i])));
     }
   });
 

@@ -127,6 +127,39 @@ describe('local writes that the change log records as imports reach the server',
     expect(there._record_metadata._public_date).toBe('2031-05-06 07:08:09');
   });
 
+  it('a replace import that drops a child record deletes it on the server too', async () => {
+    const withKids = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => local.admin.record(SYNTH.record(i))));
+    const before = withKids.find((r) => (r.records ?? []).length > 0)!;
+    const dropped = before.records![0]!.record_uuid;
+    expect((await remote.client.record(before.record_uuid)).records!.map((c) => c.record_uuid)).toContain(dropped);
+    const copy = structuredClone(before);
+    copy.records = copy.records!.filter((c) => c.record_uuid !== dropped);
+    const file = path.join(local.dataDir, 'replace-child.json');
+    writeFileSync(file, JSON.stringify({ records: [copy] }));
+    await importFile(local.service.domain, su(), file, { replace: true });
+    await run();
+    const there = await remote.client.record(before.record_uuid);
+    expect((there.records ?? []).map((c) => c.record_uuid)).not.toContain(dropped);
+    expect(shape(there)).toEqual(shape(await local.admin.record(before.record_uuid)));
+  });
+
+  it('importing an export of a server record that was edited there since makes conflicts, never reverts the server', async () => {
+    const made = await remote.client.createRecord(SYNTH.dataset, { user_email: ADMIN.email });
+    await remote.client.setValue(made.record_uuid, TEXT, 'T0 on server');
+    await remote.client.setValue(made.record_uuid, SAMPLE, 'same both sides');
+    const exported = await remote.client.record(made.record_uuid);
+    await remote.client.setValue(made.record_uuid, TEXT, 'T1 on server');
+    await local.importJson({ records: [exported] });
+    const s = await run();
+    expect(s.created).toBe(0);
+    const there = await remote.client.record(made.record_uuid);
+    expect(valueOf(there, TEXT)).toBe('T1 on server');
+    expect(valueOf(there, SAMPLE)).toBe('same both sides');
+    const c = local.service.sync.conflicts().filter((x) => x.record_uuid === made.record_uuid);
+    expect(c.map((x) => [x.field_uuid, x.mine, x.theirs])).toEqual([[TEXT, 'T0 on server', 'T1 on server']]);
+    expect((await remoteList()).filter((r) => r.record_uuid === made.record_uuid).length).toBe(1);
+  });
+
   it('a batch edit and its undo reach the server', async () => {
     const ids = [SYNTH.record(4), SYNTH.record(5)];
     const batch = async (body: unknown) => {

@@ -7,6 +7,7 @@ import { RecordImporter } from '../domain/import/importRecords.js';
 import { withBulkIndexes } from '../domain/import/bulkIndexes.js';
 import { setOption } from '../domain/records/ops.js';
 import { saveRecord } from '../domain/records/save.js';
+import type { DatatypeInfo } from '../domain/schemaCache.js';
 import type { EngineContext } from './engineContext.js';
 import { mergeRecord, sameContent, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
@@ -30,9 +31,12 @@ const MAX_REMOVED_SHARE = 0.5;
 /**
  * Real servers do not bump a record's `updated` on POST /file (docs/odr-server.md §3.1, §5.8),
  * so a file uploaded there to an otherwise unchanged record is in no "modified" listing: an
- * incremental pull re-reads every record this often (ODR_SYNC_SWEEP_SECONDS, default 1 h).
+ * incremental pull of a dataset that can hold files re-reads every record this often
+ * (ODR_SYNC_SWEEP_SECONDS, default 1 h), at most SWEEP_PER_PULL records per pull.
  */
 const sweepMs = () => Number(process.env.ODR_SYNC_SWEEP_SECONDS ?? 3600) * 1000;
+/** Records a sweep re-reads per pull: a sweep of a large dataset is spread over several pulls. */
+const sweepPerPull = () => Number(process.env.ODR_SYNC_SWEEP_PER_PULL ?? 600);
 
 export type Applied = 'new' | 'replaced' | 'merged' | 'same';
 
@@ -245,17 +249,14 @@ export class Puller {
               }
             }
             await fetchAll(allIds.filter((id) => !got.has(id)));
-            metaStore(x.db).set(`sync_sweep:${x.state.remoteId}:${dataset}`, String(Date.now()));
+            this.sweepDone(dataset);
           } else {
-            const key = `sync_sweep:${x.state.remoteId}:${dataset}`;
-            const last = Number(metaStore(x.db).get(key) ?? 0);
-            if (Date.now() - last >= sweepMs()) {
-              await fetchAll(allIds);
-              metaStore(x.db).set(key, String(Date.now()));
-            } else {
-              const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
-              await fetchAll(await x.remote.modifiedIds(dataset, since));
-            }
+            const since = Date.parse(`${cursor.replace(' ', 'T')}Z`) - OVERLAP_MS;
+            const modified = await x.remote.modifiedIds(dataset, since);
+            const swept = this.sweepSlice(dataset, allIds);
+            const ids = [...new Set([...modified, ...swept.ids])];
+            await fetchAll(ids);
+            swept.commit();
           }
         },
         BULK_PULL_RECORDS,
@@ -268,6 +269,52 @@ export class Puller {
     const removed = this.detectRemovals(dataset, new Set([...allIds, ...seenIds]));
     x.state.pulled(dataset, maxSeen || null);
     return { pulled, removed };
+  }
+
+  private sweepKeys(dataset: string) {
+    const k = `sync_sweep:${this.x.state.remoteId}:${dataset}`;
+    return { at: k, next: `${k}:next` };
+  }
+
+  private sweepDone(dataset: string): void {
+    const keys = this.sweepKeys(dataset);
+    const meta = metaStore(this.x.db);
+    meta.set(keys.at, String(this.x.d.ctx.clock().getTime()));
+    meta.set(keys.next, '');
+  }
+
+  /**
+   * The records this pull re-reads for the file sweep (docs/sync.md §4): none when the dataset's
+   * templates have no file or image field, or the last sweep ended less than ODR_SYNC_SWEEP_SECONDS
+   * ago; else the next SWEEP_PER_PULL of the id listing after where the sweep stopped. A dataset
+   * with no sweep time yet (pulled by an older build) starts counting now rather than sweeping.
+   * `commit` records the progress once those records are stored.
+   */
+  private sweepSlice(dataset: string, allIds: string[]): { ids: string[]; commit: () => void } {
+    const x = this.x;
+    const keys = this.sweepKeys(dataset);
+    const meta = metaStore(x.db);
+    const now = x.d.ctx.clock().getTime();
+    const none = { ids: [], commit: () => undefined };
+    const last = meta.get(keys.at);
+    if (last === undefined) {
+      this.sweepDone(dataset);
+      return none;
+    }
+    const dt = x.d.schema().datatypesByUuid.get(dataset);
+    const holdsFiles = (d: DatatypeInfo): boolean => d.fields.some((f) => f.type.storage === 'files') || d.children.some(holdsFiles);
+    if (!dt || !holdsFiles(dt)) return none;
+    const after = meta.get(keys.next) ?? '';
+    if (!after && now - Number(last) < sweepMs()) return none;
+    // In listing order, resumed after the last uuid swept: stable while records come and go.
+    const sorted = [...allIds].sort();
+    const from = after ? sorted.findIndex((u) => u > after) : 0;
+    const ids = from < 0 ? [] : sorted.slice(from, from + sweepPerPull());
+    const finished = from < 0 || from + ids.length >= sorted.length;
+    return {
+      ids,
+      commit: () => (finished ? this.sweepDone(dataset) : meta.set(keys.next, ids.at(-1)!)),
+    };
   }
 
   /** Records we had from the server that it no longer lists go to the bin, never erased. */

@@ -280,10 +280,20 @@ export class Pusher {
         throw e;
       });
       if (there) {
-        x.state.beginCreate(op.record_uuid, new Date().toISOString());
-        x.state.bind(op.record_uuid, there.record_uuid);
-        x.state.setBase(there);
-        x.state.done(op.id);
+        // The export may be older than the server's copy, so the base keeps its files but none
+        // of its field data: every field that differs on both sides becomes a conflict instead
+        // of the export's values going over newer server edits. One commit: a crash halfway
+        // would leave a 'creating' row no stamp search can find, and a duplicate.
+        transaction(
+          x.db,
+          () => {
+            x.state.beginCreate(op.record_uuid, new Date().toISOString());
+            x.state.bind(op.record_uuid, there.record_uuid);
+            x.state.setBase(filesOnly(there));
+            x.state.done(op.id);
+          },
+          'immediate',
+        );
         return false;
       }
     }
@@ -395,3 +405,10 @@ async function settleAll<T>(items: T[], limit: number, fn: (item: T) => Promise<
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   if (failure) throw (failure as { e: unknown }).e;
 }
+
+/** A server copy with its files and structure but no field data: a base that agrees with nothing. */
+const filesOnly = (r: OdrRecord): OdrRecord => ({
+  ...r,
+  fields: r.fields.filter((f) => f.files),
+  records: (r.records ?? []).map(filesOnly),
+});

@@ -2,7 +2,7 @@ import { checkValue, fieldType, isFieldTypeName, type FieldTypeName } from '../.
 import { normalizeRecord } from '../../../../shared/legacy.js';
 import type { FieldEntry, OdrRecord } from '../../../../shared/schemas/record.js';
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
-import type { Domain } from '../domain.js';
+import { SYSTEM_USER, type Domain } from '../domain.js';
 import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
@@ -232,8 +232,18 @@ export class RecordImporter {
       if (elsewhere) this.d.store.delete(elsewhere.rid); // moved under another parent on the server
       this.insertTree(c, now, childDt);
     }
-    for (const gone of had.values()) this.d.store.delete(gone.rid);
+    // Logged like a user's delete: a synced record's push then deletes it on the server too
+    // (a pull's own entries are origin 'sync' and are never pushed back).
+    for (const gone of had.values()) this.deleteLogged(gone.rid);
     return now;
+  }
+
+  private deleteLogged(rid: number): void {
+    const rec = this.d.store.byRid(rid)!;
+    const at = this.d.now();
+    const old = this.d.render(rec, { viewer: SYSTEM_USER, now: at, apiBase: '' });
+    this.d.logRecordChange(at, this.user, rec, { op: 'record.delete', old, new: null });
+    this.d.store.delete(rid);
   }
 
   private writeFields(rec: OdrRecord, row: RecordRow, recDt: DatatypeInfo): void {
