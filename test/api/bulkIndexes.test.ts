@@ -54,6 +54,18 @@ const search = async (s: TestService, fields: unknown[]) =>
     .map((r) => r.record_uuid)
     .sort();
 
+/** The next start of the service in `dataDir` has every value index as `before`; the directory goes. */
+async function rebuiltAtNextStart(dataDir: string, before: Record<string, unknown>): Promise<void> {
+  const again = await createService({ dataDir });
+  try {
+    expect(indexSql(again.ctx.db)).toEqual(before);
+    expect(bulkIndexStore(again.ctx.db).deferred()).toEqual([]);
+  } finally {
+    await again.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const QUERIES = [
   [{ field_uuid: SYNTH.field('Decimal'), value: '>=-100 <250.5' }],
   [{ field_uuid: SYNTH.field('Short Text'), value: '"S-000042"' }],
@@ -123,14 +135,7 @@ describe('bulk imports build the value indexes once at their end', () => {
     expect(indexSql(t.service.ctx.db)).toEqual(Object.fromEntries(DEFERRABLE_INDEXES.map((n) => [n, undefined])));
     const dataDir = t.dataDir;
     await t.close();
-    const again = await createService({ dataDir });
-    try {
-      expect(indexSql(again.ctx.db)).toEqual(before);
-      expect(bulkIndexStore(again.ctx.db).deferred()).toEqual([]);
-    } finally {
-      await again.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    await rebuiltAtNextStart(dataDir, before);
     t = undefined;
   });
 
@@ -172,14 +177,7 @@ describe('bulk imports build the value indexes once at their end', () => {
       } finally {
         await started.close();
       }
-      const again = await createService({ dataDir });
-      try {
-        expect(indexSql(again.ctx.db)).toEqual(before);
-        expect(bulkIndexStore(again.ctx.db).deferred()).toEqual([]);
-      } finally {
-        await again.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      }
+      await rebuiltAtNextStart(dataDir, before);
     } finally {
       errors.mockRestore();
     }
