@@ -219,4 +219,25 @@ describe('bulk imports build the value indexes once at their end', () => {
     expect(want).toBeGreaterThan(0);
     expect(await search(t, QUERIES[0]!)).toHaveLength(want);
   });
+
+  it('imported decimals are stored normalised, so ranges find them; text that is no number is kept', async () => {
+    t = await withTemplate();
+    const decimal = SYNTH.field('Decimal');
+    const given = [' 3.5', '+4', '.5', '007.25', 'about 3'];
+    async function* records(): AsyncGenerator<unknown> {
+      let i = 0;
+      for await (const r of syntheticRecords(given.length)) {
+        const rec = r as { fields: { field_uuid: string; value?: unknown }[] };
+        rec.fields.find((f) => f.field_uuid === decimal)!.value = given[i++];
+        yield rec;
+      }
+    }
+    await importRecordStream(t.service.domain, t.service.domain.users.firstSuperUser()!, records(), () => 0);
+    const stored = t.service.ctx.db
+      .prepare('SELECT value FROM field_values WHERE datafield_id = (SELECT id FROM datafields WHERE uuid = ?) ORDER BY record_rid')
+      .pluck()
+      .all(decimal);
+    expect(stored).toEqual(['3.5', '4', '0.5', '7.25', 'about 3']);
+    expect(await search(t, [{ field_uuid: decimal, value: '>=0.4 <10' }])).toHaveLength(4);
+  });
 });

@@ -20,6 +20,10 @@ export const pulledRecordStore = perConnection((db: Db) => {
     setMeta: db.prepare<[string, string, string, string, number]>(
       'UPDATE records SET create_date = ?, update_date = ?, create_auth = ?, public_date = ? WHERE rid = ?',
     ),
+    // A value kept under a removed field whose author is stored as '' ("its record's", rows.ts
+    // valueColumns) gets its author written out before the record's changes under it.
+    pinKeptAuthors: db.prepare<[number, number]>(`UPDATE field_values SET create_auth = (SELECT create_auth FROM records WHERE rid = ?)
+                        WHERE record_rid = ? AND create_auth = '' AND datafield_id IN ${REMOVED_FIELDS}`),
     clearValues: db.prepare<[number]>(`DELETE FROM field_values WHERE record_rid = ? AND datafield_id NOT IN ${REMOVED_FIELDS}`),
     clearOptions: db.prepare<[number]>(`DELETE FROM option_selections WHERE record_rid = ? AND datafield_id NOT IN ${REMOVED_FIELDS}
                          AND option_id NOT IN (SELECT id FROM radio_options WHERE removed_at IS NOT NULL)`),
@@ -31,6 +35,7 @@ export const pulledRecordStore = perConnection((db: Db) => {
   return {
     /** Empties a record (its own values, selections and file rows, not its children) and sets its metadata. */
     reset(rid: number, m: RecordMeta): void {
+      s.pinKeptAuthors.run(rid, rid);
       s.setMeta.run(m.createDate, m.updateDate, m.createAuth, m.publicDate, rid);
       s.clearValues.run(rid);
       s.clearOptions.run(rid);

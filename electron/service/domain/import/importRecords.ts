@@ -1,4 +1,4 @@
-import { fieldType, isFieldTypeName, type FieldTypeName } from '../../../../shared/fieldTypes.js';
+import { checkValue, fieldType, isFieldTypeName, type FieldTypeName } from '../../../../shared/fieldTypes.js';
 import { normalizeRecord } from '../../../../shared/legacy.js';
 import type { FieldEntry, OdrRecord } from '../../../../shared/schemas/record.js';
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
@@ -43,7 +43,13 @@ function storedScalar(type: FieldTypeName, e: FieldEntry): string | number | nul
     const n = typeof v === 'number' ? v : Number(v);
     return Number.isSafeInteger(n) ? n : String(v);
   }
-  if (storage === 'decimal') return v === null || v === undefined || v === '' ? null : String(v);
+  if (storage === 'decimal') {
+    if (v === null || v === undefined || v === '') return null;
+    // Stored as the value endpoint stores it, so decimal ranges (the numeric index takes text
+    // starting [0-9.+-], migration 012) find it; text that is no number is kept as the file has it.
+    const c = checkValue(fieldType(type), typeof v === 'number' ? v : String(v).trim());
+    return c.ok ? c.stored : String(v);
+  }
   return v === null || v === undefined ? '' : String(v);
 }
 
