@@ -246,6 +246,34 @@ describe('file metadata changed on both sides', () => {
   });
 });
 
+describe('a file metadata edit made while its conflict is open', () => {
+  it('waits with the conflict (never sent unchecked); "theirs" then leaves both sides equal, "mine" sends the latest', async () => {
+    for (const choice of ['theirs', 'mine'] as const) {
+      const name = `meta-open-${choice}.txt`;
+      const after = await upload(local.admin, SYNTH.record(6), FILE, Buffer.from(name), name);
+      const uuid = originals(after, FILE).find((f) => f.original_name === name)!.file_uuid;
+      await run();
+      const r = remoteOf(uuid);
+      await setMeta(remote.client, SYNTH.record(6), FILE, r, { quality: 3 });
+      await setMeta(local.admin, SYNTH.record(6), FILE, uuid, { quality: 7 });
+      await run();
+      expect(local.service.sync.conflicts()).toHaveLength(1);
+      await setMeta(local.admin, SYNTH.record(6), FILE, uuid, { quality: 8 });
+      await run();
+      const meta = async (c: TestService['admin'], u: string) =>
+        originals(await c.record(SYNTH.record(6)), FILE).find((f) => f.file_uuid === u)!._file_metadata?._quality;
+      expect(await meta(remote.client, r)).toBe('3');
+      const conflicts = local.service.sync.conflicts();
+      expect(conflicts).toHaveLength(1);
+      local.service.sync.resolve(conflicts[0]!.id, choice);
+      await run();
+      const want = choice === 'mine' ? '8' : '3';
+      expect([await meta(remote.client, r), await meta(local.admin, uuid)]).toEqual([want, want]);
+      expect(local.service.sync.conflicts()).toEqual([]);
+    }
+  });
+});
+
 describe('exactly once', () => {
   it('after an upload whose answer was lost, finds the file on the server instead of sending it again', async () => {
     const bytes = randomBytes(1234);

@@ -141,6 +141,11 @@ export class SyncFileStore {
     ) as { id: number; payload: string | null } | undefined;
   }
 
+  /** Whether the file's metadata waits in an open conflict (a new edit then joins it). */
+  metaInConflict(item: string): boolean {
+    return this.conflictOp(item, 'file_meta') !== undefined;
+  }
+
   setPayload(id: number, payload: unknown): void {
     this.q('UPDATE sync_outbox SET payload = ? WHERE id = ?').run(JSON.stringify(payload), id);
   }

@@ -89,7 +89,9 @@ export function collectOutbox(ctx: Ctx): number {
           add('file_upload', r.field_uuid ?? '', r.item_uuid ?? '');
           break;
         case 'file.meta':
-          add('file_meta', r.field_uuid ?? '', r.item_uuid ?? '');
+          // While its metadata conflict is open the edit waits in it (its "mine" is the file as
+          // it is here when resolved): an operation of its own would go out unchecked.
+          if (!syncFileStore(ctx.db).metaInConflict(r.item_uuid ?? '')) add('file_meta', r.field_uuid ?? '', r.item_uuid ?? '');
           break;
         case 'file.delete': {
           const item = r.item_uuid ?? '';

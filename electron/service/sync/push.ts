@@ -229,6 +229,7 @@ export class Pusher {
       x.db,
       () => {
         for (const o of ops) {
+          if (o.op === 'file_meta' && files.metaInConflict(o.item)) continue; // joins its open conflict
           outbox.upsert({
             dataset: op.dataset_uuid,
             record: op.record_uuid,
