@@ -101,6 +101,7 @@ test.describe('users, roles and the trash', () => {
     await form.getByLabel(/^Password/).fill('takeover-secret');
     await expect(form.getByText('keeper@example.org is already a user; change them in the list below')).toBeVisible();
     await expect(form.getByRole('button', { name: 'Add user' })).toBeDisabled();
+    await everyShot(page, 'u-user-exists');
     await form.getByLabel('Email').fill('');
     await form.getByLabel(/^Password/).fill('');
     expect(await login('first-secret-1')).toBe(200);
