@@ -124,8 +124,11 @@ describe('randomized sync under faults', () => {
       for (let i = 0; i < 2; i++) await sync();
       await settle();
 
-      const mine = (k: string) => localLast.get(k) ?? keptMine.get(k)!;
-      const both = [...remoteLast.keys()].filter((k) => localLast.has(k) || keptMine.has(k)).sort();
+      // The "mine" choices of the round before: read through `kept`, since keptMine is refilled
+      // below while this round's conflicts are resolved.
+      const kept = keptMine;
+      const mine = (k: string) => localLast.get(k) ?? kept.get(k)!;
+      const both = [...remoteLast.keys()].filter((k) => localLast.has(k) || kept.has(k)).sort();
       const conflicts = local.service.sync.conflicts();
       expect(conflicts.map((c) => `${c.record_uuid}|${c.field_uuid}`).sort()).toEqual(both);
       for (const k of both) {
