@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { createService, type Service } from '../../electron/service/service.js';
 import { createSampleDataset } from '../../electron/service/domain/sample/createSample.js';
+import { seededRandom } from '../../shared/seededRandom.js';
 import { SYNTH, syntheticRecord } from '../synthetic.js';
 import { fileSize, fmt, freshDir, load1, scaleTag, timed, timeIt, type BenchContext } from '../util.js';
 import { httpBench } from './http.js';
@@ -25,13 +26,20 @@ interface Scale {
 
 /**
  * The JSON export the records would make, counted without writing it: exactly up to 100k
- * records, beyond that from every k-th record (they are alike; k = n / 100k) times k.
+ * records, beyond that from 100k records drawn at random (seeded) and scaled up. A fixed stride
+ * is biased: the generator varies records by their index, so every 10th record is not typical.
  */
 function exportBytes(n: number): number {
-  const step = Math.max(1, Math.floor(n / 100_000));
+  const SAMPLE = 100_000;
+  const size = (i: number) => Buffer.byteLength(JSON.stringify(syntheticRecord(i)));
   let bytes = 0;
-  for (let i = 0; i < n; i += step) bytes += Buffer.byteLength(JSON.stringify(syntheticRecord(i)));
-  return `{"count":${n},"records":[]}`.length + Math.max(0, n - 1) + bytes * step;
+  if (n <= SAMPLE) for (let i = 0; i < n; i++) bytes += size(i);
+  else {
+    const rand = seededRandom(n);
+    for (let j = 0; j < SAMPLE; j++) bytes += size(Math.floor(rand() * n));
+    bytes = (bytes / SAMPLE) * n;
+  }
+  return `{"count":${n},"records":[]}`.length + Math.max(0, n - 1) + Math.round(bytes);
 }
 
 export async function login(service: Service): Promise<Record<string, string>> {
