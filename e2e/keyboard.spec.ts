@@ -146,7 +146,7 @@ test('keyboard only: choose a dataset, move through records, edit, undo, every d
   await tabTo(page, publicFilter);
   await page.keyboard.press('End');
   await expect(publicFilter).toHaveValue('private');
-  await expect(page.getByTestId('match-count')).toHaveText(/^\d+ of \d+ match$/);
+  await expect(page.getByTestId('match-count')).toHaveText(/^[\d,]+ of [\d,]+ match$/);
 
   // Export the filtered view: start it from the dialog, wait for the download link, Escape back.
   const exportButton = toolbar.getByRole('button', { name: 'Export…' });
