@@ -10,6 +10,11 @@ import { percent } from '../jobs/JobsPanel';
 import type { Column } from './columns';
 import { Modal } from '../ui/Dialog';
 
+const FORMATS: [value: 'csv' | 'json', label: string][] = [
+  ['csv', "CSV (the list's columns)"],
+  ['json', 'JSON (ODR record list, re-importable)'],
+];
+
 /**
  * Export of what the list shows — its search, filters, sort and columns — as CSV or as JSON in
  * the ODR record-list shape, optionally zipped with the records' files. The service runs it as a
@@ -60,26 +65,18 @@ export function ExportDialog({
       </p>
       <div className="batch-form">
         <div className="choices" role="radiogroup" aria-label="Format">
-          <label className="choice">
-            <input
-              type="radio"
-              name="export-format"
-              checked={format === 'csv'}
-              onChange={() => setFormat('csv')}
-              disabled={jobId !== null}
-            />
-            CSV (the list&apos;s columns)
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="export-format"
-              checked={format === 'json'}
-              onChange={() => setFormat('json')}
-              disabled={jobId !== null}
-            />
-            JSON (ODR record list, re-importable)
-          </label>
+          {FORMATS.map(([value, label]) => (
+            <label key={value} className="choice">
+              <input
+                type="radio"
+                name="export-format"
+                checked={format === value}
+                onChange={() => setFormat(value)}
+                disabled={jobId !== null}
+              />
+              {label}
+            </label>
+          ))}
         </div>
         <label className="choice">
           <input type="checkbox" checked={files} onChange={(e) => setFiles(e.target.checked)} disabled={jobId !== null} />
