@@ -1,8 +1,8 @@
 import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import type { Domain } from '../domain/domain.js';
 import { BlobStore } from '../domain/files/blobStore.js';
+import { corsMiddleware } from './cors.js';
 import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEnv } from './auth.js';
 import { errorBody, onError } from './errors.js';
 import { fastReads } from './fastReads.js';
@@ -50,14 +50,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.onError(onError);
   app.notFound((c) => c.json(errorBody(404, `No route found for "${c.req.method} ${c.req.path}"`), 404));
 
-  // The real server answers preflights with 405, which breaks browser clients; we answer them.
-  const corsMw = cors({
-    origin: '*',
-    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'x-auth', 'Range', 'If-None-Match'],
-    exposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Range', 'Accept-Ranges', 'ETag', 'Location'],
-    maxAge: 86400,
-  });
+  const corsMw = corsMiddleware();
   app.use(`${API_PREFIX}/*`, corsMw);
 
   const tooLarge = (c: Context) => c.json(errorBody(413, `Request body larger than ${d.ctx.config.maxBodyBytes} bytes`), 413);
