@@ -11,7 +11,7 @@ function appWith(mw: MiddlewareHandler) {
   app.onError((e, c) => c.json({ error: { code: 400, message: e.message } }, 400));
   app.use('*', mw);
   app.get('/json', (c) => c.json({ ok: true }));
-  app.post('/bytes', (c) => c.body(new TextEncoder().encode('{"a":1}'), 200, { 'content-type': 'application/json', etag: '"x"' }));
+  app.post('/bytes', (c) => c.body('{"a":1}', 200, { 'content-type': 'application/json', etag: '"x"' }));
   app.get('/throws', () => {
     throw new Error('no');
   });
