@@ -6,7 +6,7 @@ import { recordLists, type TableArgs, type TableSort } from '../../store/recordL
 import { changeLogStore } from '../../store/changeLog.js';
 import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
-import { ftsQuery, type SearchIndex } from './searchIndex.js';
+import type { SearchIndex } from './searchIndex.js';
 import type { DatasetSummary } from '../../../../shared/schemas/local.js';
 import type { ViewFilter } from '../../../../shared/schemas/view.js';
 import { termsWhere } from './recordSearch.js';
@@ -38,6 +38,8 @@ const SPECIAL: Record<string, TableSort> = {
   _public: { kind: 'column', column: 'public_date' },
 };
 const CACHE = 8;
+/** Counts are 8 bytes each: many more are kept than id lists. */
+const COUNTS_KEPT = 256;
 /** Pages ending past this many rows sort the whole list (kept for the next pages). */
 const WALK_MAX = 2_000;
 /** Results up to this many rows sort the whole list: cheap, and an index walk could read far more rows than it keeps. */
@@ -76,8 +78,7 @@ export class RecordTable {
     const now = this.d.now();
     if (!canViewDatatype(user, dt, now)) throw forbidden();
     const admin = seesAll(user, dt);
-    const match = q.q ? ftsQuery(q.q) : null;
-    if (match) this.search.catchUp();
+    const match = q.q ? this.search.matchQuery(q.q) : null;
     const lists = recordLists(this.d.ctx.db);
     const gen = changeLogStore(this.d.ctx.db).lastSeq();
     const terms = filterTerms(dt, q.filters ?? []);
@@ -132,7 +133,7 @@ export class RecordTable {
     if (n === undefined) {
       n = lists.tableCount(args);
       this.counts.set(countKey, n);
-      while (this.counts.size > CACHE) this.counts.delete(this.counts.keys().next().value!);
+      while (this.counts.size > COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value!);
     }
     return n;
   }

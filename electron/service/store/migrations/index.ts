@@ -12,6 +12,7 @@ import templateRemovals from './011_template_removals.js';
 import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 import datasetSummaries from './013_dataset_summaries.js';
 import datasetCounts from './014_dataset_counts.js';
+import searchTerms from './015_search_terms.js';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: 'number_index_numeric_only', sql: numberIndexNumericOnly },
   { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
   { version: 14, name: 'dataset_counts', sql: datasetCounts },
+  { version: 15, name: 'search_terms', sql: searchTerms },
 ];
