@@ -125,4 +125,5 @@ export const SYSTEM_USER: User = {
   isSuper: true,
   display: 'system',
   roles: new Map(),
+  rev: 'system',
 };
