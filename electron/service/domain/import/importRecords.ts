@@ -67,6 +67,8 @@ export class RecordImporter {
     private readonly d: Domain,
     private readonly user: User,
     private readonly replace: boolean,
+    /** Storage rows to put top-level records back in (a restore from the record trash), by uuid. */
+    private readonly ridOf?: (uuid: string) => number | undefined,
   ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
@@ -191,6 +193,7 @@ export class RecordImporter {
     const row = this.d.store.insert({
       uuid: rec.record_uuid,
       internalId: rec.internal_id || undefined,
+      rid: parent ? undefined : this.ridOf?.(rec.record_uuid),
       datatypeId: dt.id,
       parent,
       createdBy: this.user.id,
