@@ -16,7 +16,7 @@ export const searchIndexStore = perConnection((db: Db) => {
     ),
     lastSeq: db.prepare<[], number>('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck(),
     rids: db
-      .prepare<[string], number>('SELECT rid FROM records WHERE parent_rid IS NULL AND uuid IN (SELECT value FROM json_each(?))')
+      .prepare<[string], number>('SELECT rid FROM records WHERE +parent_rid IS NULL AND uuid IN (SELECT value FROM json_each(?))')
       .pluck(),
     // Every word a record tree shows: text and numbers, chosen options and tags, file names, ids.
     bodies: db.prepare<[string], { rid: number; body: string }>(`
