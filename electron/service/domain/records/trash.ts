@@ -2,7 +2,7 @@ import type { Domain } from '../domain.js';
 import { OdrError, forbidden } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { RecordImporter } from '../import/importRecords.js';
-import { editsAll } from '../permissions.js';
+import { canEditRecord } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordTrashStore } from '../../store/recordTrash.js';
 import { tx } from '../tx.js';
@@ -51,13 +51,15 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   const dt = d.schema().datatypesByUuid.get(row.dataset_uuid);
   if (!dt) throw new OdrError(409, `The dataset of record ${uuid} (${row.dataset_uuid}) is deleted: restore the dataset first.`);
   const creators = JSON.parse(row.creators) as Record<string, number | null>;
-  if (!editsAll(user, dt) && creators[uuid] !== user.id) {
+  // The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them back.
+  const facts = { created_by: creators[uuid] ?? null, public_date: '' };
+  if (!canEditRecord(user, dt, facts, facts)) {
     throw forbidden(`You may not restore record ${uuid}: only its creator, the dataset's editors or a super-user can.`);
   }
   tx(d.ctx, () => {
     const at = d.now();
     d.log.append(at, { op: 'record.restore', userId: user.id, datasetUuid: dt.uuid, recordUuid: uuid, topRecordUuid: uuid });
-    const importer = new RecordImporter(d, user, false, (u) => (u === uuid ? row.rid : undefined));
+    const importer = new RecordImporter(d, user, false, { ridOf: (u) => (u === uuid ? row.rid : undefined) });
     importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
     store.restoreOwnership(row.creators, row.files);
     store.remove(uuid);
