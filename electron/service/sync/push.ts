@@ -14,7 +14,7 @@ import { FilePusher, isFileOp } from './filePush.js';
 import type { OutboxOp } from '../store/syncState.js';
 import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
-import { transaction } from '../store/tx.js';
+import { refetchableTransaction, transaction } from '../store/tx.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -77,14 +77,11 @@ export class Pusher {
       // Read before the transaction, from the render cache the conflict check filled; nothing
       // runs in between (one synchronous step), and marking operations done changes no record.
       const local = after ? x.localRecord(top) : undefined;
-      transaction(
-        x.db,
-        () => {
-          for (const op of ops) x.state.done(op.id);
-          if (after) this.puller.applyRemote(after, dataset, importer, local);
-        },
-        'immediate',
-      );
+      // Without its own fsync (store/tx.ts): lost to a power cut, the writes are sent again.
+      refetchableTransaction(x.db, () => {
+        for (const op of ops) x.state.done(op.id);
+        if (after) this.puller.applyRemote(after, dataset, importer, local);
+      });
     };
     let fresh: OdrRecord | null = null;
     const sent: OutboxOp[] = [];
