@@ -11,6 +11,8 @@ import datasetRoles from './010_dataset_roles.js';
 import templateRemovals from './011_template_removals.js';
 import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 import datasetSummaries from './013_dataset_summaries.js';
+import datasetCounts from './014_dataset_counts.js';
+import searchTerms from './015_search_terms.js';
 
 export interface Migration {
   version: number;
@@ -33,4 +35,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: 'template_removals', sql: templateRemovals },
   { version: 12, name: 'number_index_numeric_only', sql: numberIndexNumericOnly },
   { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
+  { version: 14, name: 'dataset_counts', sql: datasetCounts },
+  { version: 15, name: 'search_terms', sql: searchTerms },
 ];
