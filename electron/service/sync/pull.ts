@@ -17,6 +17,7 @@ import { metaStore } from '../store/meta.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { transaction } from '../store/tx.js';
+import { collectOutbox } from './outbox.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -101,7 +102,13 @@ export class Puller {
    * `rendered`: the local record as read in the same synchronous step just before (a push's
    * settle reads it outside its transaction, from the render cache).
    */
-  applyRemote(theirsRaw: OdrRecord, dataset: string, importer: RecordImporter, rendered?: OdrRecord | null): Applied {
+  applyRemote(
+    theirsRaw: OdrRecord,
+    dataset: string,
+    importer: RecordImporter,
+    rendered?: OdrRecord | null,
+    written?: ReadonlySet<string>,
+  ): Applied {
     const x = this.x;
     const theirs = x.localised(theirsRaw);
     const baseJson = x.state.baseJson(theirsRaw.record_uuid);
@@ -143,6 +150,7 @@ export class Puller {
         local,
         pending: x.state.pendingFieldKeys(localUuid),
         single: x.single,
+        written,
       });
       for (const c of conflicts) {
         x.state.recordConflict(dataset, localUuid, c);
@@ -197,7 +205,16 @@ export class Puller {
     // record itself.
     const applyBatch = {
       immediate: (rs: OdrRecord[]) => {
-        transaction(x.db, () => rs.forEach(apply), 'immediate');
+        transaction(
+          x.db,
+          () => {
+            // Edits made here while the pages were on their way are outbox operations before any
+            // record is compared: a record with one is merged, never replaced (docs/sync.md §4).
+            collectOutbox(x.d.ctx);
+            rs.forEach(apply);
+          },
+          'immediate',
+        );
         this.announce();
       },
     };

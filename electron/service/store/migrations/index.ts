@@ -11,6 +11,7 @@ import datasetRoles from './010_dataset_roles.js';
 import templateRemovals from './011_template_removals.js';
 import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 import datasetSummaries from './013_dataset_summaries.js';
+import syncOutboxRev from './014_sync_outbox_rev.js';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: 'template_removals', sql: templateRemovals },
   { version: 12, name: 'number_index_numeric_only', sql: numberIndexNumericOnly },
   { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
+  { version: 14, name: 'sync_outbox_rev', sql: syncOutboxRev },
 ];
