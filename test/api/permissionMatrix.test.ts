@@ -29,6 +29,8 @@ const RULES = {
   /** Dataset level: who sees a non-public dataset, who administers it. */
   seeDataset: (who: Who) => !['owner', 'other'].includes(who),
   administer: (who: Who) => ['super', 'dsadmin', 'roleadmin'].includes(who),
+  /** Adds records to a non-public dataset: read-only roles (view_only, view) may not (readOnlyRoles.test.ts). */
+  addRecords: (who: Who) => ['super', 'dsadmin', 'editor', 'roleadmin'].includes(who),
 };
 
 const DS = SYNTH.dataset;
@@ -437,7 +439,7 @@ const DATASET_ROUTES: DatasetRoute[] = [
   {
     name: 'POST /dataset/DS/record',
     kind: 'status',
-    allowed: RULES.seeDataset,
+    allowed: RULES.addRecords,
     req: (ds) => ({ method: 'POST', path: `/dataset/${ds}/record`, form: new URLSearchParams({}) }),
   },
   {

@@ -213,6 +213,46 @@ describe('viewers', () => {
     expect(await read(other, top)).toBeNull();
   });
 
+  it('a viewer whose role changes reads with the new rights at once, and the cache keeps one read check per user', async () => {
+    now = new Date('2026-06-12T00:00:00Z');
+    const top = SYNTH.record(36);
+    await t.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: top, public_date: '2200-01-01 00:00:00' });
+    const host = new URL(t.host.url).host;
+    const fast = () => t.service.fastRead('GET', `/api/v4/dataset/record/${top}`, `Bearer ${user.token}`, host);
+    const grant = (permission: string) =>
+      t.admin.send('POST', '/user/permissions', {
+        form: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission },
+      });
+    /** The render cache's read checks on the record's entries: how many, and whose. */
+    const checks = () =>
+      [...(d().ctx.renders as unknown as { entries: Map<string, { uuidKey: string; readers: Map<unknown, unknown> }> }).entries.values()]
+        .filter((e) => e.uuidKey.endsWith(top))
+        .flatMap((e) => [...e.readers.keys()]);
+    expect(await read(user, top)).toBeNull();
+    expect((await grant('view_all')).status).toBe(200);
+    const seen = await read(user, top);
+    expect(seen).toContain(top);
+    expect(fast()?.toString()).toBe(seen);
+    // Revoked: refused on the very next read, fast path included.
+    expect((await grant('none')).status).toBe(200);
+    expect(fast()).toBeNull();
+    expect(await read(user, top)).toBeNull();
+    // Granted again, read; then another user's change moves users_rev (the cache stays, every
+    // User object is replaced): the entry holds one check per user, not the replaced objects.
+    expect((await grant('view_all')).status).toBe(200);
+    expect(await read(user, top)).toBe(seen);
+    const renamed = await fetch(`${t.host.url}/local/users/${viewerOf(other).id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${t.admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Renamed' }),
+    });
+    expect(renamed.status).toBe(200);
+    expect(await read(user, top)).toBe(seen);
+    expect(fast()?.toString()).toBe(seen);
+    expect(checks()).toEqual([viewerOf(user).id]);
+    expect((await grant('none')).status).toBe(200);
+  });
+
   it('two viewers of different rights, and a viewer who created part of the tree', async () => {
     now = new Date('2026-06-06T00:00:00Z');
     const top = SYNTH.record(30);

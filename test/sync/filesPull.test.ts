@@ -134,6 +134,28 @@ describe('files only on the server', () => {
     expect(expected.length).toBeGreaterThan(1); // child datasets too
     expect(synced.datasets.sort()).toEqual(expected.sort());
     expect((await as('/local/sync')).status).toBe(403);
+    // A user who may not see the dataset (made non-public for the check) is told none of it,
+    // its child datasets included.
+    await d.users.create({ email: 'outsider@test.local', password: 'outsider-password-1' });
+    const outsider = (await local.loginAs('outsider@test.local', 'outsider-password-1')).token!;
+    const listedFor = async (tok: string) =>
+      (
+        (await (await fetch(`${local.host.url}/local/synced-datasets`, { headers: { Authorization: `Bearer ${tok}` } })).json()) as {
+          datasets: string[];
+        }
+      ).datasets;
+    const wasPublic = dt.publicDate;
+    const setPublic = (date: string) => {
+      local.service.ctx.db.prepare('UPDATE datatypes SET public_date = ? WHERE id = ?').run(date, dt.id);
+      local.service.ctx.schema.changed();
+    };
+    try {
+      setPublic('2200-01-01 00:00:00');
+      expect(await listedFor(outsider)).toEqual([]);
+      expect((await listedFor(token)).sort()).toEqual(expected.sort());
+    } finally {
+      setPublic(wasPublic);
+    }
 
     const uuid = filesOf(await local.admin.record(SYNTH.record(4)), FILE).find((f) => f.original_name === 'for-viewers.bin')!.file_uuid;
     expect(rowOf(uuid)!.content_hash).toBeNull();

@@ -1,6 +1,7 @@
 import type { Domain } from '../domain/domain.js';
 import { canRead } from '../domain/access.js';
 import type { Tokens } from './auth.js';
+import { SIMPLE_CORS_HEADERS } from './cors.js';
 import { API_PREFIX } from './routes/context.js';
 
 // Record reads are most of the traffic (the UI, scripts, a remote syncing from us), and once a
@@ -15,11 +16,7 @@ const RECORD_GET = /^\/api\/v4\/(?:dataset|search)\/record\/([A-Za-z0-9_-]+)$/;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The headers the app's route and its CORS middleware send with a record. */
-export const FAST_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Content-Disposition,Content-Length,Content-Range,Accept-Ranges,ETag,Location',
-  'content-type': 'application/json',
-};
+export const FAST_HEADERS = { ...SIMPLE_CORS_HEADERS, 'content-type': 'application/json' };
 
 export type FastRead = (
   method: string | undefined,

@@ -121,4 +121,5 @@ export const SYSTEM_USER: User = {
   isSuper: true,
   display: 'system',
   roles: new Map(),
+  rev: 'system',
 };

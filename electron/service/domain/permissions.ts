@@ -9,7 +9,9 @@ import { rowVisibleTo, type VisibilityFacts } from '../store/visibility.js';
 // deletion, granting roles). Roles, weakest first: `view_only` sees a non-public dataset and its
 // public records; `view` also every record, field and file of it; `edit` also writes every
 // record. Everyone else sees public datasets and public records plus what they created, and
-// edits or deletes only what they created. A child datatype follows its top-level dataset.
+// edits or deletes only what they created. A read-only role (`view_only`, `view`) writes
+// nothing: no new records, and no edits even to records its holder made before the role was
+// set. A child datatype follows its top-level dataset.
 
 const RANK: Record<DatasetRole, number> = { view_only: 1, view: 2, edit: 3, admin: 4 };
 
@@ -31,9 +33,16 @@ export const canViewDatatype = (u: User, dt: DatatypeInfo, now: string) =>
 /** Edits every record of the dataset (admins and the `edit` role): e.g. a CSV import into it. */
 export const editsAll = (u: User, dt: DatatypeInfo) => isAdmin(u, dt) || rank(u, dt) >= RANK.edit;
 
+/** A read-only role (`view_only`, `view`): it grants reading and takes away every write, own records included. */
+const readOnly = (u: User, dt: DatatypeInfo) => !isAdmin(u, dt) && rank(u, dt) > 0 && rank(u, dt) < RANK.edit;
+
+/** Adds top-level records: editors and admins, and users with no role on a dataset they may see. */
+export const canAddRecords = (u: User, dt: DatatypeInfo, now: string) =>
+  editsAll(u, dt) || (!readOnly(u, dt) && canViewDatatype(u, dt, now));
+
 /** `top` is the record's top-level record (itself for a top-level record). */
 export const canEditRecord = (u: User, dt: DatatypeInfo, rec: VisibilityFacts, top: VisibilityFacts) =>
-  isAdmin(u, dt) || rank(u, dt) >= RANK.edit || rec.created_by === u.id || top.created_by === u.id;
+  editsAll(u, dt) || (!readOnly(u, dt) && (rec.created_by === u.id || top.created_by === u.id));
 
 /** The record-read rule; its row part (creator or public now) is store/visibility.ts's, shared with SQL. */
 export const canViewRecord = (u: User, dt: DatatypeInfo, rec: VisibilityFacts, top: VisibilityFacts, now: string) =>

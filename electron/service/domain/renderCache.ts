@@ -19,7 +19,7 @@ import type { User } from './users.js';
 // read or kept while this connection is inside a transaction (uncommitted, maybe rolled back).
 //
 // The read fast path (api/fastReads) finds an entry by uuid without reading the record row: an
-// entry remembers the viewers (User objects, as the token cache holds them) who passed the read
+// entry remembers the viewers (user id and the users_rev of their rights) who passed the read
 // check while it lived, and when. The check depends on the tree's rows and the schema (any
 // change drops the entry or replaces the schema) and on the time only one way: what is public
 // stays public. So while the entry lives, a viewer who could read it can still, at any later time.
@@ -38,11 +38,11 @@ interface Entry {
   cls: ViewClass;
   trace: RenderTrace;
   /**
-   * Viewers who passed the read check while this entry lived, and when. Keyed by the User
-   * object: Users hands out a new one after any change to users or roles, so a revoked role
-   * never reuses a check.
+   * Viewers who passed the read check while this entry lived: user id → the users_rev of the
+   * rights they were checked with, and when. A check counts only for the same rev, so a revoked
+   * role never reuses one; keyed by id, so a user's replaced User objects are not kept alive.
    */
-  readers: Map<User, string>;
+  readers: Map<number, { rev: string; since: string }>;
 }
 
 export const DEFAULT_BUDGET_BYTES = 48 * 2 ** 20;
@@ -111,7 +111,7 @@ export class RenderCache {
       if (Buffer.isBuffer(kept)) return kept;
       e = kept;
     }
-    if (readChecked) e.readers.set(opts.viewer, opts.now);
+    if (readChecked) e.readers.set(opts.viewer.id, { rev: opts.viewer.rev, since: opts.now });
     return e.bytes;
   }
 
@@ -127,8 +127,8 @@ export class RenderCache {
     if (!list) return null;
     for (const e of list) {
       if (e.schema !== schema) continue;
-      const since = e.readers.get(viewer);
-      if (since === undefined || now < since) continue;
+      const checked = e.readers.get(viewer.id);
+      if (checked === undefined || checked.rev !== viewer.rev || now < checked.since) continue;
       const cls: ViewClass = seesAll(viewer, e.datatype) ? 'admin' : 'public';
       if (cls !== e.cls || !this.serves(e.trace, cls, viewer, now)) continue;
       this.touch(e);

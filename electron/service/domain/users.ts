@@ -19,9 +19,11 @@ export interface User {
   display: string;
   /** Role per top-level datatype id (domain/permissions.ts reads it). */
   roles: ReadonlyMap<number, DatasetRole>;
+  /** users_rev when this object was built: equal revs mean the same rights (the render cache keys read checks by it). */
+  rev: string;
 }
 
-const toUser = (r: UserRow, roles: readonly RoleRow[]): User => ({
+const toUser = (r: UserRow, roles: readonly RoleRow[], rev: string): User => ({
   id: r.id,
   email: r.email,
   firstName: r.first_name,
@@ -29,6 +31,7 @@ const toUser = (r: UserRow, roles: readonly RoleRow[]): User => ({
   isSuper: r.is_super === 1,
   display: `${r.first_name} ${r.last_name}`.trim() || r.email,
   roles: new Map(roles.map((x) => [x.datatype_id, x.role])),
+  rev,
 });
 
 export async function hashPassword(password: string): Promise<string> {
@@ -74,7 +77,7 @@ export class Users {
   }
 
   private load(row: UserRow): User {
-    const u = toUser(row, this.rows.rolesOf(row.id));
+    const u = toUser(row, this.rows.rolesOf(row.id), this.rev ?? '');
     this.byId.set(row.id, u);
     return u;
   }
@@ -106,7 +109,7 @@ export class Users {
   all(): User[] {
     const roles = new Map<number, RoleRow[]>();
     for (const r of this.rows.allRoles()) roles.set(r.user_id, [...(roles.get(r.user_id) ?? []), r]);
-    return this.rows.all().map((r) => toUser(r, roles.get(r.id) ?? []));
+    return this.rows.all().map((r) => toUser(r, roles.get(r.id) ?? [], this.rows.revision() ?? ''));
   }
 
   superUsers(): number {

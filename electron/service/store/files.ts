@@ -81,7 +81,7 @@ export const fileStore = perConnection((db: Db) => {
     namesUnderTops: db
       .prepare<[string], string>(
         `SELECT f.original_name FROM files f JOIN records r ON r.rid = f.record_rid
-         WHERE r.top_rid IN (SELECT value FROM json_each(?)) AND f.parent_rid IS NULL ORDER BY r.top_rid, f.rid`,
+         WHERE r.top_rid IN (SELECT value FROM json_each(?)) AND +f.parent_rid IS NULL ORDER BY r.top_rid, f.rid`,
       )
       .pluck(),
   };

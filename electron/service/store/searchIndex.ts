@@ -16,7 +16,7 @@ export const searchIndexStore = perConnection((db: Db) => {
     ),
     lastSeq: db.prepare<[], number>('SELECT COALESCE(MAX(seq), 0) FROM change_log').pluck(),
     rids: db
-      .prepare<[string], number>('SELECT rid FROM records WHERE parent_rid IS NULL AND uuid IN (SELECT value FROM json_each(?))')
+      .prepare<[string], number>('SELECT rid FROM records WHERE +parent_rid IS NULL AND uuid IN (SELECT value FROM json_each(?))')
       .pluck(),
     // Every word a record tree shows: text and numbers, chosen options and tags, file names, ids.
     bodies: db.prepare<[string], { rid: number; body: string }>(`
@@ -29,7 +29,7 @@ export const searchIndexStore = perConnection((db: Db) => {
         UNION ALL SELECT r.top_rid, t.name FROM records r JOIN tag_selections s ON s.record_rid = r.rid JOIN tags t ON t.id = s.tag_id
           WHERE r.top_rid IN tops
         UNION ALL SELECT r.top_rid, f.original_name FROM records r JOIN files f ON f.record_rid = r.rid
-          WHERE r.top_rid IN tops AND f.parent_rid IS NULL
+          WHERE r.top_rid IN tops AND +f.parent_rid IS NULL
         UNION ALL SELECT r.rid, r.uuid || ' ' || r.internal_id FROM records r WHERE r.rid IN tops
       )
       SELECT top AS rid, group_concat(w, ' ') AS body FROM words GROUP BY top`),

@@ -176,7 +176,7 @@ export class SyncFileStore {
   originalsUnder(topRid: number): (FileRow & { record_uuid: string })[] {
     return this.q(
       `SELECT f.*, r.uuid AS record_uuid FROM files f JOIN records r ON r.rid = f.record_rid
-       WHERE r.top_rid = ? AND f.parent_rid IS NULL ORDER BY f.rid`,
+       WHERE r.top_rid = ? AND +f.parent_rid IS NULL ORDER BY f.rid`,
     ).all(topRid) as (FileRow & { record_uuid: string })[];
   }
 

@@ -19,6 +19,9 @@ interface Upload {
 
 let nextUpload = 1;
 
+/** The file's size, or nothing when the server listed none (its exports often do not): never "0 bytes". */
+const sizeOf = (f: FileEntry): string => (f.file_size !== undefined && /^\d+$/.test(f.file_size.trim()) ? formatBytes(f.file_size) : '');
+
 /**
  * File and image fields: drop files from the desktop (or pick them), one progress bar per
  * upload; thumbnails for images; download; delete after confirmation.
@@ -116,8 +119,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
               )}
               <span className="file-name">{original.original_name}</span>
               <span className="muted" data-testid="file-size">
-                {isImage && original.width ? `${original.width}×${original.height} · ` : ''}
-                {formatBytes(original.file_size)}
+                {[isImage && original.width ? `${original.width}×${original.height}` : '', sizeOf(original)].filter(Boolean).join(' · ')}
               </span>
               {original.content_local === false && !fromServer ? (
                 <span className="muted not-local">

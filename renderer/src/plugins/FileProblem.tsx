@@ -3,12 +3,14 @@ import { FileUnavailable } from './fileText';
 
 /**
  * What a chart or table says when its file's bytes are not on this computer (exports carry
- * metadata only): with a remote attached, a button asks the service again (GET /file fetches
- * remote-only files); without one, where to attach it.
+ * metadata only): in a synced dataset, a button asks the service again (GET /file fetches
+ * remote-only files); otherwise, where to attach the server.
  */
 export function FileProblem({ error, names, retry }: { error: unknown; names: string[]; retry: () => void }) {
-  // The remote's address is a super-user's to see; every user may fetch through a synced dataset.
-  const remotes = useSyncStatus().data?.remotes ?? [];
+  // Every user may fetch through a synced dataset (GET /local/synced-datasets). The remote's
+  // address is a super-user's to see: read from the sync status the app header already keeps
+  // for them, never requested here (GET /local/sync answers 403 to everyone else).
+  const remotes = useSyncStatus(false).data?.remotes ?? [];
   const synced = (useSyncedDatasets().data ?? []).length > 0;
   const notHere = error instanceof FileUnavailable && error.notHere;
   const what = names.length === 1 ? names[0] : `${names.length} files`;
@@ -22,7 +24,7 @@ export function FileProblem({ error, names, retry }: { error: unknown; names: st
             </strong>{' '}
             The export carried the file{names.length === 1 ? '' : 's'} as metadata only; the bytes are on the ODR server.
           </p>
-          {remotes.length || synced ? (
+          {synced ? (
             <button type="button" onClick={retry}>
               Fetch from {remotes[0]?.url ?? 'the ODR server'}
             </button>

@@ -13,6 +13,7 @@ import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails
 import { importFile } from '../../domain/import/importFile.js';
 import { startJob } from '../../domain/jobRunner.js';
 import { isAdmin } from '../../domain/permissions.js';
+import { recordsEventFor, type RecordsEvent } from '../../domain/recordEvents.js';
 import { createSampleDataset, MAX_SAMPLE_RECORDS } from '../../domain/sample/createSample.js';
 import type { JobList } from '../../../../shared/schemas/job.js';
 
@@ -39,7 +40,12 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       const onJob = (e: { userId: number; job: TrackedJob }) => {
         if (e.userId === user.id) push('job', e.job);
       };
-      const onRecords = (e: { datasetUuid: string; recordUuids: string[] }) => push('records', e);
+      // Only what this user may read, with their rights as of now (the stream outlives the request).
+      const onRecords = (e: RecordsEvent) => {
+        const now = d.users.get(user.id);
+        const visible = now && recordsEventFor(d, now, e);
+        if (visible) push('records', visible);
+      };
       // `sync`: live sync status of a remote, for the header (super-users, as GET /local/sync).
       // The stream outlives the request: ask who the user is now, not who they were at opening.
       const onSync = (e: LiveStatus) => {

@@ -33,10 +33,14 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const schema = d.schema();
     const now = d.now();
     const out: string[] = [];
+    // Every listed dataset, child datasets included, passes the read gate on its own.
     for (const uuid of sync.syncedDatasets()) {
       const dt = schema.datatypesByUuid.get(uuid);
-      if (!dt || !canViewDatatype(user, dt, now)) continue;
-      for (const id of schema.subtreeIds(dt)) out.push(schema.datatypes.get(id)!.uuid);
+      if (!dt) continue;
+      for (const id of schema.subtreeIds(dt)) {
+        const each = schema.datatypes.get(id)!;
+        if (canViewDatatype(user, each, now)) out.push(each.uuid);
+      }
     }
     return c.json({ datasets: out } satisfies SyncedDatasets);
   });

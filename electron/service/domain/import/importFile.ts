@@ -8,6 +8,8 @@ import { TemplateWriter } from './importTemplate.js';
 import { RecordImporter } from './importRecords.js';
 import { ExportFormatError, jsonArrayElements } from './jsonElements.js';
 import { withBulkIndexes } from './bulkIndexes.js';
+import { forbidden } from '../errors.js';
+import { isAdmin } from '../permissions.js';
 
 export class ImportError extends Error {}
 
@@ -107,6 +109,14 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
     if (e instanceof ShapeError) throw new ImportError(`template export: ${e.message}`);
     throw e;
   }
+  // A template export over a dataset that exists changes its template: its admins' call.
+  const schema = d.schema();
+  const checkRights = (x: typeof t): void => {
+    const dt = schema.datatypesByUuid.get(x.template_uuid);
+    if (dt && !isAdmin(user, dt)) throw forbidden(`You may not change the template of dataset ${dt.top.uuid}: only its admins can.`);
+    x.related_databases.forEach(checkRights);
+  };
+  checkRights(t);
   const writer = new TemplateWriter(d);
   let fields = 0;
   const count = (x: typeof t): void => {

@@ -7,6 +7,8 @@ import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
+import { forbidden } from '../errors.js';
+import { editsAll } from '../permissions.js';
 import { pulledRecordStore } from '../../store/pulledRecords.js';
 import { recordImportStatements } from '../../store/recordImport.js';
 
@@ -94,6 +96,11 @@ export class RecordImporter {
       this.stats.skipped++;
       return;
     }
+    // Writing into a dataset that exists already needs the right to edit all of it (as a CSV
+    // import does); a new dataset is the importer's own.
+    const into = this.schema.datatypesByUuid.get(rec.database_uuid);
+    if (into) this.assertMayWrite(into);
+    if (existing) this.assertMayWrite(this.d.datatypeOf(existing));
     // Replaced in place: the record keeps its row, so a pull never moves it in any list.
     if (existing && existing.parent_rid !== null) this.d.store.delete(existing.rid);
     const row = existing && existing.parent_rid === null ? this.overwriteTree(rec, existing, null) : this.insertTree(rec, null, null);
@@ -107,6 +114,11 @@ export class RecordImporter {
       recordUuid: row.uuid,
       topRecordUuid: row.uuid,
     });
+  }
+
+  private assertMayWrite(dt: DatatypeInfo): void {
+    if (!editsAll(this.user, dt))
+      throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only its admins and editors can.`);
   }
 
   private datatypeFor(rec: OdrRecord, parentDt: DatatypeInfo | null): DatatypeInfo {

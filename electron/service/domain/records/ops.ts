@@ -4,7 +4,7 @@ import { SYSTEM_USER } from '../domain.js';
 import { badRequest, forbidden, notFound, OdrError } from '../errors.js';
 import { newUuid } from '../ids.js';
 import { assertEdit, editableRecord } from '../access.js';
-import { canViewDatatype } from '../permissions.js';
+import { canAddRecords } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
@@ -41,7 +41,7 @@ export function createRecord(d: Domain, user: User, datasetUuid: string, input: 
   if (dt.parentId !== null) {
     throw badRequest(`${datasetUuid} is a child datatype: its records are created inside a parent record (save with record_uuid "")`);
   }
-  if (!canViewDatatype(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}.`);
+  if (!canAddRecords(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}.`);
   const now = d.now();
   const created = input.created ? parseDateOrThrow(d, input.created, 'created') : now;
   const publicDate = input.publicDate ? parseDateOrThrow(d, input.publicDate, 'public_date') : dt.newRecordsPublic ? now : PRIVATE_DATE;
