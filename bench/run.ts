@@ -4,6 +4,9 @@
 //   --scale a,b,c      the core section's scales (default 10000,100000 and --records if larger)
 //   --only core,...    sections: core, startup, ui, files, sync, syncfiles, search (all by default), or http
 //                      (the HTTP read/write figures alone, on --records records)
+//   --reuse            opens the synthetic databases a previous run built in .bench/ (and keeps
+//                      them) instead of building them again: no import figures, the rest
+//                      measured as usual (a 1M build takes ~10-30 min)
 //   --readme           writes the results table into README.md between the bench markers
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +26,13 @@ import { uiBench } from './sections/ui.js';
 import { writeReadme, type RunInfo } from './readme.js';
 
 const { values } = parseArgs({
-  options: { records: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' }, readme: { type: 'boolean' } },
+  options: {
+    records: { type: 'string' },
+    scale: { type: 'string' },
+    only: { type: 'string' },
+    readme: { type: 'boolean' },
+    reuse: { type: 'boolean' },
+  },
 });
 const count = (s: string) => {
   const n = Number(s.replace(/_/g, ''));
@@ -40,6 +49,7 @@ const ctx: BenchContext = {
   records,
   scales,
   work,
+  reuse: values.reuse ?? false,
   rows: [],
   add: (row) => {
     ctx.rows.push(row);

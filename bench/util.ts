@@ -138,6 +138,8 @@ export interface BenchContext {
   records: number;
   /** The scales the core section measures, ascending (the cost curve's columns). */
   scales: number[];
+  /** `--reuse`: open the data dirs a previous run built (and keep them) instead of building them again. */
+  reuse: boolean;
   /** .bench/ in the project: generated data and data dirs (git-ignored). */
   work: string;
   rows: Row[];

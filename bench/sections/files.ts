@@ -4,13 +4,10 @@ import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { OdrClient } from '../../shared/client/odrClient.js';
-import { createService } from '../../electron/service/service.js';
-import { importFile } from '../../electron/service/domain/import/importFile.js';
-import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
-import { best, fmt, forkTs, freshDir, mbPerSec, timed, type BenchContext } from '../util.js';
-import { writeFileSync } from 'node:fs';
+import { SYNTH } from '../synthetic.js';
+import { BENCH_ADMIN, bareGet, drain, seedDataDir } from '../remote.js';
+import { best, fmt, forkTs, mbPerSec, timed, type BenchContext } from '../util.js';
 
-const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
 const MB = 2 ** 20;
 
 async function makeFile(file: string, bytes: number) {
@@ -22,12 +19,6 @@ async function makeFile(file: string, bytes: number) {
     if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((r) => out.end(() => r()));
-}
-
-async function drain(res: Response): Promise<number> {
-  let n = 0;
-  for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) n += part.length;
-  return n;
 }
 
 /**
@@ -78,16 +69,7 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
   const size = 256 * MB;
   const big = path.join(ctx.work, 'upload-256mb.bin');
   await makeFile(big, size);
-  const dataDir = freshDir(ctx, 'data-files');
-  const setup = await createService({ dataDir, admin: ADMIN });
-  const admin = setup.domain.users.firstSuperUser()!;
-  const tpl = path.join(ctx.work, 'synthetic-template.json');
-  writeFileSync(tpl, JSON.stringify(syntheticTemplate()));
-  await importFile(setup.domain, admin, tpl);
-  const recs = path.join(ctx.work, 'synthetic-50.json');
-  await writeSyntheticExport(recs, 50);
-  await importFile(setup.domain, admin, recs);
-  await setup.close();
+  const { dir: dataDir } = await seedDataDir(ctx, 'data-files', 50);
 
   // Limit for uploads: copying the same bytes on the same disk, flushed as the service does.
   const copyTarget = path.join(ctx.work, 'copy.bin');
@@ -101,7 +83,7 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
 
   const server = await forkTs('server.ts', [dataDir]);
   const client = new OdrClient({ baseUrl: `http://127.0.0.1:${server.port}/api/v4` });
-  await client.login(ADMIN.email, ADMIN.password);
+  await client.login(BENCH_ADMIN.email, BENCH_ADMIN.password);
   let uploaded = '';
   const up = await best(2, async () => {
     const rate = await mbPerSec(async () => {
@@ -130,7 +112,7 @@ export async function filesBench(ctx: BenchContext): Promise<void> {
   });
 
   const bare = await forkTs('bare-file.ts', [big]);
-  const bareDown = await best(3, () => mbPerSec(async () => drain(await fetch(`http://127.0.0.1:${bare.port}/`))));
+  const bareDown = await best(3, () => mbPerSec(() => bareGet(`http://127.0.0.1:${bare.port}/`)));
   await bare.stop();
   ctx.add({ section: 'files', name: 'limit: bare node:http streaming the same file', value: +fmt(bareDown, 0), unit: 'MB/s' });
   const down = await best(3, () =>

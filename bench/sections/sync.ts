@@ -1,60 +1,41 @@
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createService, type Service } from '../../electron/service/service.js';
-import { importFile } from '../../electron/service/domain/import/importFile.js';
 import { setValue } from '../../electron/service/domain/records/ops.js';
-import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
+import { SYNTH } from '../synthetic.js';
 import { PUSH_CONCURRENCY } from '../../electron/service/sync/push.js';
 import { PUSH_DELAY_MS } from '../../electron/service/sync/live.js';
 import type { User } from '../../electron/service/domain/users.js';
 import { OdrClient } from '../../shared/client/odrClient.js';
-import { fmt, forkTs, freshDir, load1, percentile, type BenchContext } from '../util.js';
+import { BENCH_ADMIN, barePages, startRemote } from '../remote.js';
+import { fmt, forkTs, freshDir, load1, percentile, type BenchContext, type Child } from '../util.js';
 
-const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
 const PULL_RECORDS = Number(process.env.BENCH_SYNC_RECORDS ?? 10_000);
 const PUSH_EDITS = 1_000;
+/** The lab-server rows: a smaller dataset and fewer edits, each operation waits two round trips. */
+const LAB_RECORDS = 1_000;
+const LAB_EDITS = 200;
+const LAB_DELAY_MS = 20;
 
 /**
  * Issue 12: a first pull of 10k records from a remote service in its own process on loopback
  * beside a bare client GETting the same pages; a push of 1,000 queued value edits (each on its
  * own record, so each is checked against a fresh server copy as a real push is) one record at
- * a time and several at once; live mode's lag from a local write to visible on the remote.
+ * a time and several at once, on loopback and through a proxy adding a lab server's round trip;
+ * live mode's lag from a local write to visible on the remote.
  */
 export async function syncBench(ctx: BenchContext): Promise<void> {
-  const remoteDir = freshDir(ctx, 'data-sync-remote');
-  const setup = await createService({ dataDir: remoteDir, admin: ADMIN });
-  const admin = setup.domain.users.firstSuperUser()!;
-  const tpl = path.join(ctx.work, 'synthetic-template.json');
-  writeFileSync(tpl, JSON.stringify(syntheticTemplate()));
-  await importFile(setup.domain, admin, tpl);
-  const recs = path.join(ctx.work, `synthetic-${PULL_RECORDS}.json`);
-  await writeSyntheticExport(recs, PULL_RECORDS);
-  await importFile(setup.domain, admin, recs);
-  const children = setup.ctx.db.prepare('SELECT COUNT(*) FROM records WHERE parent_rid IS NOT NULL').pluck().get() as number;
-  await setup.close();
-
-  const remote = await forkTs('server.ts', [remoteDir]);
-  const remoteUrl = `http://127.0.0.1:${remote.port}/api/v4`;
-  const local = await createService({ dataDir: freshDir(ctx, 'data-sync-local'), admin: ADMIN, liveSync: false });
+  const remote = await startRemote(ctx, 'data-sync-remote', PULL_RECORDS);
+  const local = await createService({ dataDir: freshDir(ctx, 'data-sync-local'), admin: BENCH_ADMIN, liveSync: false });
   try {
     const me = local.domain.users.firstSuperUser()!;
-    const id = await local.sync.addRemote(remoteUrl, ADMIN.email, ADMIN.password);
+    const id = await local.sync.addRemote(remote.api, BENCH_ADMIN.email, BENCH_ADMIN.password);
 
     // The limit for the first pull: a bare client that only GETs the same record pages, one
     // after the other, in this run.
-    const bare = new OdrClient({ baseUrl: remoteUrl });
-    await bare.login(ADMIN.email, ADMIN.password);
-    let t0 = performance.now();
-    let bareCount = 0;
-    for (let offset = 0; ; offset += 100) {
-      const page = await bare.request<{ records: unknown[] }>('GET', `/dataset/${SYNTH.dataset}/100/${offset}`);
-      bareCount += page.records.length;
-      if (page.records.length < 100) break;
-    }
-    const bareRate = bareCount / ((performance.now() - t0) / 1000);
+    const bare = await barePages(await remote.client());
+    const bareRate = bare.records / (bare.ms / 1000);
 
-    t0 = performance.now();
+    let t0 = performance.now();
     const pull = await local.sync.run(id, me, [SYNTH.dataset]);
     const pullMs = performance.now() - t0;
     if (pull.error) throw new Error(`pull failed: ${pull.error}`);
@@ -66,7 +47,7 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
       name: `first pull of ${PULL_RECORDS} records, bare page GETs (the limit)`,
       value: Math.round(bareRate),
       unit: 'rec/s',
-      note: `${bareCount} records in pages of 100, GET and JSON parse only`,
+      note: `${bare.records} records in pages of 100, GET and JSON parse only`,
     });
     ctx.add({
       section: 'sync',
@@ -75,7 +56,7 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
       unit: 'rec/s',
       target: '≥ 50 % of bare GETs',
       pass: rate >= 0.5 * bareRate,
-      note: `${fmt((100 * rate) / bareRate, 0)} % of the bare client; ${fmt(pullMs / 1000, 1)} s incl. ${children} child records, template, id listing`,
+      note: `${fmt((100 * rate) / bareRate, 0)} % of the bare client; ${fmt(pullMs / 1000, 1)} s incl. ${remote.children} child records, template, id listing; load ${load1()}`,
     });
 
     // Push: the same number of queued edits, first one record at a time, then with several
@@ -83,23 +64,8 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
     // both processes is counted: on a machine with few free cores it bounds what concurrency
     // can win (the wall time of a one-at-a-time push is CPU plus waiting; only waiting overlaps).
     const field = SYNTH.field('Medium Text');
-    const pushRate = async (concurrency: number, from: number) => {
-      for (let i = from; i < from + PUSH_EDITS; i++) setValue(local.domain, me, SYNTH.record(i), field, `pushed ${i}`);
-      // The edits' own search indexing is theirs, not the push's: it would otherwise run inside
-      // the timed push (the indexer follows every 250 ms) and be counted as push CPU.
-      local.domain.search.catchUp();
-      const cpu0 = process.cpuUsage();
-      const remote0 = (await remote.stats()).cpuUs ?? 0;
-      const t = performance.now();
-      const s = await local.sync.engine(id, me, concurrency).push();
-      const ms = performance.now() - t;
-      const cpu = process.cpuUsage(cpu0);
-      const remoteCpuMs = ((await remote.stats()).cpuUs ?? 0) / 1000 - remote0 / 1000;
-      if (s.pushed !== PUSH_EDITS) throw new Error(`pushed ${s.pushed} of ${PUSH_EDITS} at concurrency ${concurrency}`);
-      return { rate: PUSH_EDITS / (ms / 1000), cpuMsPerOp: ((cpu.user + cpu.system) / 1000 + remoteCpuMs) / PUSH_EDITS, ms };
-    };
-    const serial = await pushRate(1, 0);
-    const parallel = await pushRate(PUSH_CONCURRENCY, PUSH_EDITS);
+    const serial = await timePush(local, me, id, remote.child, 1, 0, PUSH_EDITS, field);
+    const parallel = await timePush(local, me, id, remote.child, PUSH_CONCURRENCY, PUSH_EDITS, PUSH_EDITS, field);
     const cores = os.cpus().length;
     // With every core free to us, N records in flight can at best turn waiting into work: the
     // rate is then bounded by the CPU both processes spend per operation.
@@ -132,7 +98,7 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
     });
 
     // Live mode: a local write until the remote answers it (polled every 25 ms), one at a time.
-    const lags = await liveLag(local, me, remoteUrl, field);
+    const lags = await liveLag(local, me, remote.api, field);
     for (const p of [50, 95]) {
       ctx.add({
         section: 'sync',
@@ -146,7 +112,78 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
     }
   } finally {
     await local.close();
-    await remote.stop();
+    await remote.child.stop();
+  }
+  await labPush(ctx);
+}
+
+/**
+ * `count` value edits queued on records from..from+count, then pushed with `concurrency` records
+ * in flight: the rate, and the CPU both processes spent per operation.
+ */
+async function timePush(
+  local: Service,
+  me: User,
+  id: number,
+  remote: Child,
+  concurrency: number,
+  from: number,
+  count: number,
+  field: string,
+) {
+  for (let i = from; i < from + count; i++) setValue(local.domain, me, SYNTH.record(i), field, `pushed ${i}`);
+  // The edits' own search indexing is theirs, not the push's: it would otherwise run inside
+  // the timed push (the indexer follows every 250 ms) and be counted as push CPU.
+  local.domain.search.catchUp();
+  const cpu0 = process.cpuUsage();
+  const remote0 = (await remote.stats()).cpuUs ?? 0;
+  const t = performance.now();
+  const s = await local.sync.engine(id, me, concurrency).push();
+  const ms = performance.now() - t;
+  const cpu = process.cpuUsage(cpu0);
+  const remoteCpuMs = ((await remote.stats()).cpuUs ?? 0) / 1000 - remote0 / 1000;
+  if (s.pushed !== count) throw new Error(`pushed ${s.pushed} of ${count} at concurrency ${concurrency}`);
+  return { rate: count / (ms / 1000), cpuMsPerOp: ((cpu.user + cpu.system) / 1000 + remoteCpuMs) / count, ms };
+}
+
+/**
+ * The same push to a remote behind a proxy holding each packet LAB_DELAY_MS each way, as a lab's
+ * ODR server (PHP answer time, campus network) would: there the records in flight overlap the
+ * round trips, which on loopback are too short to matter beside the CPU.
+ */
+async function labPush(ctx: BenchContext): Promise<void> {
+  const remote = await startRemote(ctx, 'data-sync-lab-remote', LAB_RECORDS);
+  const proxy = await forkTs('latencyProxy.ts', [String(remote.child.port), String(LAB_DELAY_MS)]);
+  const local = await createService({ dataDir: freshDir(ctx, 'data-sync-lab-local'), admin: BENCH_ADMIN, liveSync: false });
+  try {
+    const me = local.domain.users.firstSuperUser()!;
+    const id = await local.sync.addRemote(`http://127.0.0.1:${proxy.port}/api/v4`, BENCH_ADMIN.email, BENCH_ADMIN.password);
+    const pull = await local.sync.run(id, me, [SYNTH.dataset]);
+    if (pull.error) throw new Error(`pull through the proxy failed: ${pull.error}`);
+    const field = SYNTH.field('Medium Text');
+    const serial = await timePush(local, me, id, remote.child, 1, 0, LAB_EDITS, field);
+    const parallel = await timePush(local, me, id, remote.child, PUSH_CONCURRENCY, LAB_EDITS, LAB_EDITS, field);
+    const lab = `remote behind a ${LAB_DELAY_MS} ms-each-way proxy`;
+    ctx.add({
+      section: 'sync',
+      name: `push of ${LAB_EDITS} queued edits, one record at a time, ${lab}`,
+      value: Math.round(serial.rate),
+      unit: 'ops/s',
+      note: `${fmt(serial.ms / LAB_EDITS, 1)} ms wall per op of which ${fmt(serial.cpuMsPerOp, 2)} ms CPU (both services)`,
+    });
+    ctx.add({
+      section: 'sync',
+      name: `push of ${LAB_EDITS} queued edits, ${PUSH_CONCURRENCY} records in flight, ${lab}`,
+      value: Math.round(parallel.rate),
+      unit: 'ops/s',
+      target: '≥ 4× one at a time',
+      pass: parallel.rate >= 4 * serial.rate,
+      note: `${fmt(parallel.rate / serial.rate, 2)}× the one-at-a-time rate of this run; load ${load1()}`,
+    });
+  } finally {
+    await local.close();
+    await proxy.stop();
+    await remote.child.stop();
   }
 }
 
@@ -154,7 +191,7 @@ const LAG_SAMPLES = 15;
 
 async function liveLag(local: Service, me: User, remoteUrl: string, field: string): Promise<number[]> {
   const reader = new OdrClient({ baseUrl: remoteUrl });
-  await reader.login(ADMIN.email, ADMIN.password);
+  await reader.login(BENCH_ADMIN.email, BENCH_ADMIN.password);
   const idle = () => local.sync.live.statuses().every((s) => s.state === 'online' && s.pending === 0);
   const until = async (ok: () => boolean | Promise<boolean>, what: string) => {
     const end = Date.now() + 60_000;

@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { createService } from '../../electron/service/service.js';
-import { importFile } from '../../electron/service/domain/import/importFile.js';
-import { SYNTH, syntheticTemplate, writeSyntheticExport } from '../synthetic.js';
-import { OdrClient } from '../../shared/client/odrClient.js';
-import { fmt, forkTs, freshDir, type BenchContext } from '../util.js';
+import { SYNTH } from '../synthetic.js';
+import { BENCH_ADMIN, bareGet, startRemote } from '../remote.js';
+import { fmt, freshDir, type BenchContext } from '../util.js';
 
-const ADMIN = { email: 'bench@localhost', password: 'bench-password' };
 const FILES = Number(process.env.BENCH_SYNC_FILES ?? 16);
 const FILE_MB = 4;
 
@@ -17,23 +13,11 @@ const FILE_MB = 4;
  * remote, in this run, alternating rounds so the machine's drift hits both.
  */
 export async function syncFilesBench(ctx: BenchContext): Promise<void> {
-  const remoteDir = freshDir(ctx, 'data-syncfiles-remote');
-  const setup = await createService({ dataDir: remoteDir, admin: ADMIN });
-  const admin = setup.domain.users.firstSuperUser()!;
-  const tpl = path.join(ctx.work, 'synthetic-template.json');
-  writeFileSync(tpl, JSON.stringify(syntheticTemplate()));
-  await importFile(setup.domain, admin, tpl);
-  const recs = path.join(ctx.work, 'synthetic-files-20.json');
-  await writeSyntheticExport(recs, 20);
-  await importFile(setup.domain, admin, recs);
-  await setup.close();
-
-  const remote = await forkTs('server.ts', [remoteDir]);
-  const remoteUrl = `http://127.0.0.1:${remote.port}/api/v4`;
-  const local = await createService({ dataDir: freshDir(ctx, 'data-syncfiles-local'), admin: ADMIN, liveSync: false });
+  const remote = await startRemote(ctx, 'data-syncfiles-remote', 20);
+  const remoteUrl = remote.api;
+  const local = await createService({ dataDir: freshDir(ctx, 'data-syncfiles-local'), admin: BENCH_ADMIN, liveSync: false });
   try {
-    const client = new OdrClient({ baseUrl: remoteUrl });
-    await client.login(ADMIN.email, ADMIN.password);
+    const client = await remote.client();
     for (let i = 0; i < FILES; i++) {
       await client.uploadFile(
         { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1 + (i % 9)), field_uuid: SYNTH.field('File'), template_field_uuid: '' },
@@ -41,7 +25,7 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
       );
     }
     const me = local.domain.users.firstSuperUser()!;
-    const id = await local.sync.addRemote(remoteUrl, ADMIN.email, ADMIN.password);
+    const id = await local.sync.addRemote(remoteUrl, BENCH_ADMIN.email, BENCH_ADMIN.password);
     const s = await local.sync.run(id, me, [SYNTH.dataset]);
     if (s.error) throw new Error(`pull failed: ${s.error}`);
     const files = local.sync.files.missing(SYNTH.dataset).filter((f) => f.original_name.startsWith('bench-'));
@@ -54,10 +38,7 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
     let syncMs = 0;
     for (const half of [files.slice(0, FILES / 2), files.slice(FILES / 2)]) {
       let t0 = performance.now();
-      for (const f of half) {
-        const res = await fetch(`${remoteUrl}/file/${f.uuid}`, { headers: { Authorization: `Bearer ${client.token}` } });
-        await res.arrayBuffer();
-      }
+      for (const f of half) await bareGet(`${remoteUrl}/file/${f.uuid}`, client.token);
       bareMs += performance.now() - t0;
       t0 = performance.now();
       for (const f of half) await local.sync.files.ensure(f);
@@ -83,6 +64,6 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
     });
   } finally {
     await local.close();
-    await remote.stop();
+    await remote.child.stop();
   }
 }

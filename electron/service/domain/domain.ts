@@ -2,6 +2,7 @@ import { assertRead } from './access.js';
 import { ChangeLog, type Change } from './changeLog.js';
 import { GroupCommit } from './groupCommit.js';
 import { Jobs } from './jobs.js';
+import { RecordLists } from './records/list.js';
 import { RecordTable } from './search/recordTable.js';
 import { SearchIndex } from './search/searchIndex.js';
 import { nowStamp, type Ctx } from './context.js';
@@ -23,6 +24,8 @@ export class Domain {
   readonly jobs: Jobs;
   readonly search: SearchIndex;
   readonly table: RecordTable;
+  /** Top-level record pages and id lists (one per domain: it keeps page starts). */
+  readonly lists: RecordLists;
 
   constructor(readonly ctx: Ctx) {
     this.users = new Users(ctx);
@@ -33,6 +36,7 @@ export class Domain {
     this.jobs = new Jobs(ctx);
     this.search = new SearchIndex(ctx);
     this.table = new RecordTable(this, this.search);
+    this.lists = new RecordLists(this);
   }
 
   now(): string {

@@ -48,7 +48,10 @@ function orderOf(sort: TableSort): { join: string; order: { sql: string; nulls?:
     case 'value':
       return {
         join: 'LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @sortField',
-        order: [{ sql: "(v.value IS NULL OR v.value = '')", nulls: true }, { sql: sort.numeric ? 'CAST(v.value AS REAL)' : 'v.value' }],
+        order: [
+          { sql: "(v.value IS NULL OR v.value = '')", nulls: true },
+          { sql: sort.numeric ? 'CAST(v.value AS REAL)' : "NULLIF(v.value, '') COLLATE NOCASE" },
+        ],
         fieldId: sort.fieldId,
       };
     case 'option': {
@@ -57,6 +60,22 @@ function orderOf(sort: TableSort): { join: string; order: { sql: string; nulls?:
       return { join: '', order: [{ sql: `${first} IS NULL`, nulls: true }, { sql: first }], fieldId: sort.fieldId };
     }
   }
+}
+
+/** The record table's condition on `r`: the dataset's top-level records the viewer may read, matching. */
+function tableWhere(a: TableArgs): string {
+  const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
+  const match = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
+  const terms = a.filter ? `AND ${a.filter.sql}` : '';
+  return `r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${match} ${terms}`;
+}
+
+/** The terms' `?` bind in order; the named parameters from the object. */
+function tableParams(a: TableArgs, fieldId?: number): unknown[] {
+  return [
+    ...(a.filter?.args ?? []),
+    { dt: a.dt, user: a.user, now: a.now, match: a.match, ...(fieldId === undefined ? {} : { sortField: fieldId }) },
+  ];
 }
 
 /** Top-level records of a dataset: pages, id lists, counts, the UI table's order, summaries. */
@@ -74,16 +93,19 @@ export const recordLists = perConnection((db: Db) => {
     count: db.prepare<[IdArgs], number>(`SELECT COUNT(*) ${base(filter)} ${modified}`).pluck(),
   });
   const s: Record<ListScope, ReturnType<typeof make>> = { all: make(''), visible: make(`AND ${rowVisibleSql('r')}`) };
-  const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
-  // Per top-level dataset, over records_top_by_update (migration 013): no table rows read.
-  const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
-    `SELECT id, n, updated FROM (
-       SELECT d.id,
-         (SELECT COUNT(*) FROM records r WHERE r.datatype_id = d.id AND r.parent_rid IS NULL) AS n,
-         (SELECT MAX(r.update_date) FROM records r WHERE r.datatype_id = d.id AND r.parent_rid IS NULL) AS updated
-       FROM datatypes d WHERE d.parent_id IS NULL)
-     WHERE n > 0`,
+  // From a known rid on: the OFFSET left is small however deep the page (RecordLists.page).
+  const pageFrom = db.prepare<[PageArgs & { from: number }], RecordRow>(
+    `SELECT ${COLUMNS} ${base('AND r.rid >= @from')} ORDER BY r.rid LIMIT @limit OFFSET @offset`,
   );
+  const topRids = db.prepare<[number], number>('SELECT rid FROM records WHERE datatype_id = ? AND parent_rid IS NULL ORDER BY rid').pluck();
+  const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
+  // Per top-level dataset: its kept count (migration 014) and one records_top_by_update probe.
+  const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
+    `SELECT c.datatype_id AS id, c.n,
+       (SELECT MAX(r.update_date) FROM records r WHERE r.datatype_id = c.datatype_id AND r.parent_rid IS NULL) AS updated
+     FROM dataset_counts c JOIN datatypes d ON d.id = c.datatype_id WHERE d.parent_id IS NULL AND c.n > 0`,
+  );
+  const counted = db.prepare<[number], { n: number; gen: number }>('SELECT n, gen FROM dataset_counts WHERE datatype_id = ?');
   const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
   const changedTops = db.prepare<[number, string, string], VisibilityFacts & { rid: number; datatype_id: number }>(
     `SELECT rid, datatype_id, created_by, public_date FROM records
@@ -95,6 +117,15 @@ export const recordLists = perConnection((db: Db) => {
     /** Uuids of every top-level record of a dataset. */
     topUuids: (dt: number) => topUuids.all(dt),
     page: (scope: ListScope, a: PageArgs) => s[scope].page.all(a),
+    /** Every top-level record's page of `all`, starting at rid `from` (a rid of the dataset's, or 0). */
+    pageFrom: (a: PageArgs & { from: number }) => pageFrom.all(a),
+    /** Every `step`-th top-level rid of a dataset in rid order, from the first: one index walk. */
+    everyNth: (dt: number, step: number): number[] => {
+      const out: number[] = [];
+      let i = 0;
+      for (const rid of topRids.iterate(dt)) if (i++ % step === 0) out.push(rid);
+      return out;
+    },
     ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
     /** Full rows of the given rids, in that order (missing ones left out). */
@@ -107,23 +138,55 @@ export const recordLists = perConnection((db: Db) => {
     tableOrder: (a: TableArgs): number[] => {
       const { join, order, fieldId } = orderOf(a.sort);
       const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${a.dir}`)).join(', ');
-      const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
-      const filter = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
-      const terms = a.filter ? `AND ${a.filter.sql}` : '';
-      const sql = `SELECT r.rid FROM records r ${join} WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${filter} ${terms}
-                   ORDER BY ${orderSql}, r.rid ${a.dir}`;
-      // The terms' `?` bind in order; the named parameters from the object.
+      const sql = `SELECT r.rid FROM records r ${join} WHERE ${tableWhere(a)} ORDER BY ${orderSql}, r.rid ${a.dir}`;
       return shaped(db)<unknown[], number>(sql)
         .pluck()
-        .all(...(a.filter?.args ?? []), {
-          dt: a.dt,
-          user: a.user,
-          now: a.now,
-          match: a.match,
-          ...(fieldId === undefined ? {} : { sortField: fieldId }),
-        });
+        .all(...tableParams(a, fieldId));
+    },
+    /** How many rows `tableOrder` would give (its order aside). */
+    tableCount: (a: TableArgs): number =>
+      shaped(db)<unknown[], number>(`SELECT COUNT(*) FROM records r WHERE ${tableWhere(a)}`)
+        .pluck()
+        .get(...tableParams(a))!,
+    /**
+     * The first `n` rids of `tableOrder`, by walking an index already in that order and stopping
+     * (no sort of every row): ordered by rid, update date, or a text field's value (its
+     * field_values_by_field entries, NOCASE, then the records without a value by rid). Null when
+     * the order has no such index (the caller sorts the whole list).
+     */
+    tableFirst: (a: TableArgs, n: number): number[] | null => {
+      const walk = (sql: string, fieldId?: number, limit = n) =>
+        shaped(db)<unknown[], number>(`${sql} LIMIT ${Math.max(0, Math.floor(limit))}`)
+          .pluck()
+          .all(...tableParams(a, fieldId));
+      const where = tableWhere(a);
+      const sort = a.sort;
+      if (sort.kind === 'rid') return walk(`SELECT r.rid FROM records r WHERE ${where} ORDER BY r.rid ${a.dir}`);
+      if (sort.kind === 'column' && sort.column === 'update_date') {
+        return walk(`SELECT r.rid FROM records r WHERE ${where} ORDER BY r.update_date ${a.dir}, r.rid ${a.dir}`);
+      }
+      if (sort.kind !== 'value' || sort.numeric) return null;
+      const filled = "v.value IS NOT NULL AND v.value != ''";
+      // CROSS JOIN: the value index drives, so rows come in order and LIMIT stops the walk.
+      const valued = walk(
+        `SELECT v.record_rid FROM field_values v CROSS JOIN records r ON r.rid = v.record_rid
+         WHERE v.datafield_id = @sortField AND ${filled} AND ${where}
+         ORDER BY v.value COLLATE NOCASE ${a.dir}, v.record_rid ${a.dir}`,
+        sort.fieldId,
+      );
+      if (valued.length >= n) return valued;
+      const rest = walk(
+        `SELECT r.rid FROM records r WHERE ${where}
+           AND NOT EXISTS (SELECT 1 FROM field_values v WHERE v.record_rid = r.rid AND v.datafield_id = @sortField AND ${filled})
+         ORDER BY r.rid ${a.dir}`,
+        sort.fieldId,
+        n - valued.length,
+      );
+      return [...valued, ...rest];
     },
     /** Top-level record count and last change per dataset. */
     summaries: () => summaries.all(),
+    /** A dataset's top-level record count, and a number that moves with every insert or delete of one. */
+    counted: (dt: number): { n: number; gen: number } => counted.get(dt) ?? { n: 0, gen: 0 },
   };
 });

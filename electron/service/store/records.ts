@@ -118,7 +118,20 @@ export class RecordStore {
     );
     const rid = Number(info.lastInsertRowid);
     if (!n.parent) this.s.setTop.run(rid);
-    return this.byRid(rid)!;
+    // The row as just written (reading it back cost a bulk pull a thirtieth of its time).
+    return {
+      rid,
+      internal_id: internalId,
+      uuid: n.uuid,
+      datatype_id: n.datatypeId,
+      parent_rid: n.parent?.rid ?? null,
+      top_rid: n.parent ? n.parent.top_rid : rid,
+      created_by: n.createdBy,
+      create_date: n.createDate,
+      update_date: n.updateDate,
+      create_auth: n.createAuth,
+      public_date: n.publicDate,
+    };
   }
 
   /** `_update_date` of a record and every ancestor (the real server bumps the whole chain). */

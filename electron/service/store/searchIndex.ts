@@ -33,6 +33,9 @@ export const searchIndexStore = perConnection((db: Db) => {
         UNION ALL SELECT r.rid, r.uuid || ' ' || r.internal_id FROM records r WHERE r.rid IN tops
       )
       SELECT top AS rid, group_concat(w, ' ') AS body FROM words GROUP BY top`),
+    terms: db
+      .prepare<[string, string, number], string>('SELECT term FROM record_search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?')
+      .pluck(),
     del: db.prepare<[number]>('DELETE FROM record_search WHERE rowid = ?'),
     ins: db.prepare<[number, string]>('INSERT INTO record_search (rowid, body) VALUES (?, ?)'),
   };
@@ -40,6 +43,8 @@ export const searchIndexStore = perConnection((db: Db) => {
     /** The last change-log entry indexed. */
     cursor: () => Number(s.cursor.get() ?? 0),
     lastSeq: () => s.lastSeq.get() ?? 0,
+    /** Indexed terms in [from, to), in order, at most `limit`. */
+    termsBetween: (from: string, to: string, limit: number) => s.terms.all(from, to, limit),
     /** Change-log entries after `seq`, oldest first, at most `limit`. */
     changesAfter: (seq: number, limit: number) => s.changes.all(seq, limit),
     /** Re-indexes these top-level records (gone ones drop out) and moves the cursor, in one transaction. */

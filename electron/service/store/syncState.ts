@@ -191,6 +191,15 @@ export class SyncState {
       string | undefined;
   }
 
+  /** `baseJson` of many records in one query (a pulled page): only those that have one. */
+  baseJsons(remoteUuids: readonly string[]): Map<string, string> {
+    if (!remoteUuids.length) return new Map();
+    const rows = this.q(
+      'SELECT remote_uuid, json FROM sync_base WHERE remote_id = ? AND remote_uuid IN (SELECT value FROM json_each(?))',
+    ).all(this.remoteId, JSON.stringify(remoteUuids)) as { remote_uuid: string; json: string }[];
+    return new Map(rows.map((r) => [r.remote_uuid, r.json]));
+  }
+
   setBase(rec: OdrRecord): void {
     this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(
       this.remoteId,

@@ -16,7 +16,7 @@ import { FileReconciler } from './fileReconcile.js';
 import { metaStore } from '../store/meta.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
-import { transaction } from '../store/tx.js';
+import { refetchableTransaction } from '../store/tx.js';
 import { collectOutbox } from './outbox.js';
 
 const PAGE = 100;
@@ -100,25 +100,27 @@ export class Puller {
    */
   /**
    * `rendered`: the local record as read in the same synchronous step just before (a push's
-   * settle reads it outside its transaction, from the render cache).
+   * settle reads it outside its transaction, from the render cache). `bases`: the base copies of
+   * a whole batch, read in one query inside the same transaction (absent: no base).
    */
   applyRemote(
     theirsRaw: OdrRecord,
     dataset: string,
     importer: RecordImporter,
     rendered?: OdrRecord | null,
+    bases?: Map<string, string>,
     written?: ReadonlySet<string>,
   ): Applied {
     const x = this.x;
     const theirs = x.localised(theirsRaw);
-    const baseJson = x.state.baseJson(theirsRaw.record_uuid);
+    const baseJson = bases ? bases.get(theirsRaw.record_uuid) : x.state.baseJson(theirsRaw.record_uuid);
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
     const localRecord = () => (rendered !== undefined && rendered?.record_uuid === localUuid ? rendered : x.localRecord(localUuid));
     if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
     if (!existing) {
       this.touched(dataset, localUuid);
-      x.asSync(() => importer.importTop(theirs, x.types));
+      x.asSync(() => importer.importNormalized(theirs));
       x.state.setBase(theirsRaw);
       return 'new';
     }
@@ -135,7 +137,7 @@ export class Puller {
       // Children created here and not yet on the server keep it on the merge path.
       const unpushedChildren = local ? childrenOf(local).some((c) => !theirChildren.has(c.record_uuid)) : false;
       if (!unpushedChildren) {
-        x.asSync(() => new RecordImporter(x.d, x.user, true).importTop(theirs, x.types));
+        x.asSync(() => new RecordImporter(x.d, x.user, true).importNormalized(theirs));
         x.state.setBase(theirsRaw);
         return 'replaced';
       }
@@ -194,8 +196,8 @@ export class Puller {
     let pulled = 0;
     let maxSeen = cursor ?? '';
     const seenIds = new Set<string>();
-    const apply = (r: OdrRecord) => {
-      if (this.applyRemote(r, dataset, importer) !== 'same') pulled++;
+    const apply = (r: OdrRecord, bases: Map<string, string> | undefined) => {
+      if (this.applyRemote(r, dataset, importer, undefined, bases) !== 'same') pulled++;
       seenIds.add(r.record_uuid);
       const u = r._record_metadata._update_date ?? r._record_metadata._updated_date ?? '';
       if (u > maxSeen) maxSeen = u;
@@ -205,16 +207,18 @@ export class Puller {
     // record itself.
     const applyBatch = {
       immediate: (rs: OdrRecord[]) => {
-        transaction(
-          x.db,
-          () => {
-            // Edits made here while the pages were on their way are outbox operations before any
-            // record is compared: a record with one is merged, never replaced (docs/sync.md §4).
-            collectOutbox(x.d.ctx);
-            rs.forEach(apply);
-          },
-          'immediate',
-        );
+        refetchableTransaction(x.db, () => {
+          // Edits made here while the pages were on their way are outbox operations before any
+          // record is compared: a record with one is merged, never replaced (docs/sync.md §4).
+          collectOutbox(x.d.ctx);
+          const bases = x.state.baseJsons(rs.map((r) => r.record_uuid));
+          // A record listed twice in one batch reads its base again: the first one just moved it.
+          const done = new Set<string>();
+          for (const r of rs) {
+            apply(r, done.has(r.record_uuid) ? undefined : bases);
+            done.add(r.record_uuid);
+          }
+        });
         this.announce();
       },
     };

@@ -14,7 +14,7 @@ import { FilePusher, isFileOp } from './filePush.js';
 import type { OutboxOp } from '../store/syncState.js';
 import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
-import { transaction } from '../store/tx.js';
+import { refetchableTransaction, transaction } from '../store/tx.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -77,20 +77,17 @@ export class Pusher {
       // Read before the transaction, from the render cache the conflict check filled; nothing
       // runs in between (one synchronous step), and marking operations done changes no record.
       const local = after ? x.localRecord(top) : undefined;
-      transaction(
-        x.db,
-        () => {
-          for (const op of ops) x.state.done(op);
-          if (!after) return;
-          // Edits made here while the writes were on their way become operations now (after the
-          // sent ones are done, so they are not taken for sent): the record is then merged, and
-          // those edits wait for the next pass instead of being replaced by the server's answer.
-          collectOutbox(x.d.ctx);
-          const written = new Set(ops.filter((o) => o.op === 'value').map((o) => `${o.record_uuid}|${o.field_uuid}`));
-          this.puller.applyRemote(after, dataset, importer, local, written);
-        },
-        'immediate',
-      );
+      // Without its own fsync (store/tx.ts): lost to a power cut, the writes are sent again.
+      refetchableTransaction(x.db, () => {
+        for (const op of ops) x.state.done(op);
+        if (!after) return;
+        // Edits made here while the writes were on their way become operations now (after the
+        // sent ones are done, so they are not taken for sent): the record is then merged, and
+        // those edits wait for the next pass instead of being replaced by the server's answer.
+        collectOutbox(x.d.ctx);
+        const written = new Set(ops.filter((o) => o.op === 'value').map((o) => `${o.record_uuid}|${o.field_uuid}`));
+        this.puller.applyRemote(after, dataset, importer, local, undefined, written);
+      });
     };
     let fresh: OdrRecord | null = null;
     const sent: OutboxOp[] = [];

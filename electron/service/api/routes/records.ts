@@ -5,7 +5,6 @@ import { formFields, jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { readableRecord } from '../../domain/access.js';
 import { badRequest } from '../../domain/errors.js';
-import { RecordLists } from '../../domain/records/list.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
 import { recordJson, renderOpts, sendJson } from './context.js';
@@ -23,7 +22,7 @@ function intParam(c: Context, name: string, dflt: number): number {
 
 export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => void) {
   const app = new Hono<AppEnv>();
-  const lists = new RecordLists(d);
+  const lists = d.lists;
 
   // Specific /dataset/... routes come before the /dataset/{uuid}/{limit}/{offset} list, whose
   // segments would otherwise swallow "record" and "quota" (a real-server routing bug).

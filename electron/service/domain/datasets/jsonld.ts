@@ -4,7 +4,6 @@ import type { FieldEntry, OdrRecord } from '../../../../shared/schemas/record.js
 import { datasetStore } from '../../store/datasets.js';
 import type { Domain } from '../domain.js';
 import { badRequest } from '../errors.js';
-import { RecordLists } from '../records/list.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 
@@ -84,7 +83,7 @@ export function datasetJsonLd(
   // A metadata dataset's uuid names the dataset it describes, as for DELETE /dataset.
   if (dt.metadataForUuid) dt = d.schema().datatypesByUuid.get(dt.metadataForUuid) ?? dt;
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-  const lists = new RecordLists(d);
+  const lists = d.lists;
   // Throws 403 when the caller may not see the dataset, like every record listing.
   const tops = lists.page(user, dt, page.limit, page.offset);
   const opts = { viewer: user, now: d.now(), apiBase: page.apiBase };

@@ -90,7 +90,11 @@ export class RecordImporter {
 
   /** Imports one top-level record from export JSON; call inside a transaction. */
   importTop(raw: unknown, types: Map<string, FieldTypeName>): void {
-    const rec = normalizeRecord(raw, types);
+    this.importNormalized(normalizeRecord(raw, types));
+  }
+
+  /** The same for a record already normalised (a sync pull's server copy: normalised as read). */
+  importNormalized(rec: OdrRecord): void {
     const existing = this.d.store.byUuid(rec.record_uuid);
     if (existing && !this.replace) {
       this.stats.skipped++;

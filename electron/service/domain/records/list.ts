@@ -12,8 +12,35 @@ export const MAX_PAGE = 10_000;
 // Top-level records of a dataset in storage order. Viewers who do not administer the dataset
 // see the rows the row rule lets them read (store/visibility.ts).
 
+/** Every STEP-th rid is kept, so a page's OFFSET walks fewer than STEP index entries. */
+const STEP = 256;
+/** Datasets whose start rids are kept (least recently used go first): 4 KB each at 1M records. */
+const KEPT = 16;
+
 export class RecordLists {
-  constructor(private readonly d: Domain) {}
+  /** Per dataset: every STEP-th top-level rid in order, valid while the dataset's count `gen` stays. */
+  private readonly starts = new Map<number, { gen: number; rids: number[] }>();
+
+  constructor(
+    private readonly d: Domain,
+    private readonly step = STEP,
+  ) {}
+
+  /**
+   * OFFSET costs one index step per skipped row (20-25 ms at offset 500k, 1M records): pages
+   * of `all` start from a kept rid instead. One walk of the dataset's rids builds the starts
+   * again after any insert or delete of one of its top-level records.
+   */
+  private startsOf(dt: number): number[] {
+    const lists = recordLists(this.d.ctx.db);
+    const { gen } = lists.counted(dt);
+    let kept = this.starts.get(dt);
+    if (kept?.gen !== gen) kept = { gen, rids: lists.everyNth(dt, this.step) };
+    this.starts.delete(dt);
+    this.starts.set(dt, kept);
+    while (this.starts.size > KEPT) this.starts.delete(this.starts.keys().next().value!);
+    return kept.rids;
+  }
 
   private scope(user: User, dt: DatatypeInfo): ListScope {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
@@ -25,7 +52,12 @@ export class RecordLists {
   page(user: User, dt: DatatypeInfo, limit: number, offset: number): RecordRow[] {
     if (limit > MAX_PAGE) throw badRequest(`limit may be at most ${MAX_PAGE}`);
     const scope = this.scope(user, dt);
-    return recordLists(this.d.ctx.db).page(scope, { dt: dt.id, limit, offset, user: user.id, now: this.d.now() });
+    const args = { dt: dt.id, limit, offset, user: user.id, now: this.d.now() };
+    if (scope === 'visible' || offset < this.step) return recordLists(this.d.ctx.db).page(scope, args);
+    const starts = this.startsOf(dt.id);
+    const k = Math.floor(offset / this.step);
+    if (k >= starts.length) return [];
+    return recordLists(this.d.ctx.db).pageFrom({ ...args, from: starts[k]!, offset: offset - k * this.step });
   }
 
   /**

@@ -13,7 +13,6 @@ import {
 } from '../../store/searchQuery.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
-import { ftsQuery } from './searchIndex.js';
 
 export type { Comparison, Term, TextMatch } from '../../store/searchQuery.js';
 
@@ -70,8 +69,7 @@ export class RecordSearch {
   }
 
   private query(c: Criteria): SearchQuery {
-    const match = c.general ? ftsQuery(c.general) : null;
-    if (match) this.d.search.catchUp();
+    const match = c.general ? this.d.search.matchQuery(c.general) : null;
     return { datasetIds: c.datasets.map((dt) => dt.id), match, terms: c.terms, merge: c.merge };
   }
 

@@ -2,11 +2,11 @@ import type { Ctx } from '../context.js';
 import { badRequest, forbidden } from '../errors.js';
 import { canViewDatatype, seesAll } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
-import { recordLists, type TableSort } from '../../store/recordLists.js';
+import { recordLists, type TableArgs, type TableSort } from '../../store/recordLists.js';
 import { changeLogStore } from '../../store/changeLog.js';
 import type { DatatypeInfo, Schema } from '../schemaCache.js';
 import type { User } from '../users.js';
-import { ftsQuery, type SearchIndex } from './searchIndex.js';
+import type { SearchIndex } from './searchIndex.js';
 import type { DatasetSummary } from '../../../../shared/schemas/local.js';
 import type { ViewFilter } from '../../../../shared/schemas/view.js';
 import { termsWhere } from './recordSearch.js';
@@ -38,6 +38,12 @@ const SPECIAL: Record<string, TableSort> = {
   _public: { kind: 'column', column: 'public_date' },
 };
 const CACHE = 8;
+/** Counts are 8 bytes each: many more are kept than id lists. */
+const COUNTS_KEPT = 256;
+/** Pages ending past this many rows sort the whole list (kept for the next pages). */
+const WALK_MAX = 2_000;
+/** Results up to this many rows sort the whole list: cheap, and an index walk could read far more rows than it keeps. */
+const SORT_MAX = 5_000;
 
 /**
  * The UI's record table: a dataset's top-level records filtered by the full-text index and the
@@ -46,10 +52,14 @@ const CACHE = 8;
  */
 export class RecordTable {
   private readonly cache = new Map<string, number[]>();
+  /** Row counts per query without its order, kept like `cache`. */
+  private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly d: Domain,
     private readonly search: SearchIndex,
+    /** Tests lower them to take the index walk on small data. */
+    private readonly limits = { walkMax: WALK_MAX, sortMax: SORT_MAX },
   ) {}
 
   /** Sortable fields are those shared/fieldTypes.ts marks so: the UI offers exactly these. */
@@ -68,8 +78,7 @@ export class RecordTable {
     const now = this.d.now();
     if (!canViewDatatype(user, dt, now)) throw forbidden();
     const admin = seesAll(user, dt);
-    const match = q.q ? ftsQuery(q.q) : null;
-    if (match) this.search.catchUp();
+    const match = q.q ? this.search.matchQuery(q.q) : null;
     const lists = recordLists(this.d.ctx.db);
     const gen = changeLogStore(this.d.ctx.db).lastSeq();
     const terms = filterTerms(dt, q.filters ?? []);
@@ -85,25 +94,48 @@ export class RecordTable {
       q.dir ?? 'asc',
       gen,
     ]);
+    const args: TableArgs = {
+      filter: termsWhere(this.d, terms),
+      dt: dt.id,
+      user: user.id,
+      now,
+      scope: admin ? 'all' : 'visible',
+      match,
+      sort: this.sortFor(dt, q.sort),
+      dir: q.dir === 'desc' ? 'DESC' : 'ASC',
+    };
     let ids = this.cache.get(key);
-    if (!ids) {
-      ids = lists.tableOrder({
-        filter: termsWhere(this.d, terms),
-        dt: dt.id,
-        user: user.id,
-        now,
-        scope: admin ? 'all' : 'visible',
-        match,
-        sort: this.sortFor(dt, q.sort),
-        dir: q.dir === 'desc' ? 'DESC' : 'ASC',
-      });
-      this.cache.set(key, ids);
-      while (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value!);
-    } else {
+    if (ids) {
       this.cache.delete(key);
       this.cache.set(key, ids);
+      return { total: ids.length, rows: lists.byRids(ids.slice(q.offset, q.offset + q.limit)) };
     }
-    return { total: ids.length, rows: lists.byRids(ids.slice(q.offset, q.offset + q.limit)) };
+    // Near the top of a large result, walk the order's index and stop: sorting every row for
+    // one page cost 5 s at 1M records. Small results and deep pages sort the whole list once.
+    const total = this.total(key, admin && !match && !terms.length, args);
+    const end = q.offset + q.limit;
+    const first = end <= this.limits.walkMax && total > this.limits.sortMax ? lists.tableFirst(args, end) : null;
+    if (first) return { total, rows: lists.byRids(first.slice(q.offset)) };
+    ids = lists.tableOrder(args);
+    this.cache.set(key, ids);
+    while (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value!);
+    return { total: ids.length, rows: lists.byRids(ids.slice(q.offset, end)) };
+  }
+
+  /** The row count of a query (its order aside): the kept dataset count when nothing filters. */
+  private total(key: string, whole: boolean, args: TableArgs): number {
+    const lists = recordLists(this.d.ctx.db);
+    if (whole) return lists.counted(args.dt).n;
+    // The key without its order (the last three parts: sort, direction, generation) plus the generation.
+    const parts = JSON.parse(key) as unknown[];
+    const countKey = JSON.stringify([...parts.slice(0, -3), parts.at(-1)]);
+    let n = this.counts.get(countKey);
+    if (n === undefined) {
+      n = lists.tableCount(args);
+      this.counts.set(countKey, n);
+      while (this.counts.size > COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value!);
+    }
+    return n;
   }
 }
 

@@ -2,6 +2,8 @@ import type { Ctx } from '../context.js';
 import { searchIndexStore } from '../../store/searchIndex.js';
 
 const BATCH = 2000;
+/** A prefix standing for more indexed terms than this stays a prefix query. */
+const EXPANDED = 16;
 
 /**
  * Keeps the full-text index in step with the change log, off the write path: writes stay as
@@ -16,6 +18,31 @@ export class SearchIndex {
 
   constructor(private readonly ctx: Ctx) {
     this.s = searchIndexStore(ctx.db);
+  }
+
+  /**
+   * User input → an FTS5 query that means what `ftsQuery` means, over the index as it is now:
+   * a word's prefix becomes the few indexed terms it stands for, OR-ed (FTS5 streams those in
+   * rowid order; a prefix query merges every matching doclist first, so its first page cost as
+   * much as all matches). Only plain ASCII words: for them the tokenizer's folding is lower
+   * case alone, so the vocabulary lookup is exact; other words stay prefixes.
+   */
+  matchQuery(input: string): string | null {
+    const words = ftsWords(input);
+    if (words.length === 0) return null;
+    this.catchUp();
+    return words
+      .map((w) => {
+        if (!/^[A-Za-z0-9]+$/.test(w)) return prefixTerm(w);
+        const low = w.toLowerCase();
+        const next = low.slice(0, -1) + String.fromCharCode(low.charCodeAt(low.length - 1) + 1);
+        const terms = this.s.termsBetween(low, next, EXPANDED + 1);
+        // No term: nothing can match, and the exact word says so at once.
+        if (terms.length === 0) return `"${low}"`;
+        if (terms.length > EXPANDED) return prefixTerm(w);
+        return terms.length === 1 ? `"${terms[0]}"` : `(${terms.map((t) => `"${t}"`).join(' OR ')})`;
+      })
+      .join(' AND ');
   }
 
   /** True when the index has seen every change. */
@@ -76,10 +103,9 @@ export class SearchIndex {
 
 /** User input → an FTS5 query: every word must appear, each as a prefix; no operators leak in. */
 export function ftsQuery(input: string): string | null {
-  const words = input.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
-  if (words.length === 0) return null;
-  return words
-    .slice(0, 16)
-    .map((w) => `"${w.replace(/"/g, '""')}"*`)
-    .join(' AND ');
+  const words = ftsWords(input);
+  return words.length ? words.map(prefixTerm).join(' AND ') : null;
 }
+
+const ftsWords = (input: string): string[] => (input.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 16);
+const prefixTerm = (w: string) => `"${w.replace(/"/g, '""')}"*`;

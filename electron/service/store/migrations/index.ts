@@ -11,7 +11,9 @@ import datasetRoles from './010_dataset_roles.js';
 import templateRemovals from './011_template_removals.js';
 import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 import datasetSummaries from './013_dataset_summaries.js';
-import syncOutboxRev from './014_sync_outbox_rev.js';
+import datasetCounts from './014_dataset_counts.js';
+import searchTerms from './015_search_terms.js';
+import syncOutboxRev from './016_sync_outbox_rev.js';
 
 export interface Migration {
   version: number;
@@ -34,5 +36,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: 'template_removals', sql: templateRemovals },
   { version: 12, name: 'number_index_numeric_only', sql: numberIndexNumericOnly },
   { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
-  { version: 14, name: 'sync_outbox_rev', sql: syncOutboxRev },
+  { version: 14, name: 'dataset_counts', sql: datasetCounts },
+  { version: 15, name: 'search_terms', sql: searchTerms },
+  { version: 16, name: 'sync_outbox_rev', sql: syncOutboxRev },
 ];
