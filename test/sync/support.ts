@@ -150,3 +150,39 @@ export async function faultProxy(remoteUrl: string, random: () => number): Promi
   });
   return fp;
 }
+
+/**
+ * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
+ * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
+ * change things here while exactly that request is on its way.
+ */
+export async function gateProxy(remoteUrl: string) {
+  const proxy = getLocal();
+  await proxy.start();
+  const origin = new URL(remoteUrl).origin;
+  let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<void> } | null = null;
+  await proxy.forAnyRequest().thenPassThrough({
+    beforeRequest: async (req) => {
+      const url = new URL(req.url);
+      const g = gate;
+      if (g?.match(req.method, url.pathname)) {
+        gate = null;
+        g.reached();
+        await g.open;
+      }
+      return { url: origin + url.pathname + url.search };
+    },
+  });
+  return {
+    url: proxy.url,
+    hold(match: (method: string, path: string) => boolean) {
+      let reached!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((r) => (reached = r));
+      const open = new Promise<void>((r) => (release = r));
+      gate = { match, reached, open };
+      return { reached: arrived, release };
+    },
+    stop: () => proxy.stop(),
+  };
+}
