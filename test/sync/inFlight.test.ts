@@ -10,6 +10,7 @@ import { gateProxy, startLocal, startRemote, type RemoteProc } from './support.j
 
 const TEXT = SYNTH.field('Medium Text');
 const FILE = SYNTH.field('File');
+const OTHER = SYNTH.field('Long Text');
 let remote: RemoteProc;
 let local: TestService;
 let gate: Awaited<ReturnType<typeof gateProxy>>;
@@ -39,14 +40,24 @@ afterAll(async () => {
 describe('an edit made while a sync request is on its way', () => {
   it('during a push of the same field: kept here and sent by the next pass, not replaced by the answer', async () => {
     const rec = SYNTH.record(1);
+    // A server change to another field, so its answer differs from what is here.
+    await remote.client.setValue(rec, OTHER, 'from the server');
     await local.admin.setValue(rec, TEXT, 'first');
     const held = gate.hold(isValueWrite);
     const pass = run();
     await held.reached;
     await local.admin.setValue(rec, TEXT, 'second');
+    // The next request comes after the answer was applied here: look at the record then.
+    const next = gate.hold((method) => method === 'GET');
     held.release();
+    await next.reached;
+    const meanwhile = value(await local.admin.record(rec));
+    next.release();
     await pass;
-    expect(value(await local.admin.record(rec))).toBe('second');
+    expect(meanwhile, 'the edit while the answer was applied').toBe('second');
+    const here = await local.admin.record(rec);
+    expect(value(here)).toBe('second');
+    expect(here.fields.find((f) => f.field_uuid === OTHER)?.value).toBe('from the server');
     await run();
     expect(value(await remote.client.record(rec))).toBe('second');
     expect(value(await local.admin.record(rec))).toBe('second');
