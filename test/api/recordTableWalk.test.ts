@@ -56,6 +56,9 @@ describe('record table: the index walk gives the sorted list’s first rows', ()
             const args: TableArgs = { dt: dt().id, user: who.id, now, scope, match, sort, dir, filter: null };
             const all = lists.tableOrder(args);
             expect(lists.tableCount(args), `${name} ${dir} ${scope} ${match}`).toBe(all.length);
+            // Every top-level record is this dataset's here: the full-text count alone is exact.
+            expect(lists.counted(dt().id).n).toBe(lists.allTopCount());
+            expect(lists.tableCount(args, true), `${name} ${dir} ${scope} ${match} (index count)`).toBe(all.length);
             for (const n of [1, 5, 37, 200]) {
               expect(lists.tableFirst(args, n), `${name} ${dir} ${scope} ${match} n=${n}`).toEqual(all.slice(0, n));
               checked++;

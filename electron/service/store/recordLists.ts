@@ -63,12 +63,22 @@ function orderOf(sort: TableSort): { join: string; order: { sql: string; nulls?:
 }
 
 /** The record table's condition on `r`: the dataset's top-level records the viewer may read, matching. */
-function tableWhere(a: TableArgs): string {
+function tableWhere(a: TableArgs, ftsDriven = false): string {
   const visible = a.scope === 'all' ? '' : `AND ${rowVisibleSql('r')}`;
-  const match = a.match ? 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)' : '';
+  const match = !a.match
+    ? ''
+    : ftsDriven
+      ? 'AND s.record_search MATCH @match'
+      : 'AND r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH @match)';
   const terms = a.filter ? `AND ${a.filter.sql}` : '';
   return `r.datatype_id = @dt AND r.parent_rid IS NULL ${visible} ${match} ${terms}`;
 }
+
+/**
+ * The full-text index drives (its matches stream in rowid order, one records probe each): for
+ * counts and rid orders of a text search. `IN (SELECT rowid …)` collects every match first.
+ */
+const FTS_FROM = 'record_search s CROSS JOIN records r ON r.rid = s.rowid';
 
 /** The terms' `?` bind in order; the named parameters from the object. */
 function tableParams(a: TableArgs, fieldId?: number): unknown[] {
@@ -105,6 +115,7 @@ export const recordLists = perConnection((db: Db) => {
        (SELECT MAX(r.update_date) FROM records r WHERE r.datatype_id = c.datatype_id AND r.parent_rid IS NULL) AS updated
      FROM dataset_counts c JOIN datatypes d ON d.id = c.datatype_id WHERE d.parent_id IS NULL AND c.n > 0`,
   );
+  const allTop = db.prepare<[], number>('SELECT COALESCE(SUM(n), 0) FROM dataset_counts').pluck();
   const counted = db.prepare<[number], { n: number; gen: number }>('SELECT n, gen FROM dataset_counts WHERE datatype_id = ?');
   const topUuids = db.prepare<[number], string>('SELECT uuid FROM records WHERE datatype_id = ? AND parent_rid IS NULL').pluck();
   const changedTops = db.prepare<[number, string, string], VisibilityFacts & { rid: number; datatype_id: number }>(
@@ -138,16 +149,30 @@ export const recordLists = perConnection((db: Db) => {
     tableOrder: (a: TableArgs): number[] => {
       const { join, order, fieldId } = orderOf(a.sort);
       const orderSql = order.map((o) => (o.nulls ? o.sql : `${o.sql} ${a.dir}`)).join(', ');
-      const sql = `SELECT r.rid FROM records r ${join} WHERE ${tableWhere(a)} ORDER BY ${orderSql}, r.rid ${a.dir}`;
+      const sql =
+        a.match && a.sort.kind === 'rid'
+          ? `SELECT r.rid FROM ${FTS_FROM} WHERE ${tableWhere(a, true)} ORDER BY s.rowid ${a.dir}`
+          : `SELECT r.rid FROM records r ${join} WHERE ${tableWhere(a)} ORDER BY ${orderSql}, r.rid ${a.dir}`;
       return shaped(db)<unknown[], number>(sql)
         .pluck()
         .all(...tableParams(a, fieldId));
     },
-    /** How many rows `tableOrder` would give (its order aside). */
-    tableCount: (a: TableArgs): number =>
-      shaped(db)<unknown[], number>(`SELECT COUNT(*) FROM records r WHERE ${tableWhere(a)}`)
+    /**
+     * How many rows `tableOrder` would give (its order aside). `onlyDataset`: the caller knows
+     * every top-level record belongs to this dataset, so an admin's text search is the full-text
+     * index's count alone (no records probe per match).
+     */
+    tableCount: (a: TableArgs, onlyDataset = false): number => {
+      const sql =
+        a.match && onlyDataset && a.scope === 'all' && !a.filter
+          ? 'SELECT COUNT(*) FROM record_search WHERE record_search MATCH @match'
+          : a.match
+            ? `SELECT COUNT(*) FROM ${FTS_FROM} WHERE ${tableWhere(a, true)}`
+            : `SELECT COUNT(*) FROM records r WHERE ${tableWhere(a)}`;
+      return shaped(db)<unknown[], number>(sql)
         .pluck()
-        .get(...tableParams(a))!,
+        .get(...tableParams(a))!;
+    },
     /**
      * The first `n` rids of `tableOrder`, by walking an index already in that order and stopping
      * (no sort of every row): ordered by rid, update date, or a text field's value (its
@@ -161,7 +186,13 @@ export const recordLists = perConnection((db: Db) => {
           .all(...tableParams(a, fieldId));
       const where = tableWhere(a);
       const sort = a.sort;
-      if (sort.kind === 'rid') return walk(`SELECT r.rid FROM records r WHERE ${where} ORDER BY r.rid ${a.dir}`);
+      if (sort.kind === 'rid') {
+        return walk(
+          a.match
+            ? `SELECT r.rid FROM ${FTS_FROM} WHERE ${tableWhere(a, true)} ORDER BY s.rowid ${a.dir}`
+            : `SELECT r.rid FROM records r WHERE ${where} ORDER BY r.rid ${a.dir}`,
+        );
+      }
       if (sort.kind === 'column' && sort.column === 'update_date') {
         return walk(`SELECT r.rid FROM records r WHERE ${where} ORDER BY r.update_date ${a.dir}, r.rid ${a.dir}`);
       }
@@ -188,5 +219,7 @@ export const recordLists = perConnection((db: Db) => {
     summaries: () => summaries.all(),
     /** A dataset's top-level record count, and a number that moves with every insert or delete of one. */
     counted: (dt: number): { n: number; gen: number } => counted.get(dt) ?? { n: 0, gen: 0 },
+    /** Top-level records of every dataset (kept counts: no scan). */
+    allTopCount: () => allTop.get() ?? 0,
   };
 });

@@ -131,7 +131,8 @@ export class RecordTable {
     const countKey = JSON.stringify([...parts.slice(0, -3), parts.at(-1)]);
     let n = this.counts.get(countKey);
     if (n === undefined) {
-      n = lists.tableCount(args);
+      const only = args.match !== null && lists.counted(args.dt).n === lists.allTopCount();
+      n = lists.tableCount(args, only);
       this.counts.set(countKey, n);
       while (this.counts.size > COUNTS_KEPT) this.counts.delete(this.counts.keys().next().value!);
     }
