@@ -56,6 +56,7 @@ import {
   LiveStatusList,
   ResolveConflictRequest,
   RunSyncRequest,
+  StopSyncingAnswer,
   SyncStatus,
   SyncedDatasets,
 } from '../schemas/sync.js';
@@ -498,6 +499,11 @@ export const ROUTES: RouteDoc[] = [
   local('put', '/sync/files-offline', "Keep a synced dataset's files offline (downloads them all as a job) or only fetch them on use", {
     body: json(KeepFilesOfflineRequest),
     ok: ok(KeepFilesOfflineAnswer, 'The choice, and the download job it started'),
+  }),
+  local('delete', '/sync/datasets/{uuid}', 'Stop syncing a dataset: drop its sync state in one step, keep its data here', {
+    description:
+      'Drops the id map, server copies, unsent operations, conflicts, bin entries and file map of the top-level dataset, for every remote; its records and files stay. 404 unknown dataset, 400 a child dataset, 409 when it is not synced or a sync of it is running.',
+    ok: ok(StopSyncingAnswer, 'What was dropped'),
   }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {
     params: { id: digits },

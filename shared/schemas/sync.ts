@@ -56,6 +56,21 @@ export type SyncDataset = z.infer<typeof SyncDataset>;
 export const SyncedDatasets = z.object({ datasets: z.array(z.string()) });
 export type SyncedDatasets = z.infer<typeof SyncedDatasets>;
 
+/** DELETE /local/sync/datasets/{uuid} ("stop syncing"): the sync rows dropped; local data stays. */
+export const StopSyncingAnswer = z.object({
+  dataset_uuid: z.string(),
+  /** Remotes the dataset was synced with. */
+  remotes: Int,
+  id_map: Int,
+  bases: Int,
+  /** Operations not sent (or parked), now dropped. */
+  outbox: Int,
+  conflicts: Int,
+  removed: Int,
+  file_map: Int,
+});
+export type StopSyncingAnswer = z.infer<typeof StopSyncingAnswer>;
+
 /** A field changed here and on the server since the last sync; values as shown to people. */
 export const SyncConflict = z.object({
   id: Int,

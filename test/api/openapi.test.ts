@@ -268,6 +268,8 @@ describe('every route, called from the document alone, answers as the document s
     putLocalSyncFilesOffline: { body: { remote_id: 999, dataset_uuid: SYNTH.dataset, keep: true }, status: 404 },
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
+    // Not synced in a fresh data dir: refused with the documented error body.
+    deleteLocalSyncDatasetsUuid: { params: { uuid: SYNTH.dataset }, status: 409 },
   });
 
   /** Request body in the first media type the document offers, from plain values. */

@@ -1,7 +1,14 @@
-import type { LiveSettingsRequest, LiveStatus, SyncConflict, SyncRemote, SyncStatus } from '../../../shared/schemas/sync.js';
+import type {
+  LiveSettingsRequest,
+  LiveStatus,
+  StopSyncingAnswer,
+  SyncConflict,
+  SyncRemote,
+  SyncStatus,
+} from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
-import { badRequest, notFound } from '../domain/errors.js';
+import { badRequest, notFound, OdrError } from '../domain/errors.js';
 import { startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
@@ -18,6 +25,7 @@ import { FileFetcher } from './filePull.js';
 import { resolveFileConflict } from './fileConflicts.js';
 import { syncRemotes, type RemoteRow } from '../store/syncRemotes.js';
 import { transaction } from '../store/tx.js';
+import { syncDetach } from '../store/syncDetach.js';
 
 const MAX_PASSES = 8;
 
@@ -227,6 +235,31 @@ export class SyncService {
     });
     this.offlineJobs.set(dataset, job);
     return job;
+  }
+
+  /**
+   * "Stop syncing": the dataset's sync state goes (every remote), in one transaction; its
+   * records and files stay, as local data that can then be deleted. Refused while a sync with
+   * one of its remotes, or a download of its files, is running: that work would write the
+   * state back. The check and the delete run without a pause, so no run starts in between.
+   */
+  stopSyncing(datasetUuid: string): StopSyncingAnswer {
+    const dt = this.d.schema().datatypesByUuid.get(datasetUuid);
+    if (!dt) throw notFound('Datatype');
+    if (dt.parentId !== null)
+      throw badRequest(`${datasetUuid} is a child dataset: stop syncing its top-level dataset ${dt.top.uuid} instead`);
+    const remotes = this.ledger
+      .datasets()
+      .filter((s) => s.dataset_uuid === datasetUuid)
+      .map((s) => s.remote_id);
+    if (!remotes.length) throw new OdrError(409, `Dataset "${dt.name}" is not synced with any remote`);
+    const busy = remotes.find((id) => this.locks.has(id));
+    if (busy !== undefined) throw new OdrError(409, `A sync with remote ${busy} is running; stop syncing "${dt.name}" when it has ended`);
+    if (this.offlineJobs.has(datasetUuid))
+      throw new OdrError(409, `The files of "${dt.name}" are downloading; stop syncing it when the download has ended`);
+    const dropped = syncDetach(this.db).detach(dt.id, datasetUuid);
+    for (const id of remotes) this.live.announce(id);
+    return { dataset_uuid: datasetUuid, ...dropped };
   }
 
   /** After a pull: datasets kept offline download what the pull listed. */

@@ -31,6 +31,7 @@ import type {
   LiveStatus,
   ResolveConflictRequest,
   RunSyncRequest,
+  StopSyncingAnswer,
   SyncStatus,
   SyncedDatasets,
 } from '../../../shared/schemas/sync';
@@ -194,6 +195,7 @@ export const setLive = (remoteId: number, r: LiveSettingsRequest) =>
 export const keepFilesOffline = (r: KeepFilesOfflineRequest) =>
   local<KeepFilesOfflineAnswer>('/sync/files-offline', { ...json(r), method: 'PUT' });
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
+export const stopSyncing = (dataset: string) => local<StopSyncingAnswer>(`/sync/datasets/${dataset}`, { method: 'DELETE' });
 
 export const resolveConflict = (id: number, r: ResolveConflictRequest) => local<{ resolved: true }>(`/sync/conflicts/${id}`, json(r));
 

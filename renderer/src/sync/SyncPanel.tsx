@@ -9,6 +9,7 @@ import { Conflicts } from './Conflicts';
 import { DatasetPicker } from './DatasetPicker';
 import { LiveSettings } from './LiveSettings';
 import { RemoteForm } from './RemoteForm';
+import { StopSyncingButton } from './StopSyncingButton';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 const OPS: Record<string, string> = {
@@ -120,6 +121,7 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
                     />{' '}
                     Keep files offline
                   </label>
+                  <StopSyncingButton dataset={d.dataset_uuid} name={name(d.dataset_uuid)} disabled={!!running} />
                 </li>
               ))}
             </ul>

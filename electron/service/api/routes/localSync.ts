@@ -5,6 +5,7 @@ import {
   type SyncStatus,
   type SyncedDatasets,
   type KeepFilesOfflineAnswer,
+  type StopSyncingAnswer,
   AddRemoteRequest,
   KeepFilesOfflineRequest,
   LiveSettingsRequest,
@@ -80,6 +81,7 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const job = sync.keepFilesOffline(body.remote_id, body.dataset_uuid, body.keep, c.get('user'));
     return c.json({ keep: body.keep, missing: job?.total ?? 0, job_id: job?.id ?? null } satisfies KeepFilesOfflineAnswer);
   });
+  app.delete('/sync/datasets/:uuid', (c) => c.json(sync.stopSyncing(c.req.param('uuid')) satisfies StopSyncingAnswer));
   app.post('/sync/conflicts/:id', async (c) => {
     const body = await parsedJson(c, ResolveConflictRequest);
     return c.json(sync.resolve(Number(c.req.param('id')), body.choice, body.value));
