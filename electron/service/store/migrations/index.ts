@@ -13,6 +13,7 @@ import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 import datasetSummaries from './013_dataset_summaries.js';
 import datasetCounts from './014_dataset_counts.js';
 import searchTerms from './015_search_terms.js';
+import syncOutboxRev from './016_sync_outbox_rev.js';
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
   { version: 14, name: 'dataset_counts', sql: datasetCounts },
   { version: 15, name: 'search_terms', sql: searchTerms },
+  { version: 16, name: 'sync_outbox_rev', sql: syncOutboxRev },
 ];
