@@ -45,7 +45,7 @@ export const syncOutbox = perConnection((db: Db) => {
       `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (record_uuid, op, field_uuid, item_uuid) WHERE state = 'pending'
-       DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL`,
+       DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL, rev = rev + 1`,
     ),
     pendingCreate: db
       .prepare<[string], number>(
