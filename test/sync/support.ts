@@ -1,4 +1,6 @@
 import { getLocal, type Mockttp } from 'mockttp';
+import { afterAll, beforeAll } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
 import { rmSync } from 'node:fs';
 import { OdrClient } from '../../shared/client/odrClient.js';
 import { runCli, type Proc } from '../support/processes.js';
@@ -185,4 +187,32 @@ export async function gateProxy(remoteUrl: string) {
     },
     stop: () => proxy.stop(),
   };
+}
+
+export interface AttachedPair {
+  remote: RemoteProc;
+  local: TestService;
+  remoteId: number;
+}
+
+/**
+ * A remote process with `n` synthetic records and a local service attached to it, the synthetic
+ * dataset synced once: started before the file's tests (`ready` hands the pair over), stopped
+ * after them. `template`: another template than the synthetic one.
+ */
+export function attachedPair(n: number, ready: (p: AttachedPair) => void, opts: { template?: () => unknown } = {}): void {
+  let pair: Partial<AttachedPair> = {};
+  beforeAll(async () => {
+    pair.remote = await startRemote(n, {}, opts.template?.());
+    pair.local = await startLocal();
+    pair.remoteId = await pair.local.service.sync.addRemote(pair.remote.url, ADMIN.email, ADMIN.password);
+    const first = await pair.local.service.sync.run(pair.remoteId, pair.local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+    if (first.error) throw new Error(`the first sync failed: ${first.error}`);
+    ready(pair as AttachedPair);
+  }, 90_000);
+  afterAll(async () => {
+    await pair.local?.close();
+    await pair.remote?.stop();
+    pair = {};
+  });
 }
