@@ -86,7 +86,14 @@ test('columns resize by mouse and by keyboard, and the width is remembered', asy
   await openDataset(page, 'Synthetic Samples');
   const handle = page.getByRole('separator', { name: 'Resize column ID' });
   const id = headers(page).nth(2);
-  const w0 = (await id.boundingBox())!.width;
+  // The start width is the one the handle reports, once the header is drawn at it: a box read
+  // before the table settles (fonts, column fitting) is a width the handle never had.
+  const settled = async () => {
+    const now = Number(await handle.getAttribute('aria-valuenow'));
+    return Math.round((await id.boundingBox())!.width) === now ? now : -1;
+  };
+  await expect.poll(settled).toBeGreaterThan(0);
+  const w0 = await settled();
   await handle.focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');

@@ -38,7 +38,7 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
     let syncMs = 0;
     for (const half of [files.slice(0, FILES / 2), files.slice(FILES / 2)]) {
       let t0 = performance.now();
-      for (const f of half) await bareGet(`${remoteUrl}/file/${f.uuid}`, client.token);
+      for (const f of half) await bareGet(`${remoteUrl}/file/${f.uuid}`, client.token, 'buffer');
       bareMs += performance.now() - t0;
       t0 = performance.now();
       for (const f of half) await local.sync.files.ensure(f);
@@ -51,7 +51,7 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
       name: `file download, bare client (the limit)`,
       value: Math.round(bare),
       unit: 'MB/s',
-      note: `${FILES} files of ${FILE_MB} MB from a loopback remote`,
+      note: `${FILES} files of ${FILE_MB} MB from a loopback remote, each read into memory`,
     });
     ctx.add({
       section: 'sync',

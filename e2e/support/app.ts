@@ -51,7 +51,13 @@ export async function readRecord(uuid: string) {
   return {
     status: res.status,
     body: (await res.json()) as {
-      fields: { field_name: string; value?: unknown; values?: { name: string }[]; tags?: { name: string }[] }[];
+      fields: {
+        field_name: string;
+        value?: unknown;
+        values?: { name: string }[];
+        tags?: { name: string }[];
+        files?: { file_uuid: string; original_name: string }[];
+      }[];
       _record_metadata: { _public_date: string };
     },
   };

@@ -386,6 +386,11 @@ export const ROUTES: RouteDoc[] = [
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
   }),
+  local('post', '/records/{uuid}/restore', 'Put a deleted top-level record back (same uuid, values, child records, files)', {
+    description:
+      'Deleted top-level records stay restorable for 30 days (undo of a delete). Allowed to whoever could delete it: its creator, an editor of its dataset or a super-user. 404 when it is not in the trash, 409 when it exists or its dataset is deleted. Logged as `record.restore`, so sync sends it.',
+    ok: ok(OdrRecord, 'The restored record'),
+  }),
   local('get', '/records/{uuid}/history', "A record's history (its and its child records' changes), newest first", {
     description:
       'From the change log: who, when, old and new value (option, tag and file uuids as stored). Gated like a record read; child records the caller may not read are left out. `field` narrows to one field, `limit` ≤ 500 (default 200), `before` pages back by sequence number.',

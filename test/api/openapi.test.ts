@@ -226,6 +226,7 @@ describe('every route, called from the document alone, answers as the document s
     getSearchImageDownloadId: { params: { id: '' }, status: 302 },
     getLocalTrash: {},
     postLocalTrashIdRestore: { params: { id: '' } },
+    postLocalRecordsUuidRestore: { params: { uuid: '' } },
     postUser: { body: { user_email: 'added@test.local', first_name: 'Added', last_name: 'User' } },
     postUserPermissions: { body: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'view_all' } },
     getLocalUsers: {},
@@ -314,6 +315,7 @@ describe('every route, called from the document alone, answers as the document s
     const data = args();
     // Values only known once the service runs.
     data.deleteRecordUuid!.params!.uuid = recordToDelete;
+    data.postLocalRecordsUuidRestore!.params!.uuid = recordToDelete;
     data.deleteRecord!.body = { record_uuids: recordsToDelete };
     data.getFileUuid!.params!.uuid = fileUuid;
     data.deleteFileUuid!.params!.uuid = fileUuid;
@@ -337,6 +339,8 @@ describe('every route, called from the document alone, answers as the document s
       putLocalSyncRemotesIdLive: 1,
       getLocalTrash: 3,
       postLocalTrashIdRestore: 4,
+      // The record deleteRecordUuid deleted comes back.
+      postLocalRecordsUuidRestore: 3,
     };
     const order = (o: Op) => late[o.op.operationId as string] ?? (o.method === 'delete' ? 2 : 0);
     const ops = operations(doc).sort((a, b) => order(a) - order(b));

@@ -199,6 +199,13 @@ describe('dataset counts and list pages from kept rids', () => {
     check();
     for (let i = 0; i < 4; i++) await t.admin.createRecord(SYNTH.dataset);
     check();
+    // A restore from the trash inserts the record again: counted, and the starts follow.
+    const restored = await fetch(`${t.host.url}/local/records/${SYNTH.record(20)}/restore`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.admin.token}` },
+    });
+    expect(restored.status).toBe(200);
+    check();
     const res = await fetch(`${t.host.url}/local/datasets`, { headers: { Authorization: `Bearer ${t.admin.token}` } });
     const { datasets } = (await res.json()) as { datasets: { uuid: string; records: number }[] };
     expect(datasets.find((x) => x.uuid === SYNTH.dataset)!.records).toBe(countNow());

@@ -1,20 +1,17 @@
-import { getLocal, type Mockttp } from 'mockttp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import { faultProxy, startLocal, startRemote, type FaultProxy, type RemoteProc } from './support.js';
 import { seededRandom as prng } from '../../shared/seededRandom.js';
 
-// A fault-injecting HTTP proxy (mockttp) between the local service's sync engine and the remote
+// A fault-injecting HTTP proxy (mockttp, support.ts) between the local service's sync engine and the remote
 // service process: connections reset before the remote sees the request, 500s, delays, and
 // responses lost after the remote committed.
 
 const FIELDS = [SYNTH.field('Medium Text'), SYNTH.field('Long Text')];
 let remote: RemoteProc;
 let local: TestService;
-let proxy: Mockttp;
-let faultRate = 0;
-const faults = { reset: 0, error: 0, lost: 0, delayed: 0 };
+let proxy: FaultProxy;
 
 const SEED = Number(process.env.SYNC_FUZZ_SEED ?? 20261122);
 // Two streams: the edit plan depends on the seed alone, not on how many requests a sync makes
@@ -26,32 +23,7 @@ const pick = <T>(xs: T[], r = rand) => xs[Math.floor(r() * xs.length)]!;
 beforeAll(async () => {
   remote = await startRemote(40);
   local = await startLocal();
-  proxy = getLocal();
-  await proxy.start();
-  const lost = new WeakSet<object>();
-  const origin = new URL(remote.url).origin;
-  await proxy.forAnyRequest().thenPassThrough({
-    beforeRequest: async (req) => {
-      const forward = { url: origin + new URL(req.url).pathname + new URL(req.url).search };
-      if (faultRand() >= faultRate) return forward;
-      const kind = pick(['reset', 'error', 'lost', 'delayed'] as const, faultRand);
-      faults[kind]++;
-      if (kind === 'reset') return { response: 'reset' as const };
-      if (kind === 'error')
-        return {
-          response: {
-            statusCode: 500,
-            body: '{"error":{"code":500,"message":"injected"}}',
-            headers: { 'content-type': 'application/json' },
-          },
-        };
-      if (kind === 'delayed') await new Promise((r) => setTimeout(r, 150));
-      if (kind === 'lost') lost.add(req);
-      return forward;
-    },
-    beforeResponse: (_res, req) => (lost.has(req) ? 'close' : undefined),
-  });
-  local.service.ctx.db.exec('SELECT 1');
+  proxy = await faultProxy(remote.url, faultRand);
 }, 60_000);
 afterAll(async () => {
   await proxy?.stop();
@@ -67,7 +39,7 @@ describe('randomized sync under faults', () => {
     expect((await sync()).error).toBeUndefined();
     const initial = (await remote.client.recordIds(SYNTH.dataset)).records.length;
     const settle = async () => {
-      faultRate = 0;
+      proxy.rate = 0;
       for (let i = 0; i < 10; i++) {
         const s = await sync();
         if (!s.error && s.pending === 0 && s.pushed === 0 && s.pulled === 0) return;
@@ -120,7 +92,7 @@ describe('randomized sync under faults', () => {
         remoteCreates.push(r.record_uuid);
       }
 
-      faultRate = 0.3;
+      proxy.rate = 0.3;
       for (let i = 0; i < 2; i++) await sync();
       await settle();
 
@@ -150,7 +122,7 @@ describe('randomized sync under faults', () => {
     }
     await settle();
     expect(local.service.sync.conflicts()).toEqual([]);
-    expect(faults.reset + faults.error + faults.lost).toBeGreaterThan(5);
+    expect(proxy.faults.reset + proxy.faults.error + proxy.faults.lost).toBeGreaterThan(5);
     expect(conflictsSeen).toBeGreaterThan(0);
 
     for (const [k, v] of expected) {

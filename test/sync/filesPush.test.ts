@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // Files made, changed and deleted here reach the server exactly once; the server's deletions
 // and changes come back; a file deleted on one side and changed on the other is a conflict.
@@ -44,8 +44,8 @@ const upload = (c: TestService['admin'], record: string, field: string, bytes: U
 const setMeta = (c: TestService['admin'], record: string, field: string, file: string, meta: Record<string, unknown>) =>
   c.save({ record_uuid: record, fields: [{ field_uuid: field, files: [{ file_uuid: file, ...meta }] }] });
 
-beforeAll(async () => {
-  // The synthetic template with a file field on the child datatype too.
+/** The synthetic template with a file field on the child datatype too. */
+function withChildFile(): unknown {
   const tpl = syntheticTemplate() as { related_databases: { fields: Record<string, unknown>[] }[] };
   tpl.related_databases[0]!.fields.push({
     internal_id: 9104,
@@ -57,15 +57,9 @@ beforeAll(async () => {
     updated_at: '2025-01-01 00:00:00',
     _field_metadata: { _create_date: '2025-01-01 00:00:00', _create_auth: 'x', _public_date: '2025-01-01 00:00:00' },
   });
-  remote = await startRemote(12, {}, tpl);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  await run();
-}, 90_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+  return tpl;
+}
+attachedPair(12, (p) => ({ remote, local, remoteId } = p), { template: withChildFile });
 
 describe('files made here reach the server', () => {
   it('uploads a file once, with its bytes, public date and quality; a second sync sends nothing', async () => {

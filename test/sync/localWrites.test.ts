@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeCsv } from '../../bench/sections/csvImport.js';
 import { SYNTH } from '../../bench/synthetic.js';
 import { importCsv, openCsv } from '../../electron/service/domain/import/csvImport.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // Every kind of local write reaches the server (or is refused with a reason): writes that leave
 // no field-level change-log entries (CSV import, ODR-export import, replace import) included.
@@ -46,16 +46,7 @@ function shape(r: OdrRecord): unknown {
 }
 const valueOf = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
 
-beforeAll(async () => {
-  remote = await startRemote(6);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  await run();
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+attachedPair(6, (p) => ({ remote, local, remoteId } = p));
 
 describe('local writes that the change log records as imports reach the server', () => {
   it('CSV import: the new records are created there once, with their values, options and tags', async () => {

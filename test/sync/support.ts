@@ -1,4 +1,6 @@
 import { getLocal, type Mockttp } from 'mockttp';
+import { afterAll, beforeAll } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
 import { rmSync } from 'node:fs';
 import { OdrClient } from '../../shared/client/odrClient.js';
 import { runCli, type Proc } from '../support/processes.js';
@@ -73,4 +75,144 @@ export async function slowProxy(remoteUrl: string, delayMs: number): Promise<Moc
     },
   });
   return proxy;
+}
+
+export type FaultKind = 'reset' | 'error' | 'lost' | 'delayed';
+
+/**
+ * A fault-injecting loopback proxy to `remoteUrl` (mockttp): with probability `rate` a request is
+ * reset before the remote sees it, answered 500, delayed, or its answer lost after the remote
+ * committed. `outage(true)` resets every request and resolves once no forwarded request is still
+ * at the remote, so a test can change the remote knowing the local side cannot see it.
+ */
+export interface FaultProxy {
+  url: string;
+  rate: number;
+  readonly faults: Record<FaultKind, number>;
+  /** Requests the proxy has seen (forwarded or not): live mode's traffic. */
+  readonly seen: number;
+  outage: (on: boolean) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+export async function faultProxy(remoteUrl: string, random: () => number): Promise<FaultProxy> {
+  const proxy = getLocal();
+  await proxy.start();
+  const origin = new URL(remoteUrl).origin;
+  const lost = new Set<string>();
+  const inFlight = new Set<string>();
+  let down = false;
+  const kinds: FaultKind[] = ['reset', 'error', 'lost', 'delayed'];
+  const fp: FaultProxy & { seen: number } = {
+    url: proxy.url,
+    rate: 0,
+    faults: { reset: 0, error: 0, lost: 0, delayed: 0 },
+    seen: 0,
+    outage: async (on) => {
+      down = on;
+      const end = Date.now() + 15_000;
+      while (on && inFlight.size) {
+        if (Date.now() > end) throw new Error(`${inFlight.size} forwarded requests never finished`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    stop: () => proxy.stop(),
+  };
+  await proxy.on('response', (res) => inFlight.delete(res.id));
+  await proxy.on('abort', (req) => inFlight.delete(req.id));
+  await proxy.forAnyRequest().thenPassThrough({
+    beforeRequest: async (req) => {
+      fp.seen++;
+      if (down) return { response: 'reset' as const };
+      const forward = { url: origin + new URL(req.url).pathname + new URL(req.url).search };
+      // Each request draws the same number of times, so a seed replays the same fault sequence.
+      const hit = random() < fp.rate;
+      const kind = kinds[Math.floor(random() * kinds.length)]!;
+      if (!hit) {
+        inFlight.add(req.id);
+        return forward;
+      }
+      fp.faults[kind]++;
+      if (kind === 'reset') return { response: 'reset' as const };
+      if (kind === 'error')
+        return {
+          response: {
+            statusCode: 500,
+            body: '{"error":{"code":500,"message":"injected"}}',
+            headers: { 'content-type': 'application/json' },
+          },
+        };
+      if (kind === 'delayed') await new Promise((r) => setTimeout(r, 150));
+      if (down) return { response: 'reset' as const };
+      if (kind === 'lost') lost.add(req.id);
+      inFlight.add(req.id);
+      return forward;
+    },
+    beforeResponse: (_res, req) => (lost.delete(req.id) ? 'close' : undefined),
+  });
+  return fp;
+}
+
+/**
+ * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
+ * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
+ * change things here while exactly that request is on its way.
+ */
+export async function gateProxy(remoteUrl: string) {
+  const proxy = getLocal();
+  await proxy.start();
+  const origin = new URL(remoteUrl).origin;
+  let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<void> } | null = null;
+  await proxy.forAnyRequest().thenPassThrough({
+    beforeRequest: async (req) => {
+      const url = new URL(req.url);
+      const g = gate;
+      if (g?.match(req.method, url.pathname)) {
+        gate = null;
+        g.reached();
+        await g.open;
+      }
+      return { url: origin + url.pathname + url.search };
+    },
+  });
+  return {
+    url: proxy.url,
+    hold(match: (method: string, path: string) => boolean) {
+      let reached!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((r) => (reached = r));
+      const open = new Promise<void>((r) => (release = r));
+      gate = { match, reached, open };
+      return { reached: arrived, release };
+    },
+    stop: () => proxy.stop(),
+  };
+}
+
+export interface AttachedPair {
+  remote: RemoteProc;
+  local: TestService;
+  remoteId: number;
+}
+
+/**
+ * A remote process with `n` synthetic records and a local service attached to it, the synthetic
+ * dataset synced once: started before the file's tests (`ready` hands the pair over), stopped
+ * after them. `template`: another template than the synthetic one.
+ */
+export function attachedPair(n: number, ready: (p: AttachedPair) => void, opts: { template?: () => unknown } = {}): void {
+  let pair: Partial<AttachedPair> = {};
+  beforeAll(async () => {
+    pair.remote = await startRemote(n, {}, opts.template?.());
+    pair.local = await startLocal();
+    pair.remoteId = await pair.local.service.sync.addRemote(pair.remote.url, ADMIN.email, ADMIN.password);
+    const first = await pair.local.service.sync.run(pair.remoteId, pair.local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+    if (first.error) throw new Error(`the first sync failed: ${first.error}`);
+    ready(pair as AttachedPair);
+  }, 90_000);
+  afterAll(async () => {
+    await pair.local?.close();
+    await pair.remote?.stop();
+    pair = {};
+  });
 }

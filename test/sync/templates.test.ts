@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { Template } from '../../shared/schemas/template.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // A template changed on the server reaches the local copy on the next pull (issue 12 item 3),
 // and a pulled record keeps its local row (pulls never reorder lists).
@@ -33,16 +33,7 @@ const allFields = (t: Template): Template['fields'] => [...t.fields, ...t.relate
 const tagUuids = (tags: { template_tag_uuid: string; tags?: unknown[] }[] = []): string[] =>
   tags.flatMap((t) => [t.template_tag_uuid, ...tagUuids((t.tags ?? []) as typeof tags)]);
 
-beforeAll(async () => {
-  remote = await startRemote(12);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  await run();
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+attachedPair(12, (p) => ({ remote, local, remoteId } = p));
 
 describe('templates changed on the server', () => {
   it('reach the local copy on the next pull; values of removed parts stay, hidden, and are never pushed', async () => {

@@ -24,6 +24,7 @@ import { SyncService } from '../sync/runner.js';
 import type { SecretBox } from '../sync/secrets.js';
 import { quotaRoutes } from './routes/quota.js';
 import { recordRoutes } from './routes/records.js';
+import { purgeExpiredRecords } from '../domain/records/trash.js';
 import { searchRoutes } from './routes/search.js';
 import { templateRoutes } from './routes/templates.js';
 import { tokenRoutes } from './routes/token.js';
@@ -94,7 +95,10 @@ export function createApp(d: Domain, opts: AppOptions) {
   api.route('/', userRoutes(d));
   api.route(
     '/',
-    recordRoutes(d, (outcome) => blobs.removeUnreferenced(outcome.orphanCandidates)),
+    recordRoutes(d, (outcome) => {
+      blobs.removeUnreferenced(outcome.orphanCandidates);
+      purgeExpiredRecords(d, blobs);
+    }),
   );
   // Last: GET /search/{key} takes any segment the specific /search/… routes above did not.
   api.route('/', datasetRoutes(d, blobs));

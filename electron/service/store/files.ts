@@ -65,7 +65,12 @@ export const fileStore = perConnection((db: Db) => {
          width, height, display_order, quality, created_by, create_date, create_auth, public_date)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
-    referenced: db.prepare<[string], number>('SELECT 1 FROM files WHERE content_hash = ? LIMIT 1').pluck(),
+    // A deleted record's files keep their bytes while it can be restored (store/recordTrash.ts).
+    referenced: db
+      .prepare<[string, string], number>(
+        'SELECT 1 FROM files WHERE content_hash = ? UNION ALL SELECT 1 FROM record_trash_blobs WHERE content_hash = ? LIMIT 1',
+      )
+      .pluck(),
     storedBytes: db
       .prepare<[string], number>(
         `SELECT COALESCE(SUM(f.file_size), 0) FROM files f JOIN records r ON r.rid = f.record_rid
@@ -125,8 +130,8 @@ export const fileStore = perConnection((db: Db) => {
       const sql = `UPDATE files SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE rid = ?`;
       shaped(db)<unknown[], never>(sql).run(...cols.map((k) => meta[k as keyof FileMeta]), rid);
     },
-    /** Some file row still points at these bytes. */
-    isReferenced: (hash: string) => s.referenced.get(hash) !== undefined,
+    /** Some file row, or a deleted record that can still be restored, points at these bytes. */
+    isReferenced: (hash: string) => s.referenced.get(hash, hash) !== undefined,
     /** Bytes stored for the files of these datasets (derivatives included). */
     storedBytes: (datasetIds: number[]) => s.storedBytes.get(JSON.stringify(datasetIds)) ?? 0,
     /** Original images of these datasets whose bytes are stored here. */

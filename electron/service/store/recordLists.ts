@@ -108,6 +108,9 @@ export const recordLists = perConnection((db: Db) => {
     `SELECT ${COLUMNS} ${base('AND r.rid >= @from')} ORDER BY r.rid LIMIT @limit OFFSET @offset`,
   );
   const topRids = db.prepare<[number], number>('SELECT rid FROM records WHERE datatype_id = ? AND parent_rid IS NULL ORDER BY rid').pluck();
+  const uuidsByRids = db.prepare<[string], { rid: number; uuid: string }>(
+    'SELECT rid, uuid FROM records WHERE rid IN (SELECT value FROM json_each(?))',
+  );
   const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
   // Per top-level dataset: its kept count (migration 014) and one records_top_by_update probe.
   const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
@@ -144,6 +147,12 @@ export const recordLists = perConnection((db: Db) => {
       if (rids.length === 0) return [];
       const byRid = new Map(byRids.all(JSON.stringify(rids)).map((r) => [r.rid, r]));
       return rids.map((rid) => byRid.get(rid)).filter((r): r is RecordRow => r !== undefined);
+    },
+    /** Uuids of the given rids, in that order (missing ones left out). */
+    uuidsOf: (rids: number[]): string[] => {
+      if (rids.length === 0) return [];
+      const byRid = new Map(uuidsByRids.all(JSON.stringify(rids)).map((r) => [r.rid, r.uuid]));
+      return rids.map((rid) => byRid.get(rid)).filter((u): u is string => u !== undefined);
     },
     /** The record table: rids of the dataset's top-level records, filtered and ordered. */
     tableOrder: (a: TableArgs): number[] => {

@@ -5,6 +5,8 @@ import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type ValueR
 export interface NewRecord {
   uuid: string;
   internalId?: number;
+  /** The storage row (list order) it should have, when free: a restored record goes back in its place. */
+  rid?: number;
   datatypeId: number;
   parent: RecordRow | null;
   createdBy: number | null;
@@ -20,9 +22,9 @@ const statements = (db: Db) => ({
   nextInternalId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM records').pluck(),
   internalIdTaken: db.prepare<[number], number>('SELECT 1 FROM records WHERE internal_id = ?').pluck(),
   insert: db.prepare<
-    [number, string, number, number | null, number, number | null, string, string, string, string]
-  >(`INSERT INTO records (internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    [number | null, number, string, number, number | null, number, number | null, string, string, string, string]
+  >(`INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   setTop: db.prepare<[number]>('UPDATE records SET top_rid = rid WHERE rid = ?'),
   touch: db.prepare<[number, string]>(`WITH RECURSIVE chain(rid) AS (
               SELECT ? UNION ALL SELECT r.parent_rid FROM records r JOIN chain ON r.rid = chain.rid WHERE r.parent_rid IS NOT NULL)
@@ -104,7 +106,10 @@ export class RecordStore {
   insert(n: NewRecord): RecordRow {
     const wanted = n.internalId;
     const internalId = wanted !== undefined && !this.s.internalIdTaken.get(wanted) ? wanted : this.s.nextInternalId.get()!;
+    // NULL: SQLite picks the next row id.
+    const rid = n.rid !== undefined && !this.byRid(n.rid) ? n.rid : null;
     const info = this.s.insert.run(
+      rid,
       internalId,
       n.uuid,
       n.datatypeId,
@@ -116,16 +121,16 @@ export class RecordStore {
       n.createAuth,
       n.publicDate,
     );
-    const rid = Number(info.lastInsertRowid);
-    if (!n.parent) this.s.setTop.run(rid);
+    const made = Number(info.lastInsertRowid);
+    if (!n.parent) this.s.setTop.run(made);
     // The row as just written (reading it back cost a bulk pull a thirtieth of its time).
     return {
-      rid,
+      rid: made,
       internal_id: internalId,
       uuid: n.uuid,
       datatype_id: n.datatypeId,
       parent_rid: n.parent?.rid ?? null,
-      top_rid: n.parent ? n.parent.top_rid : rid,
+      top_rid: n.parent ? n.parent.top_rid : made,
       created_by: n.createdBy,
       create_date: n.createDate,
       update_date: n.updateDate,

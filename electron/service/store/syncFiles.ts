@@ -126,6 +126,24 @@ export class SyncFileStore {
     ).run(why, item);
   }
 
+  /**
+   * The file's waiting delete waits for the person's choice, with the server's entry kept for a
+   * "keep theirs" (as the push keeps it). False when no delete of it waits.
+   */
+  parkDelete(item: string, why: string, theirs: unknown): boolean {
+    const op = this.q(
+      "SELECT id, payload FROM sync_outbox WHERE item_uuid = ? AND op = 'file_delete' AND state IN ('pending', 'conflict') ORDER BY id DESC LIMIT 1",
+    ).get(item) as { id: number; payload: string | null } | undefined;
+    if (!op) return false;
+    const payload = { ...(op.payload ? (JSON.parse(op.payload) as object) : {}), theirs };
+    this.q("UPDATE sync_outbox SET state = 'conflict', last_error = ?, attempts = attempts + 1, payload = ? WHERE id = ?").run(
+      why,
+      JSON.stringify(payload),
+      op.id,
+    );
+    return true;
+  }
+
   /** Every waiting or conflicting operation of the file is settled (a choice replaced them). */
   dropOps(item: string): void {
     this.q(

@@ -45,13 +45,23 @@ export const syncOutbox = perConnection((db: Db) => {
       `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (record_uuid, op, field_uuid, item_uuid) WHERE state = 'pending'
-       DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL`,
+       DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL, rev = rev + 1`,
     ),
     pendingCreate: db
       .prepare<[string], number>(
         `SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`,
       )
       .pluck(),
+    pendingDelete: db
+      .prepare<[string], number>(`SELECT id FROM sync_outbox WHERE record_uuid = ? AND op = 'delete' AND state = 'pending'`)
+      .pluck(),
+    forgetRecords: db.prepare<[string]>(
+      `DELETE FROM sync_id_map WHERE local_uuid IN (SELECT r.uuid FROM records t JOIN records r ON r.top_rid = t.rid WHERE t.uuid = ?)`,
+    ),
+    forgetFiles: db.prepare<[string]>(
+      `DELETE FROM sync_file_map WHERE local_uuid IN
+         (SELECT f.uuid FROM records t JOIN records r ON r.top_rid = t.rid JOIN files f ON f.record_rid = r.rid WHERE t.uuid = ?)`,
+    ),
     pendingUpload: db
       .prepare<[string], number>(`SELECT id FROM sync_outbox WHERE item_uuid = ? AND op = 'file_upload' AND state = 'pending'`)
       .pluck(),
@@ -82,6 +92,12 @@ export const syncOutbox = perConnection((db: Db) => {
     /** Adds an operation; a pending one for the same target takes the new payload. */
     upsert: (e: OutboxEntry) => void s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at),
     hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
+    hasPendingDelete: (record: string) => s.pendingDelete.get(record) !== undefined,
+    /** Forgets which server records and files a top-level record's tree was bound to: the server deleted them. */
+    forgetRemote: (top: string) => {
+      s.forgetRecords.run(top);
+      s.forgetFiles.run(top);
+    },
     hasPendingUpload: (file: string) => s.pendingUpload.get(file) !== undefined,
     /** Every dataset synced with some remote. */
     syncedDatasets: () => new Set(s.synced.all()),

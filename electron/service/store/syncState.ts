@@ -27,6 +27,8 @@ const OpBase = {
   field_uuid: z.string(),
   item_uuid: z.string(),
   attempts: z.number(),
+  /** Bumped when a newer local edit replaces the payload (see `done`). */
+  rev: z.number(),
 };
 /** `over`: a "keep mine" choice overrides only the server value it was chosen against. */
 export const OutboxOp = z.discriminatedUnion('op', [
@@ -92,6 +94,7 @@ interface RawOutboxRow {
   item_uuid: string;
   payload: string | null;
   attempts: number;
+  rev: number;
 }
 
 const now = () => new Date().toISOString();
@@ -217,7 +220,7 @@ export class SyncState {
 
   /** Pending operations in order (all, or one record's), typed; a row whose payload does not parse is parked with why. */
   pending(record?: string): OutboxOp[] {
-    const cols = 'id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts';
+    const cols = 'id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, attempts, rev';
     const rows = (
       record === undefined
         ? this.q(`SELECT ${cols} FROM sync_outbox WHERE state = 'pending' ORDER BY id`).all()
@@ -242,8 +245,12 @@ export class SyncState {
     return this.q("SELECT COUNT(*) FROM sync_outbox WHERE state = 'pending'").pluck().get() as number;
   }
 
-  done(id: number): void {
-    this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ?").run(id);
+  /**
+   * Marks a sent operation done, unless a newer local edit was collected into it meanwhile (its
+   * `rev` moved): then it stays pending and the next pass sends the newer state.
+   */
+  done(op: { id: number; rev: number }): void {
+    this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ? AND rev = ?").run(op.id, op.rev);
   }
 
   park(id: number, error: string, state: 'parked' | 'conflict' = 'parked'): void {

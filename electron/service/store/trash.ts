@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
+import { recordTrashStore } from './recordTrash.js';
 import { RECORD_COLUMNS, type RecordRow } from './rows.js';
 
 /** Who created each file of a deleted dataset, and its bytes' hash: kept with the trash entry. */
@@ -25,11 +26,6 @@ export const trashStore = perConnection((db: Db) => {
     ),
     deleteDataset: db.prepare<[number]>('DELETE FROM datatypes WHERE id = ?'),
     setOwner: db.prepare<[number | null, string]>('UPDATE datatypes SET owner_id = ? WHERE uuid = ?'),
-    setCreators: db.prepare<[string]>('UPDATE records SET created_by = j.value FROM json_each(?) j WHERE records.uuid = j.key'),
-    setFiles: db.prepare<[string]>(
-      `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]')
-       FROM json_each(?) j WHERE files.uuid = j.key`,
-    ),
   };
   return {
     /** Top-level records of a dataset, in storage order. */
@@ -47,8 +43,7 @@ export const trashStore = perConnection((db: Db) => {
       files: Record<string, [number | null, string | null]>,
     ) => {
       s.setOwner.run(ownerId, datasetUuid);
-      s.setCreators.run(JSON.stringify(creators));
-      s.setFiles.run(JSON.stringify(files));
+      recordTrashStore(db).restoreOwnership(JSON.stringify(creators), JSON.stringify(files));
     },
   };
 });

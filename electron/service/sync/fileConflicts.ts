@@ -1,6 +1,6 @@
 import type { SyncConflict } from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
-import { badRequest } from '../domain/errors.js';
+import { OdrError, badRequest } from '../domain/errors.js';
 import { BlobStore } from '../domain/files/blobStore.js';
 import { deleteFile } from '../domain/files/fileOps.js';
 import type { User } from '../domain/users.js';
@@ -50,6 +50,12 @@ export function resolveFileConflict(
       }
     }
   } else if (here) {
+    // Deleted on the server and never downloaded here: no copy of the bytes is left to send.
+    if (choice === 'mine' && here.content_hash === null)
+      throw new OdrError(
+        409,
+        `The bytes of "${here.original_name}" are not on this computer and the server deleted it, so it cannot be uploaded again: choose "theirs"`,
+      );
     files.dropOps(item);
     if (choice === 'mine') {
       files.forget(item);

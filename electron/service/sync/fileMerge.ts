@@ -40,6 +40,8 @@ export type FileAction =
   | { kind: 'meta'; local: LocalFile; file: ServerFile }
   | { kind: 'delete'; local: LocalFile }
   | { kind: 'conflict'; local: LocalFile; draft: ConflictDraft }
+  /** Deleted here (the delete not sent yet), changed on the server since the base. */
+  | { kind: 'deleteConflict'; local: string; file: ServerFile; draft: ConflictDraft }
   /** Public date, quality or display order changed on both sides, differently. */
   | { kind: 'metaConflict'; local: LocalFile; file: ServerFile; draft: ConflictDraft };
 
@@ -137,7 +139,29 @@ export function mergeFiles(input: FileMergeInput): FileAction[] {
         out.push({ kind: 'metaConflict', local: l, file: t, draft: metaConflict(l, t.fieldName, b.meta, t.meta) });
       continue;
     }
-    if (input.pending.has(input.localOf(t.uuid))) continue;
+    const gone = input.localOf(t.uuid);
+    if (input.pending.has(gone)) {
+      // Its delete waits here. Changed on the server meanwhile: the person chooses, as when the
+      // push finds it so (the base moves on below, so the push could no longer tell).
+      const b = base.get(t.uuid);
+      if (b && !sameMeta(b.meta, t.meta)) {
+        const name = t.entry.original_name;
+        out.push({
+          kind: 'deleteConflict',
+          local: gone,
+          file: t,
+          draft: {
+            record: t.record,
+            field: t.field,
+            name: `${t.fieldName}: ${name}`,
+            base: describeMeta(name, b.meta),
+            mine: 'deleted here',
+            theirs: `changed on the server (${describeMeta(name, t.meta)})`,
+          },
+        });
+      }
+      continue;
+    }
     if (inDoubt.some((u) => u.record === t.record && u.field === t.field && u.name === t.entry.original_name)) continue;
     out.push({ kind: 'add', file: t });
   }

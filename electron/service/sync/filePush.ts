@@ -43,7 +43,7 @@ export class FilePusher {
   }
 
   private done(op: FileOp): FilePushResult {
-    this.x.state.done(op.id);
+    this.x.state.done(op);
     return { outcome: 'done' };
   }
 

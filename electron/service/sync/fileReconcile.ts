@@ -57,6 +57,10 @@ export class FileReconciler {
           this.files.parkMeta(a.local.uuid, 'changed on the server too: see conflicts');
           const op = this.files.conflictOp(a.local.uuid, 'file_meta');
           if (op) this.files.setPayload(op.id, { theirs: a.file.meta });
+        } else if (a.kind === 'deleteConflict') {
+          const kept = { record: a.file.record, field: a.file.field, entry: a.file.entry, thumbs: a.file.thumbs };
+          if (this.files.parkDelete(a.local, 'changed on the server: see conflicts', kept))
+            x.state.recordConflict(dataset, localTop, a.draft, a.local);
         } else {
           x.state.recordConflict(dataset, localTop, a.draft, a.local.uuid);
           this.files.parkMeta(a.local.uuid, 'deleted on the server: see conflicts');

@@ -16,6 +16,11 @@ export interface MergeInput {
   pending: Set<string>;
   /** Option fields that hold at most one option. */
   single: (fieldUuid: string) => boolean;
+  /**
+   * `record|field` keys a push has just written: the server's value there is ours, and an edit
+   * made here while it was on its way waits in the outbox (neither applied nor a conflict).
+   */
+  written?: ReadonlySet<string>;
 }
 
 export interface MergeResult {
@@ -75,6 +80,7 @@ export function mergeRecord(i: MergeInput): MergeResult {
   const localRecords = new Set([i.local.record_uuid, ...childrenOf(i.local).map((c) => c.record_uuid)]);
   for (const [k, t] of T) {
     if (!localRecords.has(t.record)) continue; // a child new on the server: the next clean pull brings it
+    if (i.written?.has(k)) continue;
     const b = keyOf(B, k);
     const l = keyOf(L, k);
     if (same(t.key, b) || same(t.key, l)) continue;

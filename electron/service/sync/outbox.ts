@@ -84,6 +84,13 @@ export function collectOutbox(ctx: Ctx): number {
           if (!created) add('delete');
           break;
         }
+        case 'record.restore':
+          // A deleted record is back (its import entry follows and converges or creates it). While
+          // the delete had not gone out the server still has it: the delete is dropped. Once it had,
+          // the server's copy is gone: the tree is forgotten there and created anew.
+          if (outbox.hasPendingDelete(r.record_uuid)) outbox.dropRecord(r.record_uuid);
+          else outbox.forgetRemote(r.record_uuid);
+          break;
         // Files: the original only (derived images are never pushed; the server makes its own).
         case 'file.add':
           add('file_upload', r.field_uuid ?? '', r.item_uuid ?? '');

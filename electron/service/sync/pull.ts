@@ -17,6 +17,7 @@ import { metaStore } from '../store/meta.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { refetchableTransaction } from '../store/tx.js';
+import { collectOutbox } from './outbox.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -108,6 +109,7 @@ export class Puller {
     importer: RecordImporter,
     rendered?: OdrRecord | null,
     bases?: Map<string, string>,
+    written?: ReadonlySet<string>,
   ): Applied {
     const x = this.x;
     const theirs = x.localised(theirsRaw);
@@ -150,6 +152,7 @@ export class Puller {
         local,
         pending: x.state.pendingFieldKeys(localUuid),
         single: x.single,
+        written,
       });
       for (const c of conflicts) {
         x.state.recordConflict(dataset, localUuid, c);
@@ -205,6 +208,9 @@ export class Puller {
     const applyBatch = {
       immediate: (rs: OdrRecord[]) => {
         refetchableTransaction(x.db, () => {
+          // Edits made here while the pages were on their way are outbox operations before any
+          // record is compared: a record with one is merged, never replaced (docs/sync.md §4).
+          collectOutbox(x.d.ctx);
           const bases = x.state.baseJsons(rs.map((r) => r.record_uuid));
           // A record listed twice in one batch reads its base again: the first one just moved it.
           const done = new Set<string>();

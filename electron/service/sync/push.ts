@@ -79,8 +79,14 @@ export class Pusher {
       const local = after ? x.localRecord(top) : undefined;
       // Without its own fsync (store/tx.ts): lost to a power cut, the writes are sent again.
       refetchableTransaction(x.db, () => {
-        for (const op of ops) x.state.done(op.id);
-        if (after) this.puller.applyRemote(after, dataset, importer, local);
+        for (const op of ops) x.state.done(op);
+        if (!after) return;
+        // Edits made here while the writes were on their way become operations now (after the
+        // sent ones are done, so they are not taken for sent): the record is then merged, and
+        // those edits wait for the next pass instead of being replaced by the server's answer.
+        collectOutbox(x.d.ctx);
+        const written = new Set(ops.filter((o) => o.op === 'value').map((o) => `${o.record_uuid}|${o.field_uuid}`));
+        this.puller.applyRemote(after, dataset, importer, local, undefined, written);
       });
     };
     let fresh: OdrRecord | null = null;
@@ -238,7 +244,7 @@ export class Pusher {
             at,
           });
         }
-        x.state.done(op.id);
+        x.state.done(op);
       },
       'immediate',
     );
@@ -268,7 +274,7 @@ export class Pusher {
     const x = this.x;
     const row = x.state.idRow(op.record_uuid);
     if (row?.state === 'bound') {
-      x.state.done(op.id);
+      x.state.done(op);
       return false;
     }
     if (!row && op.payload?.imported) {
@@ -288,7 +294,7 @@ export class Pusher {
             x.state.beginCreate(op.record_uuid, new Date().toISOString());
             x.state.bind(op.record_uuid, there.record_uuid);
             x.state.setBase(filesOnly(there));
-            x.state.done(op.id);
+            x.state.done(op);
           },
           'immediate',
         );
@@ -319,7 +325,7 @@ export class Pusher {
     const x = this.x;
     // The server selects default options on create just as we did: the base starts from its copy.
     x.state.setBase(await x.remote.record(x.state.remoteOf(op.record_uuid)!, x.types));
-    x.state.done(op.id);
+    x.state.done(op);
   }
 
   private async findCreated(dataset: string, stamp: string): Promise<string | null> {
@@ -347,7 +353,7 @@ export class Pusher {
       const added = kidsOf(fresh).filter((u) => !info.before!.includes(u) && !x.state.isMapped(u));
       if (added.length) {
         x.state.bind(op.record_uuid, added[0]!);
-        x.state.done(op.id);
+        x.state.done(op);
         return;
       }
     }
@@ -360,7 +366,7 @@ export class Pusher {
     if (!added.length) throw new RemoteError('permanent', 'the server accepted the child record but does not list it');
     x.state.bind(op.record_uuid, added[0]!);
     x.state.setBase(after);
-    x.state.done(op.id);
+    x.state.done(op);
   }
 }
 

@@ -255,5 +255,7 @@ export const setRole = (user_email: string, dataset_uuid: string, permission: Pe
   api.request<{ success: 'true' }>('POST', '/user/permissions', { form: { user_email, dataset_uuid, permission } });
 export const trash = () => local<TrashList>('/trash').then((r) => r.datasets);
 export const restoreTrash = (id: string) => local<TrashEntry>(`/trash/${id}/restore`, { method: 'POST' });
+/** A deleted top-level record back from the service's record trash (undo of a delete). */
+export const restoreRecord = (uuid: string) => local<OdrRecord>(`/records/${uuid}/restore`, { method: 'POST' });
 export const deleteDataset = (uuid: string) => api.request<string>('DELETE', `/dataset/${uuid}`);
 export const datasetQuota = (uuid: string) => api.quota(uuid);

@@ -42,7 +42,7 @@ export interface Draft {
 const drafts = createStore<Record<string, Draft>>({});
 /**
  * An operation on many records, undone and redone as one step: a batch edit (each record's
- * earlier state put back) or a delete (cancelled while it waits out its undo window).
+ * earlier state put back) or a delete (the records restored from the service's record trash).
  */
 export interface Operation {
   kind: 'batch' | 'delete';
@@ -66,11 +66,6 @@ function pushDone(step: Step) {
 
 export function pushOperation(op: Operation) {
   pushDone(op);
-}
-
-/** An operation that can no longer be taken back (a delete past its undo window) leaves both lists. */
-export function dropOperation(op: Operation) {
-  history.set((h) => ({ undo: h.undo.filter((s) => s !== op), redo: h.redo.filter((s) => s !== op) }));
 }
 
 const stepLabel = (s: Step) => (s.kind === 'value' || s.kind === 'option' ? `the change to ${s.field.name}` : s.label);

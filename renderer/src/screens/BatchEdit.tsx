@@ -8,7 +8,7 @@ import { batchEdit, errorText } from '../lib/api';
 import { holdingEvents, pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import { keys } from '../lib/queries';
-import { Modal } from '../ui/Dialog';
+import { DialogActions, Modal } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 
 const PUBLIC = '__public__';
@@ -203,14 +203,10 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
         )}
       </div>
       {done !== null && <progress max={records.length} value={done} aria-label="Batch edit progress" />}
-      <div className="confirm-actions">
-        <button type="button" onClick={onClose} disabled={done !== null}>
-          Cancel
-        </button>
-        <button type="button" className="primary" disabled={!planned || done !== null} onClick={() => void apply()}>
-          Apply to {n}
-        </button>
-      </div>
+      <DialogActions
+        secondary={{ label: 'Cancel', onClick: onClose, disabled: done !== null }}
+        primary={{ label: `Apply to ${n}`, disabled: !planned || done !== null, onClick: () => void apply() }}
+      />
     </Modal>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { ColumnLayout } from '../../../shared/schemas/view';
-import { Modal } from '../ui/Dialog';
+import { DialogActions, Modal } from '../ui/Dialog';
 import type { Template } from '../../../shared/schemas/template';
 import { availableColumns } from './columns';
 
@@ -92,14 +92,7 @@ export function ColumnChooser({
           );
         })}
       </ol>
-      <div className="confirm-actions">
-        <button type="button" onClick={onReset}>
-          Reset
-        </button>
-        <button type="button" className="primary" onClick={onClose}>
-          Done
-        </button>
-      </div>
+      <DialogActions secondary={{ label: 'Reset', onClick: onReset }} primary={{ label: 'Done', onClick: onClose }} />
     </Modal>
   );
 }

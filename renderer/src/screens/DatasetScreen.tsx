@@ -10,7 +10,8 @@ import { DeleteDatasetButton } from './DeleteDataset';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
-import { dropOperation, pushOperation, useEdits, type Operation } from '../lib/edits';
+import { pushOperation, useEdits } from '../lib/edits';
+import { deleteRecords } from '../lib/recordDeletes';
 import { RecordTable, queryOf, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
 import { BatchEdit } from './BatchEdit';
@@ -22,8 +23,8 @@ import { SaveSearchDialog, useSavedSearches } from './SavedSearches';
 import type { SearchView, ViewFilter } from '../../../shared/schemas/view';
 import { ImportCsv } from './ImportCsv';
 
-/** How long a delete waits for "Undo" before it is sent. */
-export const UNDO_MS = 6000;
+/** How long the "Deleted" notice offers its Undo button (Ctrl+Z works as long as the step is on the undo list). */
+const UNDO_TOAST_MS = 6000;
 /** The list never gets narrower than this; the record pane never narrower than PANE_MIN. */
 const LIST_MIN = 360;
 const PANE_MIN = 340;
@@ -222,55 +223,28 @@ export function DatasetScreen({
     }
   };
 
-  // Deletes wait out an undo window; closing the app inside it deletes nothing. While they wait
-  // they are the newest step of the undo list (Ctrl+Z cancels them, Ctrl+Shift+Z asks again).
-  const schedule = (uuids: string[], what: string): Operation => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const unpend = () => setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
-    const op: Operation = {
-      kind: 'delete',
-      label: `the delete of ${what}`,
-      undo: async () => {
-        if (timer === undefined) throw new Error('they are deleted for good (the undo window is over)');
-        clearTimeout(timer);
-        timer = undefined;
-        unpend();
-      },
-      redo: async () => start(),
-    };
-    const start = () => {
-      setPending((p) => new Set([...p, ...uuids]));
-      setSelected(new Set());
-      if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
-      timer = setTimeout(async () => {
-        timer = undefined;
-        dropOperation(op);
-        try {
-          for (let i = 0; i < uuids.length; i += 100) await api.deleteRecords(uuids.slice(i, i + 100));
-          toast({ kind: 'info', text: `Deleted ${what}` }, 3000);
-        } catch (e) {
-          toast({ kind: 'error', text: `Not deleted: ${errorText(e)}` });
-        }
-        unpend();
-        refresh();
-      }, UNDO_MS);
-      toast({ kind: 'info', text: `Deleting ${what}…`, action: { label: 'Undo', run: () => undoStep(op) } }, UNDO_MS);
-    };
-    start();
-    return op;
-  };
-
+  // A delete goes at once and is a step of the undo history like any other change (Ctrl+Z puts
+  // the records back from the service's record trash, Ctrl+Shift+Z deletes them again). The
+  // rows say "deleting…" while the requests run.
   const requestDelete = async (uuids: string[]) => {
     if (!uuids.length) return;
     const what = uuids.length === 1 ? 'this record' : `${uuids.length.toLocaleString()} records`;
     const ok = await confirmDialog({
       title: uuids.length === 1 ? 'Delete this record?' : `Delete ${what}?`,
-      body: `Their values, child records and files go. You can undo for ${UNDO_MS / 1000} seconds.`,
+      body: 'Their values, child records and files go. Undo (Ctrl+Z) brings them back.',
       confirm: 'Delete',
       danger: true,
     });
     if (!ok) return;
-    pushOperation(schedule(uuids, what));
+    setPending((p) => new Set([...p, ...uuids]));
+    setSelected(new Set());
+    if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
+    const { op, error } = await deleteRecords(uuids, what);
+    setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
+    refresh();
+    if (op) pushOperation(op);
+    if (error) toast({ kind: 'error', text: `Not ${op ? 'all ' : ''}deleted: ${errorText(error)}` });
+    else if (op) toast({ kind: 'info', text: `Deleted ${what}`, action: { label: 'Undo', run: () => undoStep(op) } }, UNDO_TOAST_MS);
   };
 
   const step = (by: number) => {

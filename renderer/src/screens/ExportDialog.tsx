@@ -8,7 +8,7 @@ import { countOf } from '../lib/numbers';
 import { keys, useJobs } from '../lib/queries';
 import { percent } from '../jobs/JobsPanel';
 import type { Column } from './columns';
-import { Modal } from '../ui/Dialog';
+import { DialogActions, Modal } from '../ui/Dialog';
 
 const FORMATS: [value: 'csv' | 'json', label: string][] = [
   ['csv', "CSV (the list's columns)"],
@@ -97,20 +97,16 @@ export function ExportDialog({
           {error}
         </p>
       )}
-      <div className="confirm-actions">
-        <button type="button" onClick={onClose}>
-          {jobId === null ? 'Cancel' : 'Close'}
-        </button>
-        {link ? (
+      <DialogActions
+        secondary={{ label: jobId === null ? 'Cancel' : 'Close', onClick: onClose }}
+        primary={link ? undefined : { label: 'Export', disabled: jobId !== null, onClick: () => void start() }}
+      >
+        {link && (
           <a className="button primary" href={link.href} download={link.name}>
             Download
           </a>
-        ) : (
-          <button type="button" className="primary" disabled={jobId !== null} onClick={() => void start()}>
-            Export
-          </button>
         )}
-      </div>
+      </DialogActions>
     </Modal>
   );
 }

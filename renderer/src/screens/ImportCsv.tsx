@@ -4,7 +4,7 @@ import { CsvImportResult, type CsvMapping, type CsvPreview, type CsvRowFailure }
 import { errorText, previewCsv, startCsvImport } from '../lib/api';
 import { keys, useJobs } from '../lib/queries';
 import { percent } from '../jobs/JobsPanel';
-import { Modal } from '../ui/Dialog';
+import { DialogActions, Modal } from '../ui/Dialog';
 
 /** Failures listed in the dialog; the rest are counted (the job result keeps them all). */
 const SHOWN_FAILURES = 200;
@@ -203,21 +203,18 @@ export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: s
           )}
         </div>
       )}
-      <div className="confirm-actions">
-        <button type="button" onClick={onClose} disabled={job?.state === 'running'}>
-          {jobId === null ? 'Cancel' : 'Close'}
-        </button>
-        {jobId === null && (
-          <button
-            type="button"
-            className="primary"
-            disabled={!preview || busy || importable === 0 || mapped.length === 0}
-            onClick={() => void start()}
-          >
-            Import {importable.toLocaleString()} row{importable === 1 ? '' : 's'}
-          </button>
-        )}
-      </div>
+      <DialogActions
+        secondary={{ label: jobId === null ? 'Cancel' : 'Close', onClick: onClose, disabled: job?.state === 'running' }}
+        primary={
+          jobId === null
+            ? {
+                label: `Import ${importable.toLocaleString()} row${importable === 1 ? '' : 's'}`,
+                disabled: !preview || busy || importable === 0 || mapped.length === 0,
+                onClick: () => void start(),
+              }
+            : undefined
+        }
+      />
     </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { SavedSearch, SearchView } from '../../../shared/schemas/view';
 import { deleteSavedSearch, errorText, saveSearch, savedSearches } from '../lib/api';
 import { hashOf } from '../lib/route';
-import { confirmDialog, Modal } from '../ui/Dialog';
+import { confirmDialog, DialogActions, Modal } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 
 export const savedKey = (dataset: string) => ['saved-searches', dataset] as const;
@@ -101,14 +101,7 @@ export function SaveSearchDialog({ dataset, view, onClose }: { dataset: string; 
             {error}
           </span>
         )}
-        <div className="confirm-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            Save
-          </button>
-        </div>
+        <DialogActions secondary={{ label: 'Cancel', onClick: onClose }} primary={{ label: 'Save', disabled: busy }} />
       </form>
     </Modal>
   );

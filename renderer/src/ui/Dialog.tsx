@@ -29,7 +29,7 @@ export function Dialogs() {
     if (!ask || !d) return;
     back.current = document.activeElement;
     if (!d.open) d.showModal();
-    d.querySelector<HTMLButtonElement>('button[value=cancel]')?.focus();
+    d.querySelector<HTMLButtonElement>('.confirm-actions button')?.focus();
   }, [ask]);
   if (!ask) return null;
   const close = (ok: boolean) => {
@@ -52,15 +52,45 @@ export function Dialogs() {
     >
       <h2 id="confirm-title">{ask.title}</h2>
       <p id="confirm-body">{ask.body}</p>
-      <div className="confirm-actions">
-        <button type="button" value="cancel" onClick={() => close(false)}>
-          Cancel
-        </button>
-        <button type="button" className={ask.danger ? 'danger-solid' : 'primary'} onClick={() => close(true)}>
-          {ask.confirm}
-        </button>
-      </div>
+      <DialogActions
+        secondary={{ label: 'Cancel', onClick: () => close(false) }}
+        primary={{ label: ask.confirm, danger: ask.danger, onClick: () => close(true) }}
+      />
     </dialog>
+  );
+}
+
+interface ActionButton {
+  label: ReactNode;
+  /** Without it the button submits the dialog's form. */
+  onClick?: () => void;
+  disabled?: boolean;
+  danger?: boolean;
+}
+
+/**
+ * Every dialog's footer: the way out (Cancel, Close, Reset) on the left of the one action it is
+ * for, drawn as the primary (or danger) button. `children` stand in for the primary button when
+ * the action is something else (a download link).
+ */
+export function DialogActions({ secondary, primary, children }: { secondary: ActionButton; primary?: ActionButton; children?: ReactNode }) {
+  return (
+    <div className="confirm-actions">
+      <button type="button" disabled={secondary.disabled} onClick={secondary.onClick}>
+        {secondary.label}
+      </button>
+      {primary && (
+        <button
+          type={primary.onClick ? 'button' : 'submit'}
+          className={primary.danger ? 'danger-solid' : 'primary'}
+          disabled={primary.disabled}
+          onClick={primary.onClick}
+        >
+          {primary.label}
+        </button>
+      )}
+      {children}
+    </div>
   );
 }
 

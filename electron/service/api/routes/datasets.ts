@@ -8,7 +8,8 @@ import { canViewDatatype } from '../../domain/permissions.js';
 import { RecordSearch } from '../../domain/search/recordSearch.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { listTrash, restoreTrash, trashDataset } from '../../domain/datasets/trash.js';
-import { API_PREFIX, apiBase } from './context.js';
+import { API_PREFIX, apiBase, recordJson } from './context.js';
+import { purgeExpiredRecords, restoreRecord } from '../../domain/records/trash.js';
 import { publishDataset } from '../../domain/datasets/publish.js';
 import { datasetJsonLd, JSONLD_DEFAULT_LIMIT } from '../../domain/datasets/jsonld.js';
 import { JsonLdQuery } from '../../../../shared/schemas/jsonld.js';
@@ -93,12 +94,18 @@ export function authStatusRoute(tokens: Tokens) {
   });
 }
 
-/** /local/trash: deleted datasets for 30 days, and putting one back. */
+/** /local/trash: deleted datasets for 30 days, and putting one back; the same for a deleted record. */
 export function localTrashRoutes(d: Domain, blobs: BlobStore) {
   const app = new Hono<AppEnv>();
   app.get('/trash', (c) => c.json({ datasets: listTrash(d, c.get('user')) }));
   app.post('/trash/:id/restore', async (c) => {
     return c.json(await restoreTrash(d, blobs, c.get('user'), c.req.param('id')));
+  });
+  app.post('/records/:uuid/restore', async (c) => {
+    const user = c.get('user');
+    const rec = await d.writes.run(() => restoreRecord(d, user, c.req.param('uuid')));
+    purgeExpiredRecords(d, blobs);
+    return recordJson(c, d, rec, user);
   });
   return app;
 }

@@ -69,6 +69,12 @@ export class RecordImporter {
     private readonly d: Domain,
     private readonly user: User,
     private readonly replace: boolean,
+    /**
+     * A restore from the record trash (domain/records/trash.ts), which checked the user's right
+     * to the record itself (its creator may restore it); top-level records take their storage
+     * row back when it is free.
+     */
+    private readonly restore?: { ridOf: (uuid: string) => number | undefined },
   ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
@@ -103,7 +109,7 @@ export class RecordImporter {
     // Writing into a dataset that exists already needs the right to edit all of it (as a CSV
     // import does); a new dataset is the importer's own.
     const into = this.schema.datatypesByUuid.get(rec.database_uuid);
-    if (into) this.assertMayWrite(into);
+    if (into && !this.restore) this.assertMayWrite(into);
     if (existing) this.assertMayWrite(this.d.datatypeOf(existing));
     // Replaced in place: the record keeps its row, so a pull never moves it in any list.
     if (existing && existing.parent_rid !== null) this.d.store.delete(existing.rid);
@@ -207,6 +213,7 @@ export class RecordImporter {
     const row = this.d.store.insert({
       uuid: rec.record_uuid,
       internalId: rec.internal_id || undefined,
+      rid: parent ? undefined : this.restore?.ridOf(rec.record_uuid),
       datatypeId: dt.id,
       parent,
       createdBy: this.user.id,

@@ -62,6 +62,11 @@ export class RecordTable {
     private readonly limits = { walkMax: WALK_MAX, sortMax: SORT_MAX },
   ) {}
 
+  /** Uuids of rids `queryRids` gave, in their order. */
+  uuidsOf(rids: number[]): string[] {
+    return recordLists(this.d.ctx.db).uuidsOf(rids);
+  }
+
   /** Sortable fields are those shared/fieldTypes.ts marks so: the UI offers exactly these. */
   private sortFor(dt: DatatypeInfo, sort: string | undefined): TableSort {
     if (!sort) return { kind: 'rid' };
@@ -74,6 +79,12 @@ export class RecordTable {
   }
 
   query(user: User, dt: DatatypeInfo, q: TableQuery): { total: number; rows: RecordRow[] } {
+    const { total, rids } = this.queryRids(user, dt, q);
+    return { total, rows: recordLists(this.d.ctx.db).byRids(rids) };
+  }
+
+  /** `query` without the rows: the rids of the page (callers that need uuids or positions, not 1M rows). */
+  queryRids(user: User, dt: DatatypeInfo, q: TableQuery): { total: number; rids: number[] } {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     const now = this.d.now();
     if (!canViewDatatype(user, dt, now)) throw forbidden();
@@ -108,18 +119,18 @@ export class RecordTable {
     if (ids) {
       this.cache.delete(key);
       this.cache.set(key, ids);
-      return { total: ids.length, rows: lists.byRids(ids.slice(q.offset, q.offset + q.limit)) };
+      return { total: ids.length, rids: ids.slice(q.offset, q.offset + q.limit) };
     }
     // Near the top of a large result, walk the order's index and stop: sorting every row for
     // one page cost 5 s at 1M records. Small results and deep pages sort the whole list once.
     const total = this.total(key, admin && !match && !terms.length, args);
     const end = q.offset + q.limit;
     const first = end <= this.limits.walkMax && total > this.limits.sortMax ? lists.tableFirst(args, end) : null;
-    if (first) return { total, rows: lists.byRids(first.slice(q.offset)) };
+    if (first) return { total, rids: first.slice(q.offset) };
     ids = lists.tableOrder(args);
     this.cache.set(key, ids);
     while (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value!);
-    return { total: ids.length, rows: lists.byRids(ids.slice(q.offset, end)) };
+    return { total: ids.length, rids: ids.slice(q.offset, end) };
   }
 
   /** The row count of a query (its order aside): the kept dataset count when nothing filters. */

@@ -13,6 +13,8 @@ import numberIndexNumericOnly from './012_number_index_numeric_only.js';
 import datasetSummaries from './013_dataset_summaries.js';
 import datasetCounts from './014_dataset_counts.js';
 import searchTerms from './015_search_terms.js';
+import syncOutboxRev from './016_sync_outbox_rev.js';
+import recordTrash from './017_record_trash.js';
 
 export interface Migration {
   version: number;
@@ -37,4 +39,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: 'dataset_summaries', sql: datasetSummaries },
   { version: 14, name: 'dataset_counts', sql: datasetCounts },
   { version: 15, name: 'search_terms', sql: searchTerms },
+  { version: 16, name: 'sync_outbox_rev', sql: syncOutboxRev },
+  { version: 17, name: 'record_trash', sql: recordTrash },
 ];

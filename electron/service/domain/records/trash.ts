@@ -1,0 +1,86 @@
+import type { Domain } from '../domain.js';
+import { OdrError, forbidden } from '../errors.js';
+import type { BlobStore } from '../files/blobStore.js';
+import { RecordImporter } from '../import/importRecords.js';
+import { canEditRecord } from '../permissions.js';
+import type { RecordRow } from '../../store/rows.js';
+import { recordTrashStore } from '../../store/recordTrash.js';
+import { tx } from '../tx.js';
+import type { User } from '../users.js';
+
+// A deleted top-level record stays restorable for RECORD_TRASH_DAYS: undoing a delete is an
+// ordinary step of the undo history, and a person may take it back long after a toast is gone.
+// The trash holds the record tree in ODR export form (the importer reads it back with the same
+// uuids), its records' and files' creators, and a hold on its files' bytes.
+
+export const RECORD_TRASH_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** Keeps a top-level record about to be deleted; call in the delete's transaction, before the delete. */
+export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unknown, at: string): void {
+  const store = recordTrashStore(d.ctx.db);
+  store.put({
+    record_uuid: rec.uuid,
+    rid: rec.rid,
+    dataset_uuid: d.datatypeOf(rec).uuid,
+    deleted_at: at,
+    expires_at: new Date(d.ctx.clock().getTime() + RECORD_TRASH_DAYS * DAY_MS).toISOString(),
+    deleted_by: user.id,
+    snapshot: JSON.stringify(snapshot),
+    creators: JSON.stringify(store.creators(rec.rid)),
+    files: JSON.stringify(store.files(rec.rid)),
+  });
+}
+
+/**
+ * POST /local/records/{uuid}/restore: puts a deleted top-level record back with its uuid,
+ * values, child records, files (bytes included) and creators. Allowed to whoever could have
+ * deleted it: an editor of the dataset or the record's creator. Logged as `record.restore`
+ * (before the import's own entry), which tells sync whether the server still has the record.
+ */
+export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
+  const store = recordTrashStore(d.ctx.db);
+  const row = store.get(uuid);
+  if (!row || row.expires_at <= d.ctx.clock().toISOString()) {
+    throw new OdrError(
+      404,
+      `Record ${uuid} is not in the trash: it was never deleted here, is restored already, or was deleted more than ${RECORD_TRASH_DAYS} days ago.`,
+    );
+  }
+  if (d.store.byUuid(uuid)) throw new OdrError(409, `Record ${uuid} exists; there is nothing to restore.`);
+  const dt = d.schema().datatypesByUuid.get(row.dataset_uuid);
+  if (!dt) throw new OdrError(409, `The dataset of record ${uuid} (${row.dataset_uuid}) is deleted: restore the dataset first.`);
+  const creators = JSON.parse(row.creators) as Record<string, number | null>;
+  // The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them back.
+  const facts = { created_by: creators[uuid] ?? null, public_date: '' };
+  if (!canEditRecord(user, dt, facts, facts)) {
+    throw forbidden(`You may not restore record ${uuid}: only its creator, the dataset's editors or a super-user can.`);
+  }
+  tx(d.ctx, () => {
+    const at = d.now();
+    d.log.append(at, { op: 'record.restore', userId: user.id, datasetUuid: dt.uuid, recordUuid: uuid, topRecordUuid: uuid });
+    const importer = new RecordImporter(d, user, false, { ridOf: (u) => (u === uuid ? row.rid : undefined) });
+    importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
+    store.restoreOwnership(row.creators, row.files);
+    store.remove(uuid);
+  });
+  const rec = d.store.byUuid(uuid)!;
+  d.announce([rec]);
+  return rec;
+}
+
+/** Forgets trashed records whose time is up and lets go of the bytes only they held. */
+export function purgeExpiredRecords(d: Domain, blobs: BlobStore): number {
+  const store = recordTrashStore(d.ctx.db);
+  const gone = store.expired(d.ctx.clock().toISOString());
+  if (!gone.length) return 0;
+  const hashes = tx(d.ctx, () =>
+    gone.flatMap((u) => {
+      const held = store.blobsOf(u);
+      store.remove(u);
+      return held;
+    }),
+  );
+  blobs.removeUnreferenced(hashes);
+  return gone.length;
+}

@@ -1,0 +1,88 @@
+import type { Db } from './db.js';
+import { perConnection } from './prepared.js';
+
+/** A deleted top-level record as kept for a restore (the rules: domain/records/trash.ts). */
+export interface RecordTrashRow {
+  record_uuid: string;
+  /** Its storage row (its place in the list), taken again on restore when still free. */
+  rid: number;
+  dataset_uuid: string;
+  deleted_at: string;
+  expires_at: string;
+  deleted_by: number;
+  /** The record tree in ODR export form (JSON). */
+  snapshot: string;
+  /** JSON: record uuid → created_by, over the tree. */
+  creators: string;
+  /** JSON: file uuid → [created_by, content_hash], over the tree. */
+  files: string;
+}
+
+const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
+
+/** What deleting a record to its trash and restoring it reads and writes. */
+export const recordTrashStore = perConnection((db: Db) => {
+  const s = {
+    creators: db.prepare<[number], { uuid: string; created_by: number | null }>(
+      `${SUBTREE} SELECT r.uuid, r.created_by FROM records r JOIN sub ON r.rid = sub.rid`,
+    ),
+    files: db.prepare<[number], { uuid: string; created_by: number | null; content_hash: string | null }>(
+      `${SUBTREE} SELECT f.uuid, f.created_by, f.content_hash FROM files f JOIN sub ON f.record_rid = sub.rid`,
+    ),
+    put: db.prepare<[string, number, string, string, string, number, string, string, string]>(
+      `INSERT INTO record_trash (record_uuid, rid, dataset_uuid, deleted_at, expires_at, deleted_by, snapshot, creators, files)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    keepBlobs: db.prepare<[string, string]>(
+      `INSERT OR IGNORE INTO record_trash_blobs (content_hash, record_uuid)
+       SELECT DISTINCT json_extract(j.value, '$[1]'), ? FROM json_each(?) j WHERE json_extract(j.value, '$[1]') IS NOT NULL`,
+    ),
+    get: db.prepare<[string], RecordTrashRow>('SELECT * FROM record_trash WHERE record_uuid = ?'),
+    remove: db.prepare<[string]>('DELETE FROM record_trash WHERE record_uuid = ?'),
+    expired: db.prepare<[string], string>('SELECT record_uuid FROM record_trash WHERE expires_at <= ?').pluck(),
+    blobsOf: db.prepare<[string], string>('SELECT content_hash FROM record_trash_blobs WHERE record_uuid = ?').pluck(),
+    setCreators: db.prepare<[string]>('UPDATE records SET created_by = j.value FROM json_each(?) j WHERE records.uuid = j.key'),
+    setFiles: db.prepare<[string]>(
+      `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]')
+       FROM json_each(?) j WHERE files.uuid = j.key`,
+    ),
+  };
+  return {
+    /** Record uuid → creator over the tree under `rid` (itself included). */
+    creators: (rid: number) => Object.fromEntries(s.creators.all(rid).map((r) => [r.uuid, r.created_by])),
+    /** File uuid → [creator, content hash] over the tree under `rid`. */
+    files: (rid: number) =>
+      Object.fromEntries(s.files.all(rid).map((f) => [f.uuid, [f.created_by, f.content_hash]])) as Record<
+        string,
+        [number | null, string | null]
+      >,
+    /** Keeps a deleted record (a second delete of the same uuid, after a restore, replaces it) and holds its files' bytes. */
+    put: (row: RecordTrashRow) => {
+      s.remove.run(row.record_uuid);
+      s.put.run(
+        row.record_uuid,
+        row.rid,
+        row.dataset_uuid,
+        row.deleted_at,
+        row.expires_at,
+        row.deleted_by,
+        row.snapshot,
+        row.creators,
+        row.files,
+      );
+      s.keepBlobs.run(row.record_uuid, row.files);
+    },
+    get: (uuid: string) => s.get.get(uuid),
+    /** Forgets an entry (restored or expired); its bytes' hold goes with it (ON DELETE CASCADE). */
+    remove: (uuid: string) => void s.remove.run(uuid),
+    /** Entries whose time is up at `now`. */
+    expired: (now: string) => s.expired.all(now),
+    /** The content hashes an entry holds. */
+    blobsOf: (uuid: string) => s.blobsOf.all(uuid),
+    /** After a restore by import: record and file creators, and file bytes' hashes, as they were. */
+    restoreOwnership: (creators: string, files: string) => {
+      s.setCreators.run(creators);
+      s.setFiles.run(files);
+    },
+  };
+});
