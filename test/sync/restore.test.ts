@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import { boundRemoteOf, restoreRecord, startLocal, startRemote, type RemoteProc } from './support.js';
 
 // Undo of a delete (POST /local/records/{uuid}/restore) on a synced dataset: the restore is a
 // local change like any other, so the next sync brings the record back on the server whether
@@ -19,16 +19,9 @@ const run = async () => {
   expect(s.error).toBeUndefined();
   return s;
 };
-const restore = async (uuid: string) => {
-  const res = await fetch(local.api.replace(/\/api\/v4$/, `/local/records/${uuid}/restore`), {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${local.admin.token}` },
-  });
-  return { status: res.status, body: (await res.json()) as { record_uuid?: string; error?: { code: string; message: string } } };
-};
+const restore = (uuid: string) => restoreRecord(local, uuid);
 const remoteIds = async () => (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
-const remoteOf = (uuid: string) =>
-  local.service.ctx.db.prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?').pluck().get(uuid) as string | undefined;
+const remoteOf = (uuid: string) => boundRemoteOf(local, uuid);
 
 beforeAll(async () => {
   remote = await startRemote(12);

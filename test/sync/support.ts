@@ -153,16 +153,23 @@ export async function faultProxy(remoteUrl: string, random: () => number): Promi
   return fp;
 }
 
+/** An answer the gate gives instead of letting a held request go on (the server refusing it). */
+export interface Refusal {
+  status: number;
+  message: string;
+}
+
 /**
  * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
  * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
- * change things here while exactly that request is on its way.
+ * change things here while exactly that request is on its way. `release(refusal)` answers it
+ * with that error instead; the remote never sees it.
  */
 export async function gateProxy(remoteUrl: string) {
   const proxy = getLocal();
   await proxy.start();
   const origin = new URL(remoteUrl).origin;
-  let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<void> } | null = null;
+  let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<Refusal | undefined> } | null = null;
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: async (req) => {
       const url = new URL(req.url);
@@ -170,7 +177,15 @@ export async function gateProxy(remoteUrl: string) {
       if (g?.match(req.method, url.pathname)) {
         gate = null;
         g.reached();
-        await g.open;
+        const refusal = await g.open;
+        if (refusal)
+          return {
+            response: {
+              statusCode: refusal.status,
+              body: JSON.stringify({ error: { code: refusal.status, message: refusal.message } }),
+              headers: { 'content-type': 'application/json' },
+            },
+          };
       }
       return { url: origin + url.pathname + url.search };
     },
@@ -179,9 +194,9 @@ export async function gateProxy(remoteUrl: string) {
     url: proxy.url,
     hold(match: (method: string, path: string) => boolean) {
       let reached!: () => void;
-      let release!: () => void;
+      let release!: (refusal?: Refusal) => void;
       const arrived = new Promise<void>((r) => (reached = r));
-      const open = new Promise<void>((r) => (release = r));
+      const open = new Promise<Refusal | undefined>((r) => (release = r));
       gate = { match, reached, open };
       return { reached: arrived, release };
     },
@@ -216,3 +231,16 @@ export function attachedPair(n: number, ready: (p: AttachedPair) => void, opts: 
     pair = {};
   });
 }
+
+/** POST /local/records/{uuid}/restore on the local service (the undo of a delete). */
+export async function restoreRecord(local: TestService, uuid: string) {
+  const res = await fetch(local.api.replace(/\/api\/v4$/, `/local/records/${uuid}/restore`), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${local.admin.token}` },
+  });
+  return { status: res.status, body: (await res.json()) as { record_uuid?: string; error?: { code: string; message: string } } };
+}
+
+/** The server uuid a record made here is bound to (none for a pulled record). */
+export const boundRemoteOf = (local: TestService, uuid: string) =>
+  local.service.ctx.db.prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?').pluck().get(uuid) as string | undefined;

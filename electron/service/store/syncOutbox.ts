@@ -52,9 +52,9 @@ export const syncOutbox = perConnection((db: Db) => {
         `SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`,
       )
       .pluck(),
-    pendingDelete: db
-      .prepare<[string], number>(`SELECT id FROM sync_outbox WHERE record_uuid = ? AND op = 'delete' AND state = 'pending'`)
-      .pluck(),
+    dropUndoneDelete: db.prepare<[string]>(
+      `DELETE FROM sync_outbox WHERE record_uuid = ? AND op = 'delete' AND state IN ('pending', 'parked', 'conflict')`,
+    ),
     forgetRecords: db.prepare<[string]>(
       `DELETE FROM sync_id_map WHERE local_uuid IN (SELECT r.uuid FROM records t JOIN records r ON r.top_rid = t.rid WHERE t.uuid = ?)`,
     ),
@@ -92,7 +92,8 @@ export const syncOutbox = perConnection((db: Db) => {
     /** Adds an operation; a pending one for the same target takes the new payload. */
     upsert: (e: OutboxEntry) => void s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at),
     hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
-    hasPendingDelete: (record: string) => s.pendingDelete.get(record) !== undefined,
+    /** Drops a record's delete that is not done (waiting, or refused); whether there was one. */
+    dropUndoneDelete: (record: string) => s.dropUndoneDelete.run(record).changes > 0,
     /** Forgets which server records and files a top-level record's tree was bound to: the server deleted them. */
     forgetRemote: (top: string) => {
       s.forgetRecords.run(top);

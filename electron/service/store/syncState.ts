@@ -236,7 +236,7 @@ export class SyncState {
       }
       const parsed = OutboxOp.safeParse({ ...r, payload });
       if (parsed.success) out.push(parsed.data);
-      else this.park(r.id, `unreadable operation: ${parsed.error.issues[0]?.message ?? 'bad payload'}`);
+      else this.park(r, `unreadable operation: ${parsed.error.issues[0]?.message ?? 'bad payload'}`);
     }
     return out;
   }
@@ -253,8 +253,17 @@ export class SyncState {
     this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ? AND rev = ?").run(op.id, op.rev);
   }
 
-  park(id: number, error: string, state: 'parked' | 'conflict' = 'parked'): void {
-    this.q('UPDATE sync_outbox SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ?').run(state, error, id);
+  /**
+   * Takes a refused operation out of the queue, unless a newer local edit was collected into it
+   * while it was being sent (its `rev` moved, as in `done`): that edit stays pending and is sent.
+   */
+  park(op: { id: number; rev: number }, error: string, state: 'parked' | 'conflict' = 'parked'): void {
+    this.q('UPDATE sync_outbox SET state = ?, last_error = ?, attempts = attempts + 1 WHERE id = ? AND rev = ?').run(
+      state,
+      error,
+      op.id,
+      op.rev,
+    );
   }
 
   /** A failure that a later pass retries. */

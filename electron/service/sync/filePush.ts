@@ -146,7 +146,7 @@ export class FilePusher {
         },
         file.uuid,
       );
-      x.state.park(op.id, 'deleted on the server: see conflicts', 'conflict');
+      x.state.park(op, 'deleted on the server: see conflicts', 'conflict');
       return { outcome: 'conflict' };
     }
     if (sameMeta(theirs.meta, mine)) return { outcome: 'sent' };
@@ -165,7 +165,7 @@ export class FilePusher {
         file.uuid,
       );
       this.files.setPayload(op.id, { theirs: theirs.meta });
-      x.state.park(op.id, 'changed on the server too: see conflicts', 'conflict');
+      x.state.park(op, 'changed on the server too: see conflicts', 'conflict');
       return { outcome: 'conflict' };
     }
     const entry = {
@@ -213,7 +213,7 @@ export class FilePusher {
         ...op.payload,
         theirs: { record: op.record_uuid, field: op.field_uuid, entry: theirs.entry, thumbs: theirs.thumbs },
       });
-      x.state.park(op.id, 'changed on the server: see conflicts', 'conflict');
+      x.state.park(op, 'changed on the server: see conflicts', 'conflict');
       return { outcome: 'conflict' };
     }
     try {

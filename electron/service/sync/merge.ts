@@ -17,8 +17,10 @@ export interface MergeInput {
   /** Option fields that hold at most one option. */
   single: (fieldUuid: string) => boolean;
   /**
-   * `record|field` keys a push has just written: the server's value there is ours, and an edit
-   * made here while it was on its way waits in the outbox (neither applied nor a conflict).
+   * `record|field` keys a push has just written. With a newer edit made here while the write was
+   * on its way, that edit waits in the outbox (neither applied nor a conflict). Without one, the
+   * value sent is the field's base: a server value other than it (another client wrote after us,
+   * or the server stored it differently) is applied here.
    */
   written?: ReadonlySet<string>;
 }
@@ -80,11 +82,13 @@ export function mergeRecord(i: MergeInput): MergeResult {
   const localRecords = new Set([i.local.record_uuid, ...childrenOf(i.local).map((c) => c.record_uuid)]);
   for (const [k, t] of T) {
     if (!localRecords.has(t.record)) continue; // a child new on the server: the next clean pull brings it
-    if (i.written?.has(k)) continue;
-    const b = keyOf(B, k);
+    const written = i.written?.has(k) === true;
+    if (written && i.pending.has(k)) continue;
     const l = keyOf(L, k);
+    // Written and nothing newer here: what is here is what was sent, so it is the base.
+    const b = written ? l : keyOf(B, k);
     if (same(t.key, b) || same(t.key, l)) continue;
-    const changedHere = i.pending.has(k) || (B.size > 0 && !same(l, b));
+    const changedHere = !written && (i.pending.has(k) || (B.size > 0 && !same(l, b)));
     if (!changedHere) {
       apply.set(k, t);
     } else if (isSet(t.key)) {

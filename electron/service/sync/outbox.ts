@@ -37,16 +37,10 @@ export function collectOutbox(ctx: Ctx): number {
     for (const r of rows) {
       if (!r.dataset_uuid || !r.record_uuid || !datasets.has(r.dataset_uuid)) continue;
       const top = r.top_record_uuid ?? r.record_uuid;
-      const addFor = (
-        row: { dataset_uuid: string | null; record_uuid: string | null },
-        op: OpName,
-        field = '',
-        item = '',
-        payload: unknown = null,
-      ) => {
+      const add = (op: OpName, field = '', item = '', payload: unknown = null) => {
         outbox.upsert({
-          dataset: row.dataset_uuid!,
-          record: row.record_uuid!,
+          dataset: r.dataset_uuid!,
+          record: r.record_uuid!,
           top,
           op,
           field,
@@ -56,7 +50,6 @@ export function collectOutbox(ctx: Ctx): number {
         });
         added++;
       };
-      const add = (op: OpName, field = '', item = '', payload: unknown = null) => addFor(r, op, field, item, payload);
       switch (r.op) {
         case 'record.create': {
           const info = r.new ? (JSON.parse(r.new) as { parent_uuid?: string; database_uuid?: string }) : {};
@@ -86,9 +79,11 @@ export function collectOutbox(ctx: Ctx): number {
         }
         case 'record.restore':
           // A deleted record is back (its import entry follows and converges or creates it). While
-          // the delete had not gone out the server still has it: the delete is dropped. Once it had,
-          // the server's copy is gone: the tree is forgotten there and created anew.
-          if (outbox.hasPendingDelete(r.record_uuid)) outbox.dropRecord(r.record_uuid);
+          // its delete is not done (waiting, or refused by the server) the server still has it:
+          // the delete is dropped and the record keeps its server identity. Once done, the server's
+          // copy is gone: the tree is forgotten there and created anew. A delete on its way right
+          // now is dropped too; its push sees the record back and makes it anew (recreateRestored).
+          if (outbox.dropUndoneDelete(r.record_uuid)) outbox.dropRecord(r.record_uuid);
           else outbox.forgetRemote(r.record_uuid);
           break;
         // Files: the original only (derived images are never pushed; the server makes its own).
@@ -111,13 +106,7 @@ export function collectOutbox(ctx: Ctx): number {
         case 'record.import':
           // Written without field-level entries (CSV, ODR export, replace import): new records
           // are created, then each record converges on what is here (push.ts, converge.ts).
-          for (const t of outbox.tree(r.record_uuid)) {
-            const rec = { ...r, record_uuid: t.uuid };
-            const known = outbox.known(t.uuid, top);
-            if (!known && !t.parent_uuid) addFor(rec, 'create', '', '', { imported: true });
-            else if (!known) addFor(rec, 'create_child', '', '', { parent_uuid: t.parent_uuid, database_uuid: t.database_uuid });
-            addFor(rec, 'converge');
-          }
+          added += queueTree(outbox, r.dataset_uuid, r.record_uuid, top, at);
           break;
         default:
           // Not the records' business: user roles, dataset create/public/restore (their
@@ -128,4 +117,48 @@ export function collectOutbox(ctx: Ctx): number {
     meta.set(CURSOR, String(rows.at(-1)!.seq));
   });
   return added;
+}
+
+/** Queues what brings a tree to the server: a create for each record it does not know, then a converge for each. */
+function queueTree(outbox: ReturnType<typeof syncOutbox>, dataset: string, record: string, top: string, at: string): number {
+  let added = 0;
+  const add = (uuid: string, op: OpName, payload: unknown = null) => {
+    outbox.upsert({
+      dataset,
+      record: uuid,
+      top,
+      op,
+      field: '',
+      item: '',
+      payload: payload === null ? null : JSON.stringify(payload),
+      at,
+    });
+    added++;
+  };
+  for (const t of outbox.tree(record)) {
+    const known = outbox.known(t.uuid, top);
+    if (!known && !t.parent_uuid) add(t.uuid, 'create', { imported: true });
+    else if (!known) add(t.uuid, 'create_child', { parent_uuid: t.parent_uuid, database_uuid: t.database_uuid });
+    add(t.uuid, 'converge');
+  }
+  return added;
+}
+
+/**
+ * A top-level record restored here while its delete was on its way: the server has deleted it
+ * by now, so its tree is forgotten there and queued to be made anew. The change log is collected
+ * first, so the restore's own entries cannot undo this afterwards.
+ */
+export function recreateRestored(ctx: Ctx, dataset: string, top: string): void {
+  const outbox = syncOutbox(ctx.db);
+  transaction(
+    ctx.db,
+    () => {
+      collectOutbox(ctx);
+      outbox.forgetRemote(top);
+      outbox.dropRecord(top);
+      queueTree(outbox, dataset, top, top, new Date().toISOString());
+    },
+    'immediate',
+  );
 }

@@ -7,7 +7,7 @@ import { RecordImporter } from '../domain/import/importRecords.js';
 import type { EngineContext } from './engineContext.js';
 import { pushConflict } from './merge.js';
 import { convergeOps } from './converge.js';
-import { collectOutbox } from './outbox.js';
+import { collectOutbox, recreateRestored } from './outbox.js';
 import type { Puller } from './pull.js';
 import { RemoteError } from './remoteClient.js';
 import { FilePusher, isFileOp } from './filePush.js';
@@ -118,7 +118,14 @@ export class Pusher {
               .catch((e: unknown) => {
                 if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
               });
-            x.state.dropBase(r);
+            // Done at once, not with the record's other writes: a restore from now on must see
+            // the server's copy gone (outbox.ts). Sent again after a crash, it changes nothing.
+            transaction(x.db, () => {
+              x.state.dropBase(r);
+              x.state.done(op);
+            });
+            // Restored here while the delete was on its way (only top-level records come back).
+            if (op.record_uuid === top && x.d.store.byUuid(top)) recreateRestored(x.d.ctx, op.dataset_uuid, top);
           }
           sent.push(op);
         } else if (isFileOp(op)) {
@@ -149,7 +156,7 @@ export class Pusher {
             });
             if (c) {
               x.state.recordConflict(op.dataset_uuid, top, c);
-              x.state.park(op.id, 'changed on the server too: see conflicts', 'conflict');
+              x.state.park(op, 'changed on the server too: see conflicts', 'conflict');
               stats.conflicts++;
               continue;
             }
@@ -179,7 +186,7 @@ export class Pusher {
         if (sent.length) settle(sent, null, op.dataset_uuid);
         if (!(e instanceof RemoteError)) throw e;
         if (e.kind === 'permanent' || (e.kind === 'gone' && op.op !== 'delete')) {
-          x.state.park(op.id, e.message);
+          x.state.park(op, e.message);
           stats.parked++;
           sent.length = 0;
           continue;
