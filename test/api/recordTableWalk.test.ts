@@ -227,7 +227,7 @@ describe('dataset counts and list pages from kept rids', () => {
   it('keeps no starts read inside a transaction that rolls back', async () => {
     const d = t.service.domain;
     const stepped = new RecordLists(d, 7);
-    const tops = recordLists(d.ctx.db).page('all', { dt: dt().id, user: admin.id, now: d.now(), limit: 10, offset: 0 });
+    const tops = recordLists(d.ctx.db).page('all', { dt: dt().id, user: admin.id, now: d.now(), limit: 12, offset: 0 });
     // Inside: a delete moves gen, a deep page is read; then everything rolls back.
     const rolledBack = d.ctx.db.transaction(() => {
       d.store.delete(tops[2]!.rid);
@@ -235,8 +235,8 @@ describe('dataset counts and list pages from kept rids', () => {
       throw new Error('roll back');
     });
     expect(rolledBack).toThrow('roll back');
-    // Another delete hands out the same gen again, with other rows.
-    await t.admin.deleteRecords([tops[3]!.uuid]);
+    // Another delete hands out the same gen again, with other rows (one that moves the 8th rid).
+    await t.admin.deleteRecords([tops[9]!.uuid]);
     deepPagesMatch(stepped);
   });
 
