@@ -78,6 +78,14 @@ test('stop syncing a dataset: confirmed in the app, the data stays, and then it 
   await synced.getByRole('button', { name: 'Stop syncing' }).click();
   const confirm = page.getByRole('dialog', { name: 'Stop syncing Synthetic Samples?' });
   await expect(confirm).toBeVisible();
+  // The seeded files were never downloaded: the dialog names how many will no longer open.
+  const preview = (await (await call(local.url, 'GET', `/local/sync/datasets/${DATASET}`)).json()) as { files_not_local: number };
+  expect(preview.files_not_local).toBe(1);
+  await expect(confirm).toContainText('1 file was never downloaded: it will no longer open here');
+  await expect(confirm.getByRole('button', { name: 'Stop syncing, lose 1 file' })).toBeVisible();
+  await everyShot(page, 'sync-stop-syncing-confirm', async () => {
+    await expect(confirm).toBeVisible();
+  });
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await expect(synced).toContainText('Synthetic Samples');

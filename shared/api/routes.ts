@@ -57,6 +57,8 @@ import {
   ResolveConflictRequest,
   RunSyncRequest,
   StopSyncingAnswer,
+  StopSyncingPreview,
+  StopSyncingQuery,
   SyncStatus,
   SyncedDatasets,
 } from '../schemas/sync.js';
@@ -388,7 +390,7 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/records/{uuid}/restore', 'Put a deleted top-level record back (same uuid, values, child records, files)', {
     description:
-      'Deleted top-level records stay restorable for 30 days (undo of a delete). Allowed to whoever could delete it: its creator, an editor of its dataset or a super-user. 404 when it is not in the trash, 409 when it exists or its dataset is deleted. Logged as `record.restore`, so sync sends it.',
+      'Deleted top-level records stay restorable for 30 days (undo of a delete). Its id and place in the list come back when still free. The template is never written: values under fields, options or tags removed since stay under the removed rows or are dropped (named in the log entry). Allowed to whoever could delete it: its creator, an editor of its dataset or a super-user. 404 when it is not in the trash or the caller may not restore it (checked first), 409 when it exists or its dataset is deleted. Logged as `record.restore`, so sync sends it.',
     ok: ok(OdrRecord, 'The restored record'),
   }),
   local('get', '/records/{uuid}/history', "A record's history (its and its child records' changes), newest first", {
@@ -505,9 +507,15 @@ export const ROUTES: RouteDoc[] = [
     body: json(KeepFilesOfflineRequest),
     ok: ok(KeepFilesOfflineAnswer, 'The choice, and the download job it started'),
   }),
+  local('get', '/sync/datasets/{uuid}', 'What stopping syncing a dataset would cost: its files not on this computer', {
+    description:
+      'Asked before confirming a stop: files never downloaded (bytes only on the server) can no longer be opened here once the dataset is not synced. 404 unknown dataset, 400 a child dataset, 409 when it is not synced.',
+    ok: ok(StopSyncingPreview, 'Files not on this computer'),
+  }),
   local('delete', '/sync/datasets/{uuid}', 'Stop syncing a dataset: drop its sync state in one step, keep its data here', {
     description:
-      'Drops the id map, server copies, unsent operations, conflicts, bin entries and file map of the top-level dataset, for every remote; its records and files stay. 404 unknown dataset, 400 a child dataset, 409 when it is not synced or a sync of it is running.',
+      'Drops the id map, server copies, unsent operations, conflicts, bin entries and file map of the top-level dataset, for every remote; its records and the files on this computer stay. Files never downloaded would become unavailable: 409 naming how many unless `force=true` (or keep the files offline first). 404 unknown dataset, 400 a child dataset, 409 when it is not synced or a sync of it is running.',
+    query: StopSyncingQuery,
     ok: ok(StopSyncingAnswer, 'What was dropped'),
   }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {

@@ -68,8 +68,21 @@ export const StopSyncingAnswer = z.object({
   conflicts: Int,
   removed: Int,
   file_map: Int,
+  /** Files never downloaded here (bytes only on the server): no longer to be opened from here. */
+  files_unavailable: Int,
 });
 export type StopSyncingAnswer = z.infer<typeof StopSyncingAnswer>;
+
+/** GET /local/sync/datasets/{uuid}: what stopping syncing it would cost, asked before confirming. */
+export const StopSyncingPreview = z.object({
+  dataset_uuid: z.string(),
+  /** Files of the dataset (children included) whose bytes are only on the server. */
+  files_not_local: Int,
+});
+export type StopSyncingPreview = z.infer<typeof StopSyncingPreview>;
+
+/** DELETE /local/sync/datasets/{uuid}?force=true: stop syncing although files are not on this computer. */
+export const StopSyncingQuery = z.object({ force: z.enum(['true', 'false']).optional() });
 
 /** A field changed here and on the server since the last sync; values as shown to people. */
 export const SyncConflict = z.object({

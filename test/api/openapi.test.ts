@@ -283,6 +283,7 @@ describe('every route, called from the document alone, answers as the document s
     // An unknown dataset: the documented error body (the synthetic one is being synced by the
     // run above; test/sync/stopSyncing.test.ts covers the answer).
     deleteLocalSyncDatasetsUuid: { params: { uuid: '0000000000000000000000000000' }, status: 404 },
+    getLocalSyncDatasetsUuid: { params: { uuid: '0000000000000000000000000000' }, status: 404 },
   });
 
   /** Request body in the first media type the document offers, from plain values. */

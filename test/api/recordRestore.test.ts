@@ -83,12 +83,13 @@ describe('POST /local/records/{uuid}/restore', () => {
     const uuid = SYNTH.record(2);
     await t.admin.deleteRecords([uuid]);
     const before = t.digest();
+    // Who may not restore it learns nothing: the same 404 as for a uuid never deleted.
     const denied = await restore(uuid, user);
-    expect(denied.status).toBe(403);
-    expect(denied.body.error?.message).toMatch(/may not restore record/);
+    expect(denied.status).toBe(404);
+    expect(denied.body.error?.message).toMatch(/not in the trash/);
     const unknown = await restore('0123456789abcdef0123456789abcdef');
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error?.message).toMatch(/not in the trash/);
+    expect(unknown.body.error?.message).toBe(denied.body.error?.message?.replace(uuid, '0123456789abcdef0123456789abcdef'));
     // A child record is not kept on its own (it comes back with its parent).
     const parent = await t.admin.record(SYNTH.record(20));
     const child = parent.records[0]!.record_uuid;
@@ -120,5 +121,44 @@ describe('POST /local/records/{uuid}/restore', () => {
     await t.admin.deleteRecords([SYNTH.record(5)]);
     expect(existsSync(blobs().pathOf(hash))).toBe(false);
     expect(db().prepare('SELECT COUNT(*) FROM record_trash WHERE record_uuid = ?').pluck().get(uuid)).toBe(0);
+  });
+
+  it('writes no template: a field removed since the delete stays removed and keeps its value', async () => {
+    const uuid = SYNTH.record(12);
+    const short = SYNTH.field('Short Text');
+    await t.admin.setValue(uuid, TEXT, 'medium kept');
+    await t.admin.setValue(uuid, short, 'under a removed field');
+    await t.admin.deleteRecords([uuid]);
+    // The field goes from the template after the delete, as a pull of a template change does.
+    db().prepare('UPDATE datafields SET removed_at = ? WHERE uuid = ?').run('2026-03-01 12:00:00', short);
+    t.service.ctx.schema.changed();
+    const template = () =>
+      JSON.stringify([
+        db().prepare('SELECT * FROM datafields ORDER BY id').all(),
+        db().prepare('SELECT * FROM radio_options ORDER BY id').all(),
+        db().prepare('SELECT * FROM tags ORDER BY id').all(),
+      ]);
+    const before = template();
+    try {
+      const r = await restore(uuid);
+      expect(r.status).toBe(200);
+      expect(template(), 'the template is unchanged').toBe(before);
+      const back = await t.admin.record(uuid);
+      expect(back.fields.find((f) => f.field_uuid === TEXT)?.value).toBe('medium kept');
+      expect(
+        back.fields.some((f) => f.field_uuid === short),
+        'a removed field is not shown',
+      ).toBe(false);
+      const kept = db()
+        .prepare(
+          'SELECT v.value FROM field_values v JOIN records r ON r.rid = v.record_rid JOIN datafields f ON f.id = v.datafield_id WHERE r.uuid = ? AND f.uuid = ?',
+        )
+        .pluck()
+        .get(uuid, short);
+      expect(kept, 'the value stays under the removed field row').toBe('under a removed field');
+    } finally {
+      db().prepare('UPDATE datafields SET removed_at = NULL WHERE uuid = ?').run(short);
+      t.service.ctx.schema.changed();
+    }
   });
 });

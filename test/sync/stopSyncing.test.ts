@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { StopSyncingAnswer } from '../../shared/schemas/sync.js';
+import { StopSyncingAnswer, StopSyncingPreview } from '../../shared/schemas/sync.js';
 import { ADMIN, USER, type TestService } from '../support/service.js';
 import { startLocal, startRemote, type RemoteProc } from './support.js';
 
@@ -36,6 +36,11 @@ const stop = (uuid: string, token?: string) => localCall('DELETE', `/local/sync/
 beforeAll(async () => {
   remote = await startRemote(6);
   local = await startLocal();
+  // A file only the server holds: pulled as metadata, its bytes fetched on first use.
+  await remote.client.uploadFile(
+    { dataset_uuid: DS, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
+    { blob: new Blob(['only on the server']), name: 'remote-only.txt' },
+  );
   remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
   await run();
   await local.service.domain.users.create({ email: USER.email, password: USER.password });
@@ -82,10 +87,25 @@ describe('stop syncing a dataset', () => {
     expect((busy.body as { error: { message: string } }).error.message).toMatch(/sync with remote \d+ is running/);
     expect(counts()).toBe(before);
 
+    // Files never downloaded would be cut off for good: counted before confirming, and the stop
+    // is refused, changing nothing, unless forced.
+    const preview = await localCall('GET', `/local/sync/datasets/${DS}`);
+    expect(preview.status).toBe(200);
+    const notLocal = StopSyncingPreview.parse(preview.body).files_not_local;
+    expect(notLocal).toBeGreaterThanOrEqual(1);
+    const refused = await stop(DS);
+    expect(refused.status).toBe(409);
+    expect((refused.body as { error: { message: string } }).error.message).toMatch(
+      new RegExp(`^${notLocal} files of .* are not on this computer.*force=true`),
+    );
+    expect(counts()).toBe(before);
+    expect((await localCall('GET', `/local/sync/datasets/${DS}`, userToken)).status).toBe(403);
+
     const records = (await local.admin.request<{ records: OdrRecord[] }>('GET', `/dataset/${DS}/1000/0`)).records;
-    const res = await stop(DS);
+    const res = await localCall('DELETE', `/local/sync/datasets/${DS}?force=true`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const answer = StopSyncingAnswer.parse(res.body);
+    expect(answer.files_unavailable).toBe(notLocal);
     expect(answer.remotes).toBe(1);
     expect(answer.conflicts).toBe(1);
     expect(answer.outbox).toBeGreaterThan(0);

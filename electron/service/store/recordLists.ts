@@ -228,6 +228,8 @@ export const recordLists = perConnection((db: Db) => {
     summaries: () => summaries.all(),
     /** A dataset's top-level record count, and a number that moves with every insert or delete of one. */
     counted: (dt: number): { n: number; gen: number } => counted.get(dt) ?? { n: 0, gen: 0 },
+    /** Inside a transaction what is read may yet roll back: nothing read then is kept. */
+    inTransaction: () => db.inTransaction,
     /** Top-level records of every dataset (kept counts: no scan). */
     allTopCount: () => allTop.get() ?? 0,
   };

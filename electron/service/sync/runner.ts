@@ -2,6 +2,7 @@ import type {
   LiveSettingsRequest,
   LiveStatus,
   StopSyncingAnswer,
+  StopSyncingPreview,
   SyncConflict,
   SyncRemote,
   SyncStatus,
@@ -243,7 +244,29 @@ export class SyncService {
    * one of its remotes, or a download of its files, is running: that work would write the
    * state back. The check and the delete run without a pause, so no run starts in between.
    */
-  stopSyncing(datasetUuid: string): StopSyncingAnswer {
+  stopSyncing(datasetUuid: string, force: boolean): StopSyncingAnswer {
+    const { dt, remotes, files_not_local } = this.syncedDataset(datasetUuid);
+    const busy = remotes.find((id) => this.locks.has(id));
+    if (busy !== undefined) throw new OdrError(409, `A sync with remote ${busy} is running; stop syncing "${dt.name}" when it has ended`);
+    if (this.offlineJobs.has(datasetUuid))
+      throw new OdrError(409, `The files of "${dt.name}" are downloading; stop syncing it when the download has ended`);
+    // Without the server their bytes are gone for good here: said, and only done when asked for.
+    if (files_not_local && !force)
+      throw new OdrError(
+        409,
+        `${files_not_local} files of "${dt.name}" are not on this computer (never downloaded): once it is not synced they can no longer be opened. Keep its files offline first, or stop syncing with force=true to let them go.`,
+      );
+    const dropped = syncDetach(this.db).detach(dt.id, datasetUuid);
+    for (const id of remotes) this.live.announce(id);
+    return { dataset_uuid: datasetUuid, ...dropped, files_unavailable: files_not_local };
+  }
+
+  /** GET /local/sync/datasets/{uuid}: asked before a stop is confirmed. */
+  stopSyncingPreview(datasetUuid: string): StopSyncingPreview {
+    return { dataset_uuid: datasetUuid, files_not_local: this.syncedDataset(datasetUuid).files_not_local };
+  }
+
+  private syncedDataset(datasetUuid: string) {
     const dt = this.d.schema().datatypesByUuid.get(datasetUuid);
     if (!dt) throw notFound('Datatype');
     if (dt.parentId !== null)
@@ -253,13 +276,7 @@ export class SyncService {
       .filter((s) => s.dataset_uuid === datasetUuid)
       .map((s) => s.remote_id);
     if (!remotes.length) throw new OdrError(409, `Dataset "${dt.name}" is not synced with any remote`);
-    const busy = remotes.find((id) => this.locks.has(id));
-    if (busy !== undefined) throw new OdrError(409, `A sync with remote ${busy} is running; stop syncing "${dt.name}" when it has ended`);
-    if (this.offlineJobs.has(datasetUuid))
-      throw new OdrError(409, `The files of "${dt.name}" are downloading; stop syncing it when the download has ended`);
-    const dropped = syncDetach(this.db).detach(dt.id, datasetUuid);
-    for (const id of remotes) this.live.announce(id);
-    return { dataset_uuid: datasetUuid, ...dropped };
+    return { dt, remotes, files_not_local: this.files.missing(datasetUuid).length };
   }
 
   /** After a pull: datasets kept offline download what the pull listed. */

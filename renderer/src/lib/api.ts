@@ -32,6 +32,7 @@ import type {
   ResolveConflictRequest,
   RunSyncRequest,
   StopSyncingAnswer,
+  StopSyncingPreview,
   SyncStatus,
   SyncedDatasets,
 } from '../../../shared/schemas/sync';
@@ -195,7 +196,10 @@ export const setLive = (remoteId: number, r: LiveSettingsRequest) =>
 export const keepFilesOffline = (r: KeepFilesOfflineRequest) =>
   local<KeepFilesOfflineAnswer>('/sync/files-offline', { ...json(r), method: 'PUT' });
 export const runSync = (r: RunSyncRequest) => local<TrackedJob>('/sync/run', json(r));
-export const stopSyncing = (dataset: string) => local<StopSyncingAnswer>(`/sync/datasets/${dataset}`, { method: 'DELETE' });
+export const stopSyncingPreview = (dataset: string) => local<StopSyncingPreview>(`/sync/datasets/${dataset}`);
+/** `force`: the files not on this computer (the preview's count) may become unavailable. */
+export const stopSyncing = (dataset: string, force: boolean) =>
+  local<StopSyncingAnswer>(`/sync/datasets/${dataset}${force ? '?force=true' : ''}`, { method: 'DELETE' });
 
 export const resolveConflict = (id: number, r: ResolveConflictRequest) => local<{ resolved: true }>(`/sync/conflicts/${id}`, json(r));
 

@@ -6,6 +6,8 @@ import {
   type SyncedDatasets,
   type KeepFilesOfflineAnswer,
   type StopSyncingAnswer,
+  type StopSyncingPreview,
+  StopSyncingQuery,
   AddRemoteRequest,
   KeepFilesOfflineRequest,
   LiveSettingsRequest,
@@ -81,7 +83,11 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const job = sync.keepFilesOffline(body.remote_id, body.dataset_uuid, body.keep, c.get('user'));
     return c.json({ keep: body.keep, missing: job?.total ?? 0, job_id: job?.id ?? null } satisfies KeepFilesOfflineAnswer);
   });
-  app.delete('/sync/datasets/:uuid', (c) => c.json(sync.stopSyncing(c.req.param('uuid')) satisfies StopSyncingAnswer));
+  app.get('/sync/datasets/:uuid', (c) => c.json(sync.stopSyncingPreview(c.req.param('uuid')) satisfies StopSyncingPreview));
+  app.delete('/sync/datasets/:uuid', (c) => {
+    const q = StopSyncingQuery.parse(c.req.query());
+    return c.json(sync.stopSyncing(c.req.param('uuid'), q.force === 'true') satisfies StopSyncingAnswer);
+  });
   app.post('/sync/conflicts/:id', async (c) => {
     const body = await parsedJson(c, ResolveConflictRequest);
     return c.json(sync.resolve(Number(c.req.param('id')), body.choice, body.value));

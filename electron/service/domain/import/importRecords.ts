@@ -64,6 +64,8 @@ export class RecordImporter {
   private readonly nameCandidates = new Map<number, Set<number> | null>();
   private readonly inferred = new Set<number>();
   readonly stats: RecordImportStats = { imported: 0, skipped: 0, children: 0, files: 0, datasets: new Map() };
+  /** What a restore left out because the template no longer has it ("field <uuid>", "option <uuid>", ...). */
+  private readonly dropped: string[] = [];
 
   constructor(
     private readonly d: Domain,
@@ -72,9 +74,12 @@ export class RecordImporter {
     /**
      * A restore from the record trash (domain/records/trash.ts), which checked the user's right
      * to the record itself (its creator may restore it); top-level records take their storage
-     * row back when it is free.
+     * row back when it is free. A restore never writes the template (its caller may be no
+     * admin): values under fields, options, tags or child datasets gone from it are dropped
+     * (kept when the removed row is still there), and `logged` hears which before the import's
+     * own log entry.
      */
-    private readonly restore?: { ridOf: (uuid: string) => number | undefined },
+    private readonly restore?: { ridOf: (uuid: string) => number | undefined; logged: (dropped: string[]) => void },
   ) {
     this.schema = d.schema();
     this.tw = new TemplateWriter(d);
@@ -117,6 +122,7 @@ export class RecordImporter {
     this.stats.imported++;
     const ds = this.d.datatypeOf(row).uuid;
     this.stats.datasets.set(ds, (this.stats.datasets.get(ds) ?? 0) + 1);
+    this.restore?.logged(this.dropped);
     this.d.log.append(this.d.now(), {
       op: 'record.import',
       userId: this.user.id,
@@ -133,6 +139,10 @@ export class RecordImporter {
 
   private datatypeFor(rec: OdrRecord, parentDt: DatatypeInfo | null): DatatypeInfo {
     let dt = this.schema.datatypesByUuid.get(rec.database_uuid);
+    if (this.restore) {
+      if (!dt) throw new Error(`restore: dataset ${rec.database_uuid} is unknown`); // callers check first
+      return dt;
+    }
     if (!dt) {
       const at = this.d.now();
       this.s.insDt.run(
@@ -158,10 +168,16 @@ export class RecordImporter {
     return dt;
   }
 
-  private fieldFor(dt: DatatypeInfo, e: FieldEntry): FieldInfo {
+  private fieldFor(dt: DatatypeInfo, e: FieldEntry): FieldInfo | null {
     let f =
       dt.fieldsByUuid.get(e.field_uuid) ??
       (e.template_field_uuid ? dt.fields.find((x) => x.templateFieldUuid === e.template_field_uuid) : undefined);
+    if (!f && this.restore) {
+      // A field removed since the delete keeps the value under its row (shown again if it comes back).
+      const removed = [...this.schema.fields.values()].find((x) => x.datatypeId === dt.id && x.uuid === e.field_uuid);
+      if (!removed) this.dropped.push(`field ${e.field_uuid}`);
+      return removed ?? null;
+    }
     if (!f) {
       const type = inferType(e);
       const at = this.d.now();
@@ -221,7 +237,13 @@ export class RecordImporter {
     });
     if (parent) this.stats.children++;
     this.writeFields(rec, row, dt);
-    for (const c of rec.records) this.insertTree(c, row, this.schema.datatypes.get(dt.id)!);
+    for (const c of rec.records) {
+      if (this.restore && !this.schema.datatypesByUuid.has(c.database_uuid)) {
+        this.dropped.push(`record ${c.record_uuid}`);
+        continue;
+      }
+      this.insertTree(c, row, this.schema.datatypes.get(dt.id)!);
+    }
     return row;
   }
 
@@ -275,6 +297,7 @@ export class RecordImporter {
     const matching = new Set<number>();
     for (const e of rec.fields) {
       const f = this.fieldFor(dt, e);
+      if (!f) continue;
       dt = this.schema.datatypes.get(dt.id)!; // refreshed if the field was new
       const fm = e._field_metadata;
       const created = fm?._create_date || row.create_date;
@@ -284,18 +307,22 @@ export class RecordImporter {
       if (storage === 'options') {
         for (const o of e.values ?? []) {
           const known = this.schema.fields.get(f.id)!.optionsByUuid.get(o.template_radio_option_uuid)?.id;
-          const opt =
-            known === undefined ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id) : this.adoptId('option', known, o.id);
-          this.s.selOption.run(row.rid, opt, f.id, o.option_selected ?? updated);
+          const opt = this.restore
+            ? this.restoredItem('option', f, o.template_radio_option_uuid)
+            : known === undefined
+              ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id)
+              : this.adoptId('option', known, o.id);
+          if (opt !== null) this.s.selOption.run(row.rid, opt, f.id, o.option_selected ?? updated);
         }
       } else if (storage === 'tags') {
         for (const t of e.tags ?? []) {
           const known = this.schema.fields.get(f.id)!.tagsByUuid.get(t.template_tag_uuid)?.id;
-          const tag =
-            known === undefined
+          const tag = this.restore
+            ? this.restoredItem('tag', f, t.template_tag_uuid)
+            : known === undefined
               ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid)
               : this.adoptId('tag', known, t.id);
-          this.s.selTag.run(row.rid, tag, f.id, t.tag_selected ?? updated);
+          if (tag !== null) this.s.selTag.run(row.rid, tag, f.id, t.tag_selected ?? updated);
         }
       } else if (storage === 'files') {
         this.insertFiles(row, f, e);
@@ -314,6 +341,15 @@ export class RecordImporter {
         prev === undefined ? matching : prev === null ? null : new Set([...prev].filter((x) => matching.has(x))),
       );
     }
+  }
+
+  /** A restore's option or tag: its row (removed ones too), or null when gone (dropped). */
+  private restoredItem(kind: 'option' | 'tag', f: FieldInfo, uuid: string): number | null {
+    const items: Iterable<{ id: number; fieldId: number; uuid: string }> =
+      kind === 'option' ? this.schema.options.values() : this.schema.tags.values();
+    for (const it of items) if (it.fieldId === f.id && it.uuid === uuid) return it.id;
+    this.dropped.push(`${kind} ${uuid}`);
+    return null;
   }
 
   /**

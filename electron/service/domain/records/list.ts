@@ -18,7 +18,7 @@ const STEP = 256;
 const KEPT = 16;
 
 export class RecordLists {
-  /** Per dataset: every STEP-th top-level rid in order, valid while the dataset's count `gen` stays. */
+  /** Per dataset: every STEP-th top-level rid in order, valid while the dataset's count `gen` stays (gen never repeats: migration 018). */
   private readonly starts = new Map<number, { gen: number; rids: number[] }>();
 
   constructor(
@@ -35,7 +35,12 @@ export class RecordLists {
     const lists = recordLists(this.d.ctx.db);
     const { gen } = lists.counted(dt);
     let kept = this.starts.get(dt);
-    if (kept?.gen !== gen) kept = { gen, rids: lists.everyNth(dt, this.step) };
+    if (kept?.gen !== gen) {
+      const rids = lists.everyNth(dt, this.step);
+      // A gen read inside a transaction that rolls back may be handed out again with other rows.
+      if (lists.inTransaction()) return rids;
+      kept = { gen, rids };
+    }
     this.starts.delete(dt);
     this.starts.set(dt, kept);
     while (this.starts.size > KEPT) this.starts.delete(this.starts.keys().next().value!);

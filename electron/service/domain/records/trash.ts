@@ -1,5 +1,5 @@
 import type { Domain } from '../domain.js';
-import { OdrError, forbidden } from '../errors.js';
+import { OdrError } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { RecordImporter } from '../import/importRecords.js';
 import { canEditRecord } from '../permissions.js';
@@ -41,25 +41,34 @@ export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unk
 export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   const store = recordTrashStore(d.ctx.db);
   const row = store.get(uuid);
-  if (!row || row.expires_at <= d.ctx.clock().toISOString()) {
+  const dt = row ? d.schema().datatypesByUuid.get(row.dataset_uuid) : undefined;
+  const creators = row ? (JSON.parse(row.creators) as Record<string, number | null>) : {};
+  // The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them back;
+  // with its dataset deleted, its creator or a super-user.
+  const facts = { created_by: creators[uuid] ?? null, public_date: '' };
+  const allowed = dt ? canEditRecord(user, dt, facts, facts) : user.isSuper || facts.created_by === user.id;
+  // Checked before anything else is said about the entry: one 404 for what is not there and for
+  // what the caller may not restore, so the trash reveals no uuid to who could not delete it.
+  if (!row || row.expires_at <= d.ctx.clock().toISOString() || !allowed) {
     throw new OdrError(
       404,
-      `Record ${uuid} is not in the trash: it was never deleted here, is restored already, or was deleted more than ${RECORD_TRASH_DAYS} days ago.`,
+      `Record ${uuid} is not in the trash for you: it was never deleted here, is restored already, was deleted more than ${RECORD_TRASH_DAYS} days ago, or only its creator, the dataset's editors or a super-user may restore it.`,
     );
   }
   if (d.store.byUuid(uuid)) throw new OdrError(409, `Record ${uuid} exists; there is nothing to restore.`);
-  const dt = d.schema().datatypesByUuid.get(row.dataset_uuid);
   if (!dt) throw new OdrError(409, `The dataset of record ${uuid} (${row.dataset_uuid}) is deleted: restore the dataset first.`);
-  const creators = JSON.parse(row.creators) as Record<string, number | null>;
-  // The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them back.
-  const facts = { created_by: creators[uuid] ?? null, public_date: '' };
-  if (!canEditRecord(user, dt, facts, facts)) {
-    throw forbidden(`You may not restore record ${uuid}: only its creator, the dataset's editors or a super-user can.`);
-  }
   tx(d.ctx, () => {
-    const at = d.now();
-    d.log.append(at, { op: 'record.restore', userId: user.id, datasetUuid: dt.uuid, recordUuid: uuid, topRecordUuid: uuid });
-    const importer = new RecordImporter(d, user, false, { ridOf: (u) => (u === uuid ? row.rid : undefined) });
+    // Logged before the import's own entry, naming what the template no longer holds (dropped).
+    const logged = (dropped: string[]) =>
+      d.log.append(d.now(), {
+        op: 'record.restore',
+        userId: user.id,
+        datasetUuid: dt.uuid,
+        recordUuid: uuid,
+        topRecordUuid: uuid,
+        new: dropped.length ? { dropped } : undefined,
+      });
+    const importer = new RecordImporter(d, user, false, { ridOf: (u) => (u === uuid ? row.rid : undefined), logged });
     importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
     store.restoreOwnership(row.creators, row.files);
     store.remove(uuid);

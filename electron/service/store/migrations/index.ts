@@ -15,6 +15,7 @@ import datasetCounts from './014_dataset_counts.js';
 import searchTerms from './015_search_terms.js';
 import syncOutboxRev from './016_sync_outbox_rev.js';
 import recordTrash from './017_record_trash.js';
+import datasetCountsGen from './018_dataset_counts_gen.js';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'search_terms', sql: searchTerms },
   { version: 16, name: 'sync_outbox_rev', sql: syncOutboxRev },
   { version: 17, name: 'record_trash', sql: recordTrash },
+  { version: 18, name: 'dataset_counts_gen', sql: datasetCountsGen },
 ];
