@@ -161,4 +161,28 @@ describe('POST /local/records/{uuid}/restore', () => {
       t.service.ctx.schema.changed();
     }
   });
+
+  it('brings back values hidden under a field removed before the delete', async () => {
+    const uuid = SYNTH.record(14);
+    const short = SYNTH.field('Short Text');
+    await t.admin.setValue(uuid, short, 'hidden when deleted');
+    const valueUnder = () =>
+      db()
+        .prepare(
+          'SELECT v.value FROM field_values v JOIN records r ON r.rid = v.record_rid JOIN datafields f ON f.id = v.datafield_id WHERE r.uuid = ? AND f.uuid = ?',
+        )
+        .pluck()
+        .get(uuid, short);
+    db().prepare('UPDATE datafields SET removed_at = ? WHERE uuid = ?').run('2026-03-01 12:00:00', short);
+    t.service.ctx.schema.changed();
+    try {
+      expect(valueUnder()).toBe('hidden when deleted');
+      await t.admin.deleteRecords([uuid]);
+      expect((await restore(uuid)).status).toBe(200);
+      expect(valueUnder(), 'the hidden value is back under the removed field').toBe('hidden when deleted');
+    } finally {
+      db().prepare('UPDATE datafields SET removed_at = NULL WHERE uuid = ?').run(short);
+      t.service.ctx.schema.changed();
+    }
+  });
 });
