@@ -185,4 +185,25 @@ describe('POST /local/records/{uuid}/restore', () => {
       t.service.ctx.schema.changed();
     }
   });
+
+  it('drops, and names in its log entry, values whose field is gone from storage', async () => {
+    const uuid = SYNTH.record(16);
+    const xyz = SYNTH.field('Long Text');
+    await t.admin.setValue(uuid, xyz, 'under a field that goes');
+    const before = await t.admin.record(uuid);
+    expect(before.fields.some((f) => f.field_uuid === xyz)).toBe(true);
+    await t.admin.deleteRecords([uuid]);
+    // The field's row goes entirely (the last test here: nothing else needs it).
+    db().prepare('DELETE FROM datafields WHERE uuid = ?').run(xyz);
+    t.service.ctx.schema.changed();
+    expect((await restore(uuid)).status).toBe(200);
+    expect(db().prepare('SELECT COUNT(*) FROM datafields WHERE uuid = ?').pluck().get(xyz), 'not made again').toBe(0);
+    const logged = db()
+      .prepare("SELECT new FROM change_log WHERE op = 'record.restore' AND record_uuid = ? ORDER BY seq DESC LIMIT 1")
+      .pluck()
+      .get(uuid) as string;
+    expect(JSON.parse(logged)).toEqual({ dropped: [`field ${xyz}`] });
+    const back = await t.admin.record(uuid);
+    expect(back.fields.map((f) => f.field_uuid)).toEqual(before.fields.map((f) => f.field_uuid).filter((f) => f !== xyz));
+  });
 });
