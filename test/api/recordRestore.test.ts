@@ -161,4 +161,49 @@ describe('POST /local/records/{uuid}/restore', () => {
       t.service.ctx.schema.changed();
     }
   });
+
+  it('brings back values hidden under a field removed before the delete', async () => {
+    const uuid = SYNTH.record(14);
+    const short = SYNTH.field('Short Text');
+    await t.admin.setValue(uuid, short, 'hidden when deleted');
+    const valueUnder = () =>
+      db()
+        .prepare(
+          'SELECT v.value FROM field_values v JOIN records r ON r.rid = v.record_rid JOIN datafields f ON f.id = v.datafield_id WHERE r.uuid = ? AND f.uuid = ?',
+        )
+        .pluck()
+        .get(uuid, short);
+    db().prepare('UPDATE datafields SET removed_at = ? WHERE uuid = ?').run('2026-03-01 12:00:00', short);
+    t.service.ctx.schema.changed();
+    try {
+      expect(valueUnder()).toBe('hidden when deleted');
+      await t.admin.deleteRecords([uuid]);
+      expect((await restore(uuid)).status).toBe(200);
+      expect(valueUnder(), 'the hidden value is back under the removed field').toBe('hidden when deleted');
+    } finally {
+      db().prepare('UPDATE datafields SET removed_at = NULL WHERE uuid = ?').run(short);
+      t.service.ctx.schema.changed();
+    }
+  });
+
+  it('drops, and names in its log entry, values whose field is gone from storage', async () => {
+    const uuid = SYNTH.record(16);
+    const xyz = SYNTH.field('Long Text');
+    await t.admin.setValue(uuid, xyz, 'under a field that goes');
+    const before = await t.admin.record(uuid);
+    expect(before.fields.some((f) => f.field_uuid === xyz)).toBe(true);
+    await t.admin.deleteRecords([uuid]);
+    // The field's row goes entirely (the last test here: nothing else needs it).
+    db().prepare('DELETE FROM datafields WHERE uuid = ?').run(xyz);
+    t.service.ctx.schema.changed();
+    expect((await restore(uuid)).status).toBe(200);
+    expect(db().prepare('SELECT COUNT(*) FROM datafields WHERE uuid = ?').pluck().get(xyz), 'not made again').toBe(0);
+    const logged = db()
+      .prepare("SELECT new FROM change_log WHERE op = 'record.restore' AND record_uuid = ? ORDER BY seq DESC LIMIT 1")
+      .pluck()
+      .get(uuid) as string;
+    expect(JSON.parse(logged)).toEqual({ dropped: [`field ${xyz}`] });
+    const back = await t.admin.record(uuid);
+    expect(back.fields.map((f) => f.field_uuid)).toEqual(before.fields.map((f) => f.field_uuid).filter((f) => f !== xyz));
+  });
 });

@@ -16,6 +16,8 @@ export interface RecordTrashRow {
   creators: string;
   /** JSON: file uuid → [created_by, content_hash], over the tree. */
   files: string;
+  /** JSON: values and selections under removed fields, options and tags (the snapshot hides them). */
+  hidden: string;
 }
 
 const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
@@ -29,9 +31,41 @@ export const recordTrashStore = perConnection((db: Db) => {
     files: db.prepare<[number], { uuid: string; created_by: number | null; content_hash: string | null }>(
       `${SUBTREE} SELECT f.uuid, f.created_by, f.content_hash FROM files f JOIN sub ON f.record_rid = sub.rid`,
     ),
-    put: db.prepare<[string, number, string, string, string, number, string, string, string]>(
-      `INSERT INTO record_trash (record_uuid, rid, dataset_uuid, deleted_at, expires_at, deleted_by, snapshot, creators, files)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    put: db.prepare<[string, number, string, string, string, number, string, string, string, string]>(
+      `INSERT INTO record_trash (record_uuid, rid, dataset_uuid, deleted_at, expires_at, deleted_by, snapshot, creators, files, hidden)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    hidden: db
+      .prepare<[number], string>(
+        `${SUBTREE} SELECT json_object(
+         'values', (SELECT json_group_array(json_array(r.uuid, v.datafield_id, v.value, v.create_date, v.update_date, v.create_auth))
+           FROM field_values v JOIN sub ON v.record_rid = sub.rid JOIN records r ON r.rid = v.record_rid
+           JOIN datafields f ON f.id = v.datafield_id WHERE f.removed_at IS NOT NULL),
+         'options', (SELECT json_group_array(json_array(r.uuid, s.option_id, s.selected_at))
+           FROM option_selections s JOIN sub ON s.record_rid = sub.rid JOIN records r ON r.rid = s.record_rid
+           JOIN radio_options o ON o.id = s.option_id JOIN datafields f ON f.id = s.datafield_id
+           WHERE o.removed_at IS NOT NULL OR f.removed_at IS NOT NULL),
+         'tags', (SELECT json_group_array(json_array(r.uuid, s.tag_id, s.selected_at))
+           FROM tag_selections s JOIN sub ON s.record_rid = sub.rid JOIN records r ON r.rid = s.record_rid
+           JOIN tags t ON t.id = s.tag_id JOIN datafields f ON f.id = s.datafield_id
+           WHERE t.removed_at IS NOT NULL OR f.removed_at IS NOT NULL))`,
+      )
+      .pluck(),
+    // Put back only where the record and the removed row are still there.
+    putValues: db.prepare<[string]>(
+      `INSERT OR IGNORE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
+       SELECT r.rid, f.id, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5
+       FROM json_each(?, '$.values') j JOIN records r ON r.uuid = j.value ->> 0 JOIN datafields f ON f.id = j.value ->> 1`,
+    ),
+    putOptions: db.prepare<[string]>(
+      `INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)
+       SELECT r.rid, o.id, o.datafield_id, j.value ->> 2
+       FROM json_each(?, '$.options') j JOIN records r ON r.uuid = j.value ->> 0 JOIN radio_options o ON o.id = j.value ->> 1`,
+    ),
+    putTags: db.prepare<[string]>(
+      `INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)
+       SELECT r.rid, t.id, t.datafield_id, j.value ->> 2
+       FROM json_each(?, '$.tags') j JOIN records r ON r.uuid = j.value ->> 0 JOIN tags t ON t.id = j.value ->> 1`,
     ),
     keepBlobs: db.prepare<[string, string]>(
       `INSERT OR IGNORE INTO record_trash_blobs (content_hash, record_uuid)
@@ -69,6 +103,7 @@ export const recordTrashStore = perConnection((db: Db) => {
         row.snapshot,
         row.creators,
         row.files,
+        row.hidden,
       );
       s.keepBlobs.run(row.record_uuid, row.files);
     },
@@ -79,10 +114,18 @@ export const recordTrashStore = perConnection((db: Db) => {
     expired: (now: string) => s.expired.all(now),
     /** The content hashes an entry holds. */
     blobsOf: (uuid: string) => s.blobsOf.all(uuid),
+    /** Values and selections under removed fields, options and tags over the tree under `rid` (JSON). */
+    hidden: (rid: number) => s.hidden.get(rid)!,
     /** After a restore by import: record and file creators, and file bytes' hashes, as they were. */
     restoreOwnership: (creators: string, files: string) => {
       s.setCreators.run(creators);
       s.setFiles.run(files);
+    },
+    /** After a restore by import: the hidden values and selections, where their rows still are. */
+    restoreHidden: (hidden: string) => {
+      s.putValues.run(hidden);
+      s.putOptions.run(hidden);
+      s.putTags.run(hidden);
     },
   };
 });

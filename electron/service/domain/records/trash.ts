@@ -29,6 +29,7 @@ export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unk
     snapshot: JSON.stringify(snapshot),
     creators: JSON.stringify(store.creators(rec.rid)),
     files: JSON.stringify(store.files(rec.rid)),
+    hidden: store.hidden(rec.rid),
   });
 }
 
@@ -71,6 +72,7 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
     const importer = new RecordImporter(d, user, false, { ridOf: (u) => (u === uuid ? row.rid : undefined), logged });
     importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
     store.restoreOwnership(row.creators, row.files);
+    store.restoreHidden(row.hidden);
     store.remove(uuid);
   });
   const rec = d.store.byUuid(uuid)!;

@@ -16,6 +16,7 @@ import searchTerms from './015_search_terms.js';
 import syncOutboxRev from './016_sync_outbox_rev.js';
 import recordTrash from './017_record_trash.js';
 import datasetCountsGen from './018_dataset_counts_gen.js';
+import recordTrashHidden from './019_record_trash_hidden.js';
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: 'sync_outbox_rev', sql: syncOutboxRev },
   { version: 17, name: 'record_trash', sql: recordTrash },
   { version: 18, name: 'dataset_counts_gen', sql: datasetCountsGen },
+  { version: 19, name: 'record_trash_hidden', sql: recordTrashHidden },
 ];
