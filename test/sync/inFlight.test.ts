@@ -129,4 +129,23 @@ describe('an edit made while a sync request is on its way', () => {
     await run();
     expect(local.service.sync.conflicts()).toEqual([]);
   });
+  it('a file deleted here while its upload reads the record first: never sent, not left on the server', async () => {
+    const rec = SYNTH.record(5);
+    const up = await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from('short-lived')]), name: 'short-lived.txt' },
+    );
+    const uuid = up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === 'short-lived.txt')!.file_uuid;
+    const held = gate.hold((method, path) => method === 'GET' && path.endsWith(`/dataset/record/${rec}`));
+    const pass = run();
+    await held.reached;
+    await local.admin.deleteFile(uuid);
+    local.service.sync.status(); // collects the outbox while the upload waits for the record
+    held.release();
+    await pass;
+    await run();
+    const names = (r: OdrRecord) => r.fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
+    expect(names(await remote.client.record(rec))).not.toContain('short-lived.txt');
+    expect(names(await local.admin.record(rec))).not.toContain('short-lived.txt');
+  });
 });

@@ -87,7 +87,15 @@ export class FilePusher {
     const known = this.onField(fresh, recR, op.field_uuid).map((f) => f.uuid);
     const rec = x.d.store.byRid(file.record_rid)!;
     const datatype = x.d.datatypeOf(rec).uuid;
-    const blob = await openAsBlob(this.blobs.pathOf(file.content_hash), { type: file.mime ?? 'application/octet-stream' });
+    // Deleted here while the record was read: that delete saw no attempt to undo and queued
+    // nothing, so an upload now would leave the file on the server for good. The check and
+    // beginUpload below run with no await between them, so a later delete sees the attempt.
+    if (!x.d.store.fileByUuid(op.item_uuid)) return this.done(op);
+    const blob = await openAsBlob(this.blobs.pathOf(file.content_hash), { type: file.mime ?? 'application/octet-stream' }).catch(
+      () => null,
+    );
+    if (!x.d.store.fileByUuid(op.item_uuid)) return this.done(op);
+    if (!blob) throw new RemoteError('permanent', `the bytes of "${file.original_name}" cannot be read on this computer`);
     this.files.beginUpload(file.uuid, x.state.remoteId, known);
     const answered = await x.remote.call(
       (c) =>
