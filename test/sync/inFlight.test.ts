@@ -148,4 +148,49 @@ describe('an edit made while a sync request is on its way', () => {
     expect(names(await remote.client.record(rec))).not.toContain('short-lived.txt');
     expect(names(await local.admin.record(rec))).not.toContain('short-lived.txt');
   });
+  it('a file deleted here while its upload is on its way: deleted on the server too', async () => {
+    const rec = SYNTH.record(5);
+    const up = await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from('in-flight')]), name: 'in-flight.txt' },
+    );
+    const uuid = up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === 'in-flight.txt')!.file_uuid;
+    const held = gate.hold((method, path) => method === 'POST' && path.endsWith('/file'));
+    const pass = run();
+    await held.reached;
+    await local.admin.deleteFile(uuid);
+    local.service.sync.status(); // collects the outbox while the upload is on its way
+    held.release();
+    await pass;
+    await run();
+    await run();
+    const names = (r: OdrRecord) => r.fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
+    expect(names(await remote.client.record(rec))).not.toContain('in-flight.txt');
+    expect(names(await local.admin.record(rec))).not.toContain('in-flight.txt');
+  });
+  it('a file deleted here while a change of its public date is on its way: deleted on the server too', async () => {
+    const rec = SYNTH.record(5);
+    const up = await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from('dated')]), name: 'dated.txt' },
+    );
+    const uuid = up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === 'dated.txt')!.file_uuid;
+    await run();
+    await local.admin.save({
+      record_uuid: rec,
+      fields: [{ field_uuid: FILE, files: [{ file_uuid: uuid, public_date: '2031-02-03 04:05:06' }] }],
+    });
+    const held = gate.hold((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
+    const pass = run();
+    await held.reached;
+    await local.admin.deleteFile(uuid);
+    local.service.sync.status(); // collects the outbox while the change is on its way
+    held.release();
+    await pass;
+    await run();
+    const names = (r: OdrRecord) => r.fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
+    expect(names(await remote.client.record(rec))).not.toContain('dated.txt');
+    expect(names(await local.admin.record(rec))).not.toContain('dated.txt');
+    expect(local.service.sync.conflicts()).toEqual([]);
+  });
 });

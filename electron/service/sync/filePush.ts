@@ -63,6 +63,22 @@ export class FilePusher {
     );
   }
 
+  /**
+   * A file deleted here while an upload or metadata change of it was on its way: settling on the
+   * server's answer would bring it back here before the queued delete ran, so it is deleted there
+   * now (what the person did last). True when that happened.
+   */
+  private async deletedMeanwhile(local: string, remote: string): Promise<boolean> {
+    if (this.x.d.store.fileByUuid(local)) return false;
+    await this.x.remote
+      .call((c) => c.deleteFile(remote), true)
+      .catch((e: unknown) => {
+        // Gone already; or on a child record, which real servers answer 400 for (as in delete).
+        if (!(e instanceof RemoteError && (e.kind === 'gone' || e.status === 400))) throw e;
+      });
+    return true;
+  }
+
   private async upload(op: Extract<FileOp, { op: 'file_upload' }>, topR: string): Promise<FilePushResult> {
     const x = this.x;
     const file = x.d.store.fileByUuid(op.item_uuid);
@@ -123,6 +139,7 @@ export class FilePusher {
     }
     if (!found) throw new RemoteError('permanent', `the server accepted "${file.original_name}" but does not list it on the record`);
     this.files.bind(file.uuid, x.state.remoteId, found.uuid);
+    if (await this.deletedMeanwhile(op.item_uuid, found.uuid)) after = await x.remote.record(topR, x.types);
     return { ...this.done(op), answer: after };
   }
 
@@ -183,7 +200,8 @@ export class FilePusher {
       ...(image ? { display_order: mine.display_order } : {}),
     };
     const answer = await x.remote.call((c) => c.save(withFileMeta(fresh, recR, op.field_uuid, entry)), true);
-    return { outcome: 'sent', answer };
+    // Without the answer the settle reads the server's copy afresh.
+    return { outcome: 'sent', answer: (await this.deletedMeanwhile(file.uuid, r)) ? undefined : answer };
   }
 
   private async delete(op: Extract<FileOp, { op: 'file_delete' }>, top: string, topR: string): Promise<FilePushResult> {
