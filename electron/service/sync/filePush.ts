@@ -97,7 +97,8 @@ export class FilePusher {
       const found = this.findUploaded(fresh, recR, op.field_uuid, map.known_before, file.original_name, file.file_size, image);
       if (found) {
         this.files.bind(file.uuid, x.state.remoteId, found.uuid);
-        return { ...this.done(op), answer: fresh };
+        const gone = await this.deletedMeanwhile(file.uuid, found.uuid);
+        return { ...this.done(op), answer: gone ? await x.remote.record(topR, x.types) : fresh };
       }
     }
     const known = this.onField(fresh, recR, op.field_uuid).map((f) => f.uuid);
