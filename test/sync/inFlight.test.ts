@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { gateProxy, startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, type gateProxy, type RemoteProc } from './support.js';
 
 // Edits made here while a sync's request is on its way (the live-mode case: nobody waits for a
 // sync to finish before editing). The proxy holds exactly that request while the edit is made.
@@ -22,20 +22,36 @@ const run = async () => {
   expect(s.error).toBeUndefined();
   return s;
 };
+const fileNames = async (c: TestService['admin'] | RemoteProc['client'], rec: string) =>
+  (await c.record(rec)).fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
+/** Uploads a small file here; its uuid. */
+const uploadHere = async (rec: string, name: string) => {
+  const up = await local.admin.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
+    { blob: new Blob([Buffer.from(name)]), name },
+  );
+  return up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === name)!.file_uuid;
+};
+/** Deletes the file here while the push's request that `held` matches waits at the gate, and lets it go. */
+const deleteWhileHeld = async (uuid: string, held: (method: string, path: string) => boolean) => {
+  const hold = gate.hold(held);
+  const pass = run();
+  await hold.reached;
+  await local.admin.deleteFile(uuid);
+  local.service.sync.status(); // collects the outbox while the request waits
+  hold.release();
+  await pass;
+};
 const isValueWrite = (method: string, path: string) => method === 'POST' && path.endsWith(`/${TEXT}/value`);
 
-beforeAll(async () => {
-  remote = await startRemote(6);
-  gate = await gateProxy(remote.url);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
-  await run();
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await gate?.stop();
-  await remote?.stop();
-});
+attachedPair(
+  6,
+  (p) => {
+    ({ remote, local, remoteId } = p);
+    gate = p.gate!;
+  },
+  { gated: true },
+);
 
 describe('an edit made while a sync request is on its way', () => {
   it('during a push of the same field: kept here and sent by the next pass, not replaced by the answer', async () => {
@@ -131,66 +147,33 @@ describe('an edit made while a sync request is on its way', () => {
   });
   it('a file deleted here while its upload reads the record first: never sent, not left on the server', async () => {
     const rec = SYNTH.record(5);
-    const up = await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
-      { blob: new Blob([Buffer.from('short-lived')]), name: 'short-lived.txt' },
-    );
-    const uuid = up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === 'short-lived.txt')!.file_uuid;
-    const held = gate.hold((method, path) => method === 'GET' && path.endsWith(`/dataset/record/${rec}`));
-    const pass = run();
-    await held.reached;
-    await local.admin.deleteFile(uuid);
-    local.service.sync.status(); // collects the outbox while the upload waits for the record
-    held.release();
-    await pass;
+    const uuid = await uploadHere(rec, 'short-lived.txt');
+    await deleteWhileHeld(uuid, (method, path) => method === 'GET' && path.endsWith(`/dataset/record/${rec}`));
     await run();
-    const names = (r: OdrRecord) => r.fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
-    expect(names(await remote.client.record(rec))).not.toContain('short-lived.txt');
-    expect(names(await local.admin.record(rec))).not.toContain('short-lived.txt');
+    expect(await fileNames(remote.client, rec)).not.toContain('short-lived.txt');
+    expect(await fileNames(local.admin, rec)).not.toContain('short-lived.txt');
   });
   it('a file deleted here while its upload is on its way: deleted on the server too', async () => {
     const rec = SYNTH.record(5);
-    const up = await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
-      { blob: new Blob([Buffer.from('in-flight')]), name: 'in-flight.txt' },
-    );
-    const uuid = up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === 'in-flight.txt')!.file_uuid;
-    const held = gate.hold((method, path) => method === 'POST' && path.endsWith('/file'));
-    const pass = run();
-    await held.reached;
-    await local.admin.deleteFile(uuid);
-    local.service.sync.status(); // collects the outbox while the upload is on its way
-    held.release();
-    await pass;
+    const uuid = await uploadHere(rec, 'in-flight.txt');
+    await deleteWhileHeld(uuid, (method, path) => method === 'POST' && path.endsWith('/file'));
     await run();
     await run();
-    const names = (r: OdrRecord) => r.fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
-    expect(names(await remote.client.record(rec))).not.toContain('in-flight.txt');
-    expect(names(await local.admin.record(rec))).not.toContain('in-flight.txt');
+    expect(await fileNames(remote.client, rec)).not.toContain('in-flight.txt');
+    expect(await fileNames(local.admin, rec)).not.toContain('in-flight.txt');
   });
   it('a file deleted here while a change of its public date is on its way: deleted on the server too', async () => {
     const rec = SYNTH.record(5);
-    const up = await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE, template_field_uuid: '' },
-      { blob: new Blob([Buffer.from('dated')]), name: 'dated.txt' },
-    );
-    const uuid = up.fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.original_name === 'dated.txt')!.file_uuid;
+    const uuid = await uploadHere(rec, 'dated.txt');
     await run();
     await local.admin.save({
       record_uuid: rec,
       fields: [{ field_uuid: FILE, files: [{ file_uuid: uuid, public_date: '2031-02-03 04:05:06' }] }],
     });
-    const held = gate.hold((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
-    const pass = run();
-    await held.reached;
-    await local.admin.deleteFile(uuid);
-    local.service.sync.status(); // collects the outbox while the change is on its way
-    held.release();
-    await pass;
+    await deleteWhileHeld(uuid, (method, path) => method === 'POST' && path.endsWith('/dataset/record'));
     await run();
-    const names = (r: OdrRecord) => r.fields.find((f) => f.field_uuid === FILE)?.files?.map((f) => f.original_name) ?? [];
-    expect(names(await remote.client.record(rec))).not.toContain('dated.txt');
-    expect(names(await local.admin.record(rec))).not.toContain('dated.txt');
+    expect(await fileNames(remote.client, rec)).not.toContain('dated.txt');
+    expect(await fileNames(local.admin, rec)).not.toContain('dated.txt');
     expect(local.service.sync.conflicts()).toEqual([]);
   });
 });

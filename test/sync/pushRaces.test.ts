@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { boundRemoteOf, gateProxy, restoreRecord, startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, boundRemoteOf, restoreRecord, type gateProxy, type RemoteProc } from './support.js';
 
 // What happens here or on the server while one push request is on its way (the proxy holds
 // exactly that request, or answers it with a refusal): each case left the two sides apart, or
@@ -29,18 +29,14 @@ const parkedOf = (rec: string) => local.service.sync.status().needsAttention.fil
 const removedHere = () => local.service.sync.status().removedOnServer.map((x) => x.record_uuid);
 const refusal = { status: 403, message: 'refused by the test' };
 
-beforeAll(async () => {
-  remote = await startRemote(8);
-  gate = await gateProxy(remote.url);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
-  await run();
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await gate?.stop();
-  await remote?.stop();
-});
+attachedPair(
+  8,
+  (p) => {
+    ({ remote, local, remoteId } = p);
+    gate = p.gate!;
+  },
+  { gated: true },
+);
 
 describe('a push request on its way', () => {
   it('a field just written, changed on the server before the answer: the server value here too, never silently apart', async () => {

@@ -208,6 +208,8 @@ export interface AttachedPair {
   remote: RemoteProc;
   local: TestService;
   remoteId: number;
+  /** With `gated`: the proxy the local side reaches the remote through. */
+  gate?: Awaited<ReturnType<typeof gateProxy>>;
 }
 
 /**
@@ -215,18 +217,21 @@ export interface AttachedPair {
  * dataset synced once: started before the file's tests (`ready` hands the pair over), stopped
  * after them. `template`: another template than the synthetic one.
  */
-export function attachedPair(n: number, ready: (p: AttachedPair) => void, opts: { template?: () => unknown } = {}): void {
+export function attachedPair(n: number, ready: (p: AttachedPair) => void, opts: { template?: () => unknown; gated?: boolean } = {}): void {
   let pair: Partial<AttachedPair> = {};
   beforeAll(async () => {
     pair.remote = await startRemote(n, {}, opts.template?.());
+    if (opts.gated) pair.gate = await gateProxy(pair.remote.url);
     pair.local = await startLocal();
-    pair.remoteId = await pair.local.service.sync.addRemote(pair.remote.url, ADMIN.email, ADMIN.password);
+    const url = pair.gate ? `${pair.gate.url}/api/v4` : pair.remote.url;
+    pair.remoteId = await pair.local.service.sync.addRemote(url, ADMIN.email, ADMIN.password);
     const first = await pair.local.service.sync.run(pair.remoteId, pair.local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
     if (first.error) throw new Error(`the first sync failed: ${first.error}`);
     ready(pair as AttachedPair);
   }, 90_000);
   afterAll(async () => {
     await pair.local?.close();
+    await pair.gate?.stop();
     await pair.remote?.stop();
     pair = {};
   });
