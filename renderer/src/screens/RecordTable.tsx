@@ -17,6 +17,8 @@ import { ID_KEY, type Column } from './columns';
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 34;
+/** Rows of look-ahead when asking for pages (see the page range below). */
+const LOOKAHEAD = 60;
 /** ~300 rows a second: faster than anyone reads. */
 const FLYING_PX_PER_MS = 10;
 // Stable across renders: the virtualizer re-measures all rows when its estimator changes.
@@ -232,7 +234,8 @@ export function RecordTable({
     count: total,
     getScrollElement: () => scroller.current,
     estimateSize: rowHeight,
-    overscan: 20,
+    // Every mounted row costs style, layout and paint in each frame that moves the list.
+    overscan: 8,
     // The sticky header row sits above the rows inside the same scroller.
     scrollMargin: HEAD_HEIGHT,
     // Let React batch scroll renders instead of committing inside each scroll event.
@@ -250,8 +253,11 @@ export function RecordTable({
   }
   const flying = virtualizer.isScrolling && motion.current.fast;
   const items = virtualizer.getVirtualItems();
-  const firstPage = items.length ? Math.floor(items[0]!.index / PAGE) : 0;
-  const lastPage = items.length ? Math.floor(items[items.length - 1]!.index / PAGE) : 0;
+  // Pages are asked for LOOKAHEAD rows beyond the mounted ones, so a page is usually in before
+  // any of its rows mounts: rows then come in a few per frame as they scroll in, instead of a
+  // whole page's worth of mounted placeholders turning into full rows in one long frame.
+  const firstPage = items.length ? Math.floor(Math.max(0, items[0]!.index - LOOKAHEAD) / PAGE) : 0;
+  const lastPage = items.length ? Math.floor(Math.min(total - 1, items[items.length - 1]!.index + LOOKAHEAD) / PAGE) : 0;
   const pageNumbers = total ? Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i) : [];
   const pages = useQueries({
     queries: pageNumbers.map((p) => ({
