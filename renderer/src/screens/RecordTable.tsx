@@ -13,6 +13,7 @@ import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
+import { laidOutTop, MAX_SCROLL_PX, observeScaledRect, scaledScroller, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
@@ -230,14 +231,26 @@ export function RecordTable({
     if (counted) onTotal(total);
   }, [counted, total, onTotal]);
 
+  // Past MAX_SCROLL_PX the scroller's content is laid out shorter than the list and the
+  // virtualizer reads the scroller through the scaling adapter (see scaledScroller).
+  const heights = useRef({ full: 0, laidOut: 0 });
+  const adapter = useRef<ScaledScroller | null>(null);
   const virtualizer = useVirtualizer({
     count: total,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => {
+      const el = scroller.current;
+      if (!el) return null;
+      if (adapter.current?.el !== el) adapter.current = scaledScroller(el, () => heights.current);
+      return adapter.current as unknown as HTMLElement;
+    },
+    observeElementRect: observeScaledRect,
     estimateSize: rowHeight,
     // Every mounted row costs style, layout and paint in each frame that moves the list.
     overscan: 8,
     // The sticky header row sits above the rows inside the same scroller.
     scrollMargin: HEAD_HEIGHT,
+    // ...and covers the top of the view: a row scrolled to (Home, arrow keys) stops below it.
+    scrollPaddingStart: HEAD_HEIGHT,
     // Let React batch scroll renders instead of committing inside each scroll event.
     useFlushSync: false,
   });
@@ -252,6 +265,9 @@ export function RecordTable({
     motion.current = { offset, t: now, fast: speed > FLYING_PX_PER_MS };
   }
   const flying = virtualizer.isScrolling && motion.current.fast;
+  const fullHeight = virtualizer.getTotalSize();
+  const bodyHeight = Math.min(fullHeight, MAX_SCROLL_PX);
+  heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight };
   const items = virtualizer.getVirtualItems();
   // Pages are asked for LOOKAHEAD rows beyond the mounted ones, so a page is usually in before
   // any of its rows mounts: rows then come in a few per frame as they scroll in, instead of a
@@ -409,7 +425,7 @@ export function RecordTable({
             ))}
           </div>
         </div>
-        <div role="rowgroup" className="body-group" style={{ height: virtualizer.getTotalSize(), minWidth }}>
+        <div role="rowgroup" className="body-group" style={{ height: bodyHeight, minWidth }}>
           {items.map((v) => {
             const rec = recordAt(v.index);
             return (
@@ -420,7 +436,7 @@ export function RecordTable({
                 tpl={tpl}
                 cols={cols}
                 index={v.index}
-                top={v.start - HEAD_HEIGHT}
+                top={laidOutTop(v.start, offset, adapter.current) - HEAD_HEIGHT}
                 active={v.index === active}
                 selected={!!rec && selected.has(rec.record_uuid)}
                 pending={!!rec && pending.has(rec.record_uuid)}
