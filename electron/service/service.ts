@@ -4,6 +4,7 @@ import { Checkpointer } from './store/checkpointer.js';
 import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domain/context.js';
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
+import { stopJobs } from './domain/jobRunner.js';
 import { createApp, stripJsonSuffix, type AppOptions } from './api/app.js';
 import type { FastRead } from './api/fastReads.js';
 import type { SyncService } from './sync/runner.js';
@@ -39,11 +40,17 @@ export interface Service {
   sync: SyncService;
   /** A record read answered from the render cache without the app, or null (see api/fastReads). */
   fastRead: FastRead;
-  /** Stops background work and closes the database (its WAL is checkpointed and removed). */
+  /**
+   * Stops background work (running jobs are cancelled and awaited, bounded) and closes the
+   * database (its WAL is checkpointed and removed).
+   */
   close: () => Promise<void>;
 }
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
+
+/** How long close() waits for the running jobs it stopped (a sync step mid-request, an import batch). */
+const CLOSE_WAIT_MS = 10_000;
 
 /**
  * Opens (or creates) a data dir and returns the service as a fetch handler. Pure Node: no
@@ -79,6 +86,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     fastRead,
     close: async () => {
+      if (!(await stopJobs(domain, CLOSE_WAIT_MS)))
+        console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
       await sync.live.stop();
       domain.search.stop();
       await checkpointer.stop();

@@ -12,7 +12,7 @@ export function transaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immediat
 /**
  * An immediate transaction whose loss to a power cut is harmless because it only records what can
  * be fetched or sent again (a sync pull's page of server copies; a push marking idempotent writes
- * done with the server's copy after them): committed without its own WAL fsync
+ * done with the server's copy after them; a search-index step, rebuilt from the change log): committed without its own WAL fsync
  * (synchronous=NORMAL for this commit only). Kill -9 loses nothing; a power cut may lose it, with
  * everything after it, never a part of it. The next FULL commit on this connection (any other
  * writer's, and a pull's cursor at its end) syncs the WAL with it in, so no acknowledged write

@@ -5,7 +5,7 @@ import { api, errorText, uploadWithProgress } from '../lib/api';
 import { keys, useRecord, useSyncedDatasets } from '../lib/queries';
 import { groupImages } from './imageGroups';
 import { openImage } from './ImageViewer';
-import { formatBytes } from '../lib/numbers';
+import { fileSizeText } from '../lib/bytes';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import type { FieldProps } from './types';
@@ -18,9 +18,6 @@ interface Upload {
 }
 
 let nextUpload = 1;
-
-/** The file's size, or nothing when the server listed none (its exports often do not): never "0 bytes". */
-const sizeOf = (f: FileEntry): string => (f.file_size !== undefined && /^\d+$/.test(f.file_size.trim()) ? formatBytes(f.file_size) : '');
 
 /**
  * File and image fields: drop files from the desktop (or pick them), one progress bar per
@@ -119,7 +116,9 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
               )}
               <span className="file-name">{original.original_name}</span>
               <span className="muted" data-testid="file-size">
-                {[isImage && original.width ? `${original.width}×${original.height}` : '', sizeOf(original)].filter(Boolean).join(' · ')}
+                {[isImage && original.width ? `${original.width}×${original.height}` : '', fileSizeText(original.file_size)]
+                  .filter(Boolean)
+                  .join(' · ')}
               </span>
               {original.content_local === false && !fromServer ? (
                 <span className="muted not-local">

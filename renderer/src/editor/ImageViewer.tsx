@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import { api } from '../lib/api';
-import { formatBytes } from '../lib/numbers';
+import { fileSizeText } from '../lib/bytes';
 import { useSyncedDatasets } from '../lib/queries';
 import { createStore, useStore } from '../lib/store';
 import { Modal } from '../ui/Dialog';
@@ -90,6 +90,7 @@ export function ImageViewer() {
     if (next !== undefined) setZoom(next);
   };
   const f = current.file;
+  const size = fileSizeText(f.file_size);
   // Server-only images of a synced dataset are fetched by the local service on this request.
   const local = f.content_local !== false || synced.includes(current.dataset);
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
@@ -128,8 +129,7 @@ export function ImageViewer() {
           <span className="muted small">
             {current.field}
             {f.width ? ` · ${f.width}×${f.height}` : ''}
-            {/* Servers list no size for images: none is shown rather than "0 bytes". */}
-            {f.file_size !== undefined ? ` · ${formatBytes(f.file_size)}` : ''}
+            {size ? ` · ${size}` : ''}
             {many ? ` · ${v.index + 1} of ${v.images.length}` : ''}
           </span>
         </div>

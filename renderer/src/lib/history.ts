@@ -3,7 +3,7 @@ import { fieldType } from '../../../shared/fieldTypes';
 import type { HistoryEntry } from '../../../shared/schemas/history';
 import type { TemplateField, TemplateTag } from '../../../shared/schemas/template';
 import { showLocal } from './dates';
-import { formatBytes } from './numbers';
+import { fileSizeText } from './bytes';
 
 /**
  * One step of a record's history as people think of it: the change log writes a single-option
@@ -113,8 +113,9 @@ export function describeStep(step: HistoryStep, field: TemplateField | undefined
       return {
         text: step.files
           .map((f) => {
-            const v = (f.op === 'file.delete' ? f.old : f.new) as { original_name?: string; file_size?: number } | null;
-            if (f.op === 'file.add') return `added ${v?.original_name ?? 'a file'} (${formatBytes(v?.file_size)})`;
+            const v = (f.op === 'file.delete' ? f.old : f.new) as { original_name?: string; file_size?: number | string } | null;
+            const size = fileSizeText(v?.file_size);
+            if (f.op === 'file.add') return `added ${v?.original_name ?? 'a file'}${size ? ` (${size})` : ''}`;
             if (f.op === 'file.delete') return `deleted ${v?.original_name ?? 'a file'}`;
             return `changed ${Object.keys((f.new as object | null) ?? {}).join(', ')} of a file`;
           })
