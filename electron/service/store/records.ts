@@ -26,9 +26,10 @@ const statements = (db: Db) => ({
   >(`INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   setTop: db.prepare<[number]>('UPDATE records SET top_rid = rid WHERE rid = ?'),
-  touch: db.prepare<[number, string]>(`WITH RECURSIVE chain(rid) AS (
-              SELECT ? UNION ALL SELECT r.parent_rid FROM records r JOIN chain ON r.rid = chain.rid WHERE r.parent_rid IS NOT NULL)
-            UPDATE records SET update_date = ? WHERE rid IN (SELECT rid FROM chain)`),
+  // One row by its key, its parent returned to climb on: a statement that may change several rows
+  // (the recursive form touchMany uses) pays for a statement journal inside a savepoint, and every
+  // group-committed write is one; a single write's chain is a row or two.
+  touchOne: db.prepare<[string, number], number | null>('UPDATE records SET update_date = ? WHERE rid = ? RETURNING parent_rid').pluck(),
   // One statement for a whole set: inside a savepoint (group commit nests every mutation in one)
   // each multi-row UPDATE pays for a statement journal, ~100 µs, so per-record touches of a
   // 5,000-record batch cost seconds where this costs milliseconds.
@@ -141,7 +142,7 @@ export class RecordStore {
 
   /** `_update_date` of a record and every ancestor (the real server bumps the whole chain). */
   touch(rid: number, at: string): void {
-    this.s.touch.run(rid, at);
+    for (let r: number | null | undefined = rid; r != null;) r = this.s.touchOne.get(at, r);
   }
 
   /** `touch` for many records at once, in one statement. */
