@@ -238,7 +238,7 @@ export function RecordTable({
 
   // Past MAX_SCROLL_PX the scroller's content is laid out shorter than the list and the
   // virtualizer reads the scroller through the scaling adapter (see scaledScroller).
-  const heights = useRef({ full: 0, laidOut: 0 });
+  const heights = useRef({ full: 0, laidOut: 0, view: 0 });
   const adapter = useRef<ScaledScroller | null>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -272,7 +272,7 @@ export function RecordTable({
   const flying = virtualizer.isScrolling && motion.current.fast;
   const fullHeight = virtualizer.getTotalSize();
   const bodyHeight = Math.min(fullHeight, MAX_SCROLL_PX);
-  heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight };
+  heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight, view: virtualizer.scrollRect?.height ?? 0 };
   const items = virtualizer.getVirtualItems();
   // Pages are asked for LOOKAHEAD rows beyond the mounted ones, so a page is usually in before
   // any of its rows mounts: rows then come in a few per frame as they scroll in, instead of a
