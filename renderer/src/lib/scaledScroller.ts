@@ -91,8 +91,8 @@ export const observeScaledRect = (instance: Virtualizer<HTMLElement, Element>, c
     cb,
   );
 
-/** Where a row the virtualizer places at `start` (full-list pixels) sits in the laid-out content. */
-export function laidOutTop(start: number, fullOffset: number, scroller: ScaledScroller | null): number {
+/** How far the laid-out content sits from the full list's coordinates at scroll offset `fullOffset`. */
+export function laidOutShift(fullOffset: number, scroller: ScaledScroller | null): number {
   const f = scroller?.factor() ?? 1;
-  return f === 1 ? start : start - fullOffset + fullOffset / f;
+  return f === 1 ? 0 : fullOffset / f - fullOffset;
 }
