@@ -5,8 +5,20 @@ import type { Db } from './db.js';
  * at the start, so concurrent writers queue instead of failing at commit.
  */
 export function transaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
-  const t = db.transaction(fn);
-  return mode === 'immediate' ? t.immediate() : t();
+  const t = runner(db);
+  return (mode === 'immediate' ? t.immediate(fn) : t(fn)) as T;
+}
+
+// One transaction function per connection that runs what it is given: db.transaction(fn) builds
+// four wrapped functions and defines their properties on every call, and every group-committed
+// write made three such calls (1.3 % of the main thread under 8 writers).
+type Runner = ReturnType<typeof makeRunner>;
+const makeRunner = (db: Db) => db.transaction((fn: () => unknown) => fn());
+const runners = new WeakMap<Db, Runner>();
+function runner(db: Db): Runner {
+  let r = runners.get(db);
+  if (!r) runners.set(db, (r = makeRunner(db)));
+  return r;
 }
 
 /**
