@@ -54,7 +54,7 @@ beforeAll(async () => {
   const set = db.prepare(
     'UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?',
   );
-  const field = (name: string) => d().schema().fieldsByUuid.get(SYNTH.field(name))!.id;
+  const field = (name: Parameters<typeof SYNTH.field>[0]) => d().schema().fieldsByUuid.get(SYNTH.field(name))!.id;
   [1.0000000000000002, 123456789.12345679, 5e-324, 0.1 + 0.2, -1e300].forEach((x, i) => {
     for (let k = i; k < N; k += 5) set.run(x, SYNTH.record(k), field('Decimal'));
   });
