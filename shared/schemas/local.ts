@@ -29,7 +29,14 @@ export const DatasetSummaries = z.object({ datasets: z.array(DatasetSummary) });
 export type DatasetSummaries = z.infer<typeof DatasetSummaries>;
 
 /** GET /local/datasets/{uuid}/records: one page of the record table. */
-export const TablePage = z.object({ total: Int, offset: Int, records: z.array(OdrRecord) });
+export const TablePage = z.object({
+  /** The matching records, or — when `total_capped` — a lower bound: the count stopped there. */
+  total: Int,
+  /** True when `total` is a lower bound ("10,000+"); `count=exact` asks for the figure. */
+  total_capped: z.boolean(),
+  offset: Int,
+  records: z.array(OdrRecord),
+});
 export type TablePage = z.infer<typeof TablePage>;
 
 // Small answers the OpenAPI document describes (shared/api/routes.ts).
@@ -46,6 +53,8 @@ export const RecordTableQuery = z.object({
   dir: z.enum(['asc', 'desc']).optional(),
   offset: z.string().regex(/^\d+$/).optional(),
   limit: z.string().regex(/^\d+$/).optional(),
+  /** `capped` (default): matches are counted up to 10,000; `exact`: all of them (slower on large results). */
+  count: z.enum(['capped', 'exact']).optional(),
 });
 
 /** GET /local/trash: deleted datasets, kept 30 days. */

@@ -1,5 +1,49 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
+
+/** Rows per multi-row INSERT: a record tree's values in one or two statements, far below SQLite's 32,766 parameters. */
+const ROWS = 128;
+
+/**
+ * `head` with a VALUES list of up to ROWS tuples of `width` columns, run over flat parameters in
+ * order (a later row of the same key meets the earlier one as separate inserts would). One
+ * statement per row count, prepared the first time that count is met.
+ */
+function multiRow(db: Db, head: string, width: number): (flat: unknown[]) => void {
+  const byCount: Statement<unknown[]>[] = [];
+  const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+  return (flat) => {
+    for (let i = 0; i < flat.length; i += ROWS * width) {
+      const part = flat.length <= ROWS * width ? flat : flat.slice(i, i + ROWS * width);
+      const n = part.length / width;
+      (byCount[n] ??= db.prepare(`${head} VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`)).run(...part);
+    }
+  };
+}
+
+/**
+ * A record tree's field instances and selections, gathered and written together: one statement
+ * per table instead of one per value (the import's largest cost per record). The importer
+ * flushes before anything reads or re-keys what is queued, and at the end of every tree.
+ */
+export interface RecordDataQueue {
+  /** A field instance; its author is stored as '' when it is the record's (rows.ts valueColumns). */
+  value: (
+    rid: number,
+    fieldId: number,
+    value: string | number | null,
+    created: string,
+    updated: string,
+    auth: string,
+    recordAuth: string,
+  ) => void;
+  option: (rid: number, optionId: number, fieldId: number, selectedAt: string) => void;
+  tag: (rid: number, tagId: number, fieldId: number, selectedAt: string) => void;
+  flush: () => void;
+  /** Forgets what is queued (the transaction it was for rolled back). */
+  discard: () => void;
+}
 
 /**
  * Writes of exported records under their uuids and ids (domain/import/importRecords.ts): values,
@@ -7,23 +51,41 @@ import { perConnection } from './prepared.js';
  * options and tags to the ids of the export (with foreign keys deferred to the commit).
  */
 export const recordImportStatements = perConnection((db: Db) => {
-  const insValue = db.prepare<[number, number, string | number | null, string, string, string]>(
-    `INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+  const insValues = multiRow(
+    db,
+    'INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)',
+    6,
   );
+  const insOptions = multiRow(db, 'INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4);
+  const insTags = multiRow(db, 'INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4);
   return {
-    /** A field instance; its author is stored as '' when it is the record's (rows.ts valueColumns). */
-    insValue: (
-      rid: number,
-      fieldId: number,
-      value: string | number | null,
-      created: string,
-      updated: string,
-      auth: string,
-      recordAuth: string,
-    ) => insValue.run(rid, fieldId, value, created, updated, auth === recordAuth ? '' : auth),
-    selOption: db.prepare('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
-    selTag: db.prepare('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at) VALUES (?, ?, ?, ?)'),
+    /** A new queue (one per importer: importers may be interleaved between trees). */
+    queue: (): RecordDataQueue => {
+      let values: unknown[] = [];
+      let options: unknown[] = [];
+      let tags: unknown[] = [];
+      return {
+        value: (rid, fieldId, value, created, updated, auth, recordAuth) =>
+          void values.push(rid, fieldId, value, created, updated, auth === recordAuth ? '' : auth),
+        option: (rid, optionId, fieldId, at) => void options.push(rid, optionId, fieldId, at),
+        tag: (rid, tagId, fieldId, at) => void tags.push(rid, tagId, fieldId, at),
+        flush: () => {
+          // Emptied first: a failing insert leaves nothing queued for the next tree.
+          const [v, o, t] = [values, options, tags];
+          values = [];
+          options = [];
+          tags = [];
+          if (v.length) insValues(v);
+          if (o.length) insOptions(o);
+          if (t.length) insTags(t);
+        },
+        discard: () => {
+          values = [];
+          options = [];
+          tags = [];
+        },
+      };
+    },
     fileExists: db.prepare<[string], number>('SELECT 1 FROM files WHERE uuid = ?').pluck(),
     fileIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
     nextFileId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),

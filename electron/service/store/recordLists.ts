@@ -167,17 +167,22 @@ export const recordLists = perConnection((db: Db) => {
         .all(...tableParams(a, fieldId));
     },
     /**
-     * How many rows `tableOrder` would give (its order aside). `onlyDataset`: the caller knows
+     * How many rows `tableOrder` would give (its order aside), or at most `upTo`. `onlyDataset`: the caller knows
      * every top-level record belongs to this dataset, so an admin's text search is the full-text
      * index's count alone (no records probe per match).
      */
-    tableCount: (a: TableArgs, onlyDataset = false): number => {
-      const sql =
+    tableCount: (a: TableArgs, onlyDataset = false, upTo?: number): number => {
+      const rows =
         a.match && onlyDataset && a.scope === 'all' && !a.filter
-          ? 'SELECT COUNT(*) FROM record_search WHERE record_search MATCH @match'
+          ? 'SELECT 1 FROM record_search WHERE record_search MATCH @match'
           : a.match
-            ? `SELECT COUNT(*) FROM ${FTS_FROM} WHERE ${tableWhere(a, true)}`
-            : `SELECT COUNT(*) FROM records r WHERE ${tableWhere(a)}`;
+            ? `SELECT 1 FROM ${FTS_FROM} WHERE ${tableWhere(a, true)}`
+            : `SELECT 1 FROM records r WHERE ${tableWhere(a)}`;
+      // A LIMIT inside the count stops the scan (FTS5 streams its matches): cost ∝ upTo, not matches.
+      const sql =
+        upTo === undefined
+          ? rows.replace('SELECT 1', 'SELECT COUNT(*)')
+          : `SELECT COUNT(*) FROM (${rows} LIMIT ${Math.max(0, Math.floor(upTo))})`;
       return shaped(db)<unknown[], number>(sql)
         .pluck()
         .get(...tableParams(a))!;

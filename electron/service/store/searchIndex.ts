@@ -33,9 +33,8 @@ export const searchIndexStore = perConnection((db: Db) => {
         UNION ALL SELECT r.rid, r.uuid || ' ' || r.internal_id FROM records r WHERE r.rid IN tops
       )
       SELECT top AS rid, group_concat(w, ' ') AS body FROM words GROUP BY top`),
-    terms: db
-      .prepare<[string, string, number], string>('SELECT term FROM record_search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?')
-      .pluck(),
+    // One entry, not a term's count: the 'instance' vocabulary stops at the first (migration 020).
+    termFrom: db.prepare<[string, string], string>('SELECT term FROM record_search_instances WHERE term >= ? AND term < ? LIMIT 1').pluck(),
     del: db.prepare<[number]>('DELETE FROM record_search WHERE rowid = ?'),
     ins: db.prepare<[number, string]>('INSERT INTO record_search (rowid, body) VALUES (?, ?)'),
   };
@@ -44,7 +43,13 @@ export const searchIndexStore = perConnection((db: Db) => {
     cursor: () => Number(s.cursor.get() ?? 0),
     lastSeq: () => s.lastSeq.get() ?? 0,
     /** Indexed terms in [from, to), in order, at most `limit`. */
-    termsBetween: (from: string, to: string, limit: number) => s.terms.all(from, to, limit),
+    termsBetween: (from: string, to: string, limit: number): string[] => {
+      const out: string[] = [];
+      // `term + U+0001` is the next possible term: `>` would walk every entry of `term` first, and
+      // the tokenizer never keeps a control character in a term.
+      for (let t = s.termFrom.get(from, to); t !== undefined && out.length < limit; t = s.termFrom.get(`${t}\u0001`, to)) out.push(t);
+      return out;
+    },
     /** Change-log entries after `seq`, oldest first, at most `limit`. */
     changesAfter: (seq: number, limit: number) => s.changes.all(seq, limit),
     /**

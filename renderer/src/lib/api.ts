@@ -91,7 +91,8 @@ const paramsOf = (q: object) => {
   return params;
 };
 
-export function tablePage(dataset: string, q: ViewQuery & { offset: number; limit: number }) {
+/** `count: 'exact'`: the whole count, not the capped one (TablePage.total_capped). */
+export function tablePage(dataset: string, q: ViewQuery & { offset: number; limit: number; count?: 'exact' }) {
   return local<TablePage>(`/datasets/${dataset}/records?${paramsOf(q)}`);
 }
 

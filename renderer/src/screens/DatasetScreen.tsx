@@ -79,6 +79,12 @@ export function DatasetScreen({
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [total, setTotal] = useState<number | null>(null);
+  /** The total is a lower bound for now: the service's count stopped at its cap. */
+  const [capped, setCapped] = useState(false);
+  const onTotal = useCallback((n: number, atLeast: boolean) => {
+    setTotal(n);
+    setCapped(atLeast);
+  }, []);
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
   const [batching, setBatching] = useState(false);
@@ -293,8 +299,15 @@ export function DatasetScreen({
     localStorage.setItem(PANE_KEY, String(px));
   };
   const narrowed = !!table.q || table.filters.length > 0;
+  const figure = total === null ? '' : `${total.toLocaleString()}${capped ? '+' : ''}`;
   const count =
-    total === null ? '' : narrowed ? `${total.toLocaleString()} of ${summary.records.toLocaleString()} match` : countOf(total, 'record');
+    total === null
+      ? ''
+      : narrowed
+        ? `${figure} of ${summary.records.toLocaleString()} match`
+        : capped
+          ? `${figure} records`
+          : countOf(total, 'record');
   const searchView: SearchView = {
     q: table.q || undefined,
     filters: table.filters.length ? table.filters : undefined,
@@ -391,7 +404,13 @@ export function DatasetScreen({
           )}
           {dialog === 'save' && <SaveSearchDialog dataset={summary.uuid} view={searchView} onClose={() => setDialog(null)} />}
           {dialog === 'export' && (
-            <ExportDialog dataset={summary.uuid} view={searchView} columns={cols.columns} count={total} onClose={() => setDialog(null)} />
+            <ExportDialog
+              dataset={summary.uuid}
+              view={searchView}
+              columns={cols.columns}
+              count={capped ? null : total}
+              onClose={() => setDialog(null)}
+            />
           )}
           <div
             ref={workspace}
@@ -415,7 +434,7 @@ export function DatasetScreen({
                 onResize={cols.resize}
                 onPick={onPick}
                 onActiveRecord={onActiveRecord}
-                onTotal={setTotal}
+                onTotal={onTotal}
                 onOpen={(i, uuid) => {
                   onPick(i, uuid, {});
                   setFocusField(true);

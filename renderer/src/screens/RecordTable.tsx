@@ -1,4 +1,4 @@
-import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
@@ -200,7 +200,8 @@ export function RecordTable({
   onOpen: (i: number, uuid: string | undefined) => void;
   /** The active row's record once it is loaded. */
   onActiveRecord: (i: number, uuid: string) => void;
-  onTotal: (n: number) => void;
+  /** `capped`: `n` is a lower bound (the service stopped counting); the exact figure follows. */
+  onTotal: (n: number, capped: boolean) => void;
   onSelectAll: (on: boolean) => void;
   onEscape: () => void;
   onDelete: () => void;
@@ -213,20 +214,24 @@ export function RecordTable({
   const plain = !state.q && !state.sort && state.filters.length === 0;
   const query = queryOf(state);
   const viewKey = [state.q, state.sort ?? '', state.dir, query.filters ?? ''];
-  const first = useQueries({
-    queries: [
-      {
-        queryKey: [...keys.table(dataset), ...viewKey, 'total'],
-        queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 1 }).then((p) => p.total),
-        enabled: !plain,
-      },
-    ],
-  })[0]!;
-  const total = plain ? knownTotal : (first.data ?? 0);
+  // The service counts a search's matches only up to a cap (fast at 1M records) and says so; the
+  // exact count is asked for next, and the list grows to it when it arrives.
+  const first = useQuery({
+    queryKey: [...keys.table(dataset), ...viewKey, 'total'],
+    queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 1 }).then((p) => ({ n: p.total, capped: p.total_capped })),
+    enabled: !plain,
+  });
+  const exact = useQuery({
+    queryKey: [...keys.table(dataset), ...viewKey, 'exact'],
+    queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 0, count: 'exact' }).then((p) => p.total),
+    enabled: !plain && first.data?.capped === true,
+  });
+  const capped = !plain && exact.data === undefined && first.data?.capped === true;
+  const total = plain ? knownTotal : (exact.data ?? first.data?.n ?? 0);
   const counted = plain || first.data !== undefined;
   useEffect(() => {
-    if (counted) onTotal(total);
-  }, [counted, total, onTotal]);
+    if (counted) onTotal(total, capped);
+  }, [counted, total, capped, onTotal]);
 
   const virtualizer = useVirtualizer({
     count: total,

@@ -22,14 +22,18 @@ export function localDataRoutes(d: Domain) {
   app.get('/datasets', (c) => c.json({ datasets: datasetSummaries(d, c.get('user')) } satisfies DatasetSummaries));
 
   // Records of a dataset for the table: full-text `q`, `sort` (field uuid or _id/_updated/
-  // _created/_public), `dir`, `offset`, `limit` (≤ 500). Records have the list endpoint's shape.
+  // _created/_public), `dir`, `offset`, `limit` (≤ 500), `count` (capped by default: a lower
+  // bound past the cap, flagged). Records have the list endpoint's shape.
   app.get('/datasets/:uuid/records', (c) => {
     const user = c.get('user');
     const dt = d.datatype(c.req.param('uuid'));
     const offset = int(c.req.query('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
     const limit = int(c.req.query('limit'), 'limit', 100, 500);
-    const { total, rows } = d.table.query(user, dt, { ...viewOf(c), offset, limit });
-    return sendJson(c, joinJson(`{"total":${total},"offset":${offset},"records":[`, d.renderTopsJson(rows, renderOpts(c, d, user)), ']}'));
+    const count = c.req.query('count') ?? 'capped';
+    if (count !== 'capped' && count !== 'exact') throw badRequest(`count must be "capped" or "exact", not "${count}"`);
+    const { total, capped, rows } = d.table.query(user, dt, { ...viewOf(c), offset, limit, count });
+    const head = `{"total":${total},"total_capped":${capped},"offset":${offset},"records":[`;
+    return sendJson(c, joinJson(head, d.renderTopsJson(rows, renderOpts(c, d, user)), ']}'));
   });
   return app;
 }

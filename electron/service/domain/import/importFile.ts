@@ -141,12 +141,15 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
 
 /**
  * Records produced one at a time (the sample generator): imported in batches like a file, so
- * memory stays flat whatever the count. `fraction` reports how far the source is.
+ * memory stays flat whatever the count. `fraction` reports how far the source is. A synchronous
+ * source is read inside each batch's transaction, so every record is garbage as soon as it is
+ * written instead of waiting for its batch (that outlived the young generation: a third of the
+ * 100k sample's CPU went to the collector).
  */
 export async function importRecordStream(
   d: Domain,
   user: User,
-  source: AsyncGenerator<unknown>,
+  source: RecordSource,
   fraction: () => number,
   opts: ImportOptions = {},
 ): Promise<ImportSummary> {
@@ -166,10 +169,14 @@ export function importRecordObjects(d: Domain, user: User, records: unknown[], o
   return importRecords(d, user, inMemory(records, read), () => read.done / Math.max(1, records.length), opts);
 }
 
+/** Where records come from: a file's parser or the sample generator. */
+type RecordSource = AsyncIterable<unknown> | Iterable<unknown>;
+const isSync = (s: RecordSource): s is Iterable<unknown> => Symbol.iterator in s && !(Symbol.asyncIterator in s);
+
 async function importRecords(
   d: Domain,
   user: User,
-  source: AsyncGenerator<unknown>,
+  source: RecordSource,
   fraction: () => number,
   opts: ImportOptions,
 ): Promise<ImportSummary> {
@@ -179,7 +186,7 @@ async function importRecords(
 async function importBatches(
   d: Domain,
   user: User,
-  source: AsyncGenerator<unknown>,
+  source: RecordSource,
   fraction: () => number,
   opts: ImportOptions,
 ): Promise<ImportSummary> {
@@ -188,13 +195,10 @@ async function importBatches(
   const batchSize = opts.batchSize ?? 1000;
   let batch: unknown[] = [];
   let seen = 0;
-  const flush = () => {
-    const items = batch;
-    batch = [];
+  /** One transaction over `write`; errors name how far the import got. */
+  const inTx = (write: () => void) => {
     try {
-      tx(d.ctx, () => {
-        for (const raw of items) importer.importTop(raw, types);
-      });
+      tx(d.ctx, write);
     } catch (e) {
       const where = `after ${importer.stats.imported + importer.stats.skipped} records`;
       if (e instanceof ShapeError) throw new ImportError(`record list: ${e.message} (${where})`);
@@ -203,21 +207,49 @@ async function importBatches(
     for (const t of types.keys()) types.delete(t);
     for (const [k, v] of importer.typesByUuid()) types.set(k, v);
   };
-  try {
-    for await (const raw of source) {
-      batch.push(raw);
-      seen++;
-      if (batch.length >= batchSize) {
-        flush();
+  const flush = () => {
+    const items = batch;
+    batch = [];
+    inTx(() => {
+      for (const raw of items) importer.importTop(raw, types);
+    });
+  };
+  if (isSync(source)) {
+    const it = source[Symbol.iterator]();
+    for (let more = true; more;) {
+      inTx(() => {
+        for (let k = 0; k < batchSize; k++) {
+          const next = it.next();
+          if (next.done) {
+            more = false;
+            return;
+          }
+          seen++;
+          importer.importTop(next.value, types);
+        }
+      });
+      if (more) {
         opts.onProgress?.(Math.min(0.99, fraction()), `${seen} records`);
         await yieldToLoop();
       }
     }
-  } catch (e) {
-    if (e instanceof ExportFormatError || e instanceof SyntaxError) throw new ImportError(`record list: ${e.message}`);
-    throw e;
+  } else {
+    try {
+      for await (const raw of source) {
+        batch.push(raw);
+        seen++;
+        if (batch.length >= batchSize) {
+          flush();
+          opts.onProgress?.(Math.min(0.99, fraction()), `${seen} records`);
+          await yieldToLoop();
+        }
+      }
+    } catch (e) {
+      if (e instanceof ExportFormatError || e instanceof SyntaxError) throw new ImportError(`record list: ${e.message}`);
+      throw e;
+    }
+    if (batch.length) flush();
   }
-  if (batch.length) flush();
   tx(d.ctx, () => importer.finish());
   opts.onProgress?.(1, `${seen} records`);
   const schema = d.schema();

@@ -10,7 +10,7 @@ import { TemplateWriter } from './importTemplate.js';
 import { forbidden } from '../errors.js';
 import { editsAll } from '../permissions.js';
 import { pulledRecordStore } from '../../store/pulledRecords.js';
-import { recordImportStatements } from '../../store/recordImport.js';
+import { recordImportStatements, type RecordDataQueue } from '../../store/recordImport.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
 // their uuids and ids. Datatypes and fields the template did not declare are created from the
@@ -60,6 +60,8 @@ export class RecordImporter {
   private readonly tw: TemplateWriter;
   private readonly pulled: ReturnType<typeof pulledRecordStore>;
   private readonly s: ReturnType<typeof recordImportStatements>;
+  /** The current tree's values and selections, written at its end (or before anything reads them). */
+  private readonly q: RecordDataQueue;
   /** Per datatype: the fields whose value equals every named record's record_name. */
   private readonly nameCandidates = new Map<number, Set<number> | null>();
   private readonly inferred = new Set<number>();
@@ -85,6 +87,7 @@ export class RecordImporter {
     this.tw = new TemplateWriter(d);
     this.pulled = pulledRecordStore(d.ctx.db);
     this.s = recordImportStatements(d.ctx.db);
+    this.q = this.s.queue();
   }
 
   private refresh(): void {
@@ -106,6 +109,15 @@ export class RecordImporter {
 
   /** The same for a record already normalised (a sync pull's server copy: normalised as read). */
   importNormalized(rec: OdrRecord): void {
+    try {
+      this.importTree(rec);
+    } finally {
+      // A failure rolls the transaction back: nothing queued may reach the next tree.
+      this.q.discard();
+    }
+  }
+
+  private importTree(rec: OdrRecord): void {
     const existing = this.d.store.byUuid(rec.record_uuid);
     if (existing && !this.replace) {
       this.stats.skipped++;
@@ -119,6 +131,7 @@ export class RecordImporter {
     // Replaced in place: the record keeps its row, so a pull never moves it in any list.
     if (existing && existing.parent_rid !== null) this.d.store.delete(existing.rid);
     const row = existing && existing.parent_rid === null ? this.overwriteTree(rec, existing, null) : this.insertTree(rec, null, null);
+    this.q.flush();
     this.stats.imported++;
     const ds = this.d.datatypeOf(row).uuid;
     this.stats.datasets.set(ds, (this.stats.datasets.get(ds) ?? 0) + 1);
@@ -254,6 +267,7 @@ export class RecordImporter {
   private overwriteTree(rec: OdrRecord, row: RecordRow, parentDt: DatatypeInfo | null): RecordRow {
     const dt = this.datatypeFor(rec, parentDt);
     const m = this.metaOf(rec);
+    this.q.flush(); // reset clears the record's data: queued rows of it (a uuid twice in a tree) go first
     this.pulled.reset(row.rid, m);
     const now: RecordRow = {
       ...row,
@@ -274,7 +288,10 @@ export class RecordImporter {
         continue;
       }
       const elsewhere = this.d.store.byUuid(c.record_uuid);
-      if (elsewhere) this.d.store.delete(elsewhere.rid); // moved under another parent on the server
+      if (elsewhere) {
+        this.q.flush();
+        this.d.store.delete(elsewhere.rid); // moved under another parent on the server
+      }
       this.insertTree(c, now, childDt);
     }
     // Logged like a user's delete: a synced record's push then deletes it on the server too
@@ -284,6 +301,7 @@ export class RecordImporter {
   }
 
   private deleteLogged(rid: number): void {
+    this.q.flush(); // the render below reads the stored rows
     const rec = this.d.store.byRid(rid)!;
     const at = this.d.now();
     const old = this.d.render(rec, { viewer: SYSTEM_USER, now: at, apiBase: '' });
@@ -312,7 +330,7 @@ export class RecordImporter {
             : known === undefined
               ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id)
               : this.adoptId('option', known, o.id);
-          if (opt !== null) this.s.selOption.run(row.rid, opt, f.id, o.option_selected ?? updated);
+          if (opt !== null) this.q.option(row.rid, opt, f.id, o.option_selected ?? updated);
         }
       } else if (storage === 'tags') {
         for (const t of e.tags ?? []) {
@@ -322,7 +340,7 @@ export class RecordImporter {
             : known === undefined
               ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid)
               : this.adoptId('tag', known, t.id);
-          if (tag !== null) this.s.selTag.run(row.rid, tag, f.id, t.tag_selected ?? updated);
+          if (tag !== null) this.q.tag(row.rid, tag, f.id, t.tag_selected ?? updated);
         }
       } else if (storage === 'files') {
         this.insertFiles(row, f, e);
@@ -331,7 +349,7 @@ export class RecordImporter {
         storage === 'options' || storage === 'tags' || storage === 'files' || storage === 'readonly'
           ? null
           : storedScalar(f.fieldtype as FieldTypeName, e);
-      this.s.insValue(row.rid, f.id, value, created, updated, auth, row.create_auth);
+      this.q.value(row.rid, f.id, value, created, updated, auth, row.create_auth);
       if (named && value === rec.record_name) matching.add(f.id);
     }
     if (named) {
@@ -360,6 +378,7 @@ export class RecordImporter {
     if (!(exported > 0) || exported === current) return current;
     const used = kind === 'option' ? this.s.optionIdUsed : this.s.tagIdUsed;
     if (used.get(exported)) return current;
+    this.q.flush(); // the re-key below moves stored selections only
     this.s.deferFks.run();
     if (kind === 'option') {
       this.s.rekeyOption.run(exported, current);

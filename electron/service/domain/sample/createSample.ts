@@ -7,8 +7,8 @@ import { SYNTH, syntheticRecord, syntheticTemplate } from './synthetic.js';
 /** The largest sample the first-run screen and POST /local/sample generate. */
 export const MAX_SAMPLE_RECORDS = 2_000_000;
 
-/** Yields synthetic records 0..n-1 one at a time; `made.done` follows progress. */
-export async function* syntheticRecords(n: number, made = { done: 0 }, seed = 1): AsyncGenerator<unknown> {
+/** Yields synthetic records 0..n-1 one at a time; `made.done` follows progress. Synchronous: the importer reads it inside its transactions. */
+export function* syntheticRecords(n: number, made = { done: 0 }, seed = 1): Generator<unknown> {
   for (let i = 0; i < n; i++) {
     made.done = i + 1;
     yield syntheticRecord(i, seed);

@@ -17,6 +17,7 @@ import syncOutboxRev from './016_sync_outbox_rev.js';
 import recordTrash from './017_record_trash.js';
 import datasetCountsGen from './018_dataset_counts_gen.js';
 import recordTrashHidden from './019_record_trash_hidden.js';
+import searchTermInstances from './020_search_term_instances.js';
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 17, name: 'record_trash', sql: recordTrash },
   { version: 18, name: 'dataset_counts_gen', sql: datasetCountsGen },
   { version: 19, name: 'record_trash_hidden', sql: recordTrashHidden },
+  { version: 20, name: 'search_term_instances', sql: searchTermInstances },
 ];
