@@ -13,10 +13,13 @@ import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
+import { laidOutTop, MAX_SCROLL_PX, observeScaledRect, scaledScroller, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 34;
+/** Rows of look-ahead when asking for pages (see the page range below). */
+const LOOKAHEAD = 60;
 /** ~300 rows a second: faster than anyone reads. */
 const FLYING_PX_PER_MS = 10;
 // Stable across renders: the virtualizer re-measures all rows when its estimator changes.
@@ -233,13 +236,26 @@ export function RecordTable({
     if (counted) onTotal(total, capped);
   }, [counted, total, capped, onTotal]);
 
+  // Past MAX_SCROLL_PX the scroller's content is laid out shorter than the list and the
+  // virtualizer reads the scroller through the scaling adapter (see scaledScroller).
+  const heights = useRef({ full: 0, laidOut: 0 });
+  const adapter = useRef<ScaledScroller | null>(null);
   const virtualizer = useVirtualizer({
     count: total,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => {
+      const el = scroller.current;
+      if (!el) return null;
+      if (adapter.current?.el !== el) adapter.current = scaledScroller(el, () => heights.current);
+      return adapter.current as unknown as HTMLElement;
+    },
+    observeElementRect: observeScaledRect,
     estimateSize: rowHeight,
-    overscan: 20,
+    // Every mounted row costs style, layout and paint in each frame that moves the list.
+    overscan: 8,
     // The sticky header row sits above the rows inside the same scroller.
     scrollMargin: HEAD_HEIGHT,
+    // ...and covers the top of the view: a row scrolled to (Home, arrow keys) stops below it.
+    scrollPaddingStart: HEAD_HEIGHT,
     // Let React batch scroll renders instead of committing inside each scroll event.
     useFlushSync: false,
   });
@@ -254,9 +270,15 @@ export function RecordTable({
     motion.current = { offset, t: now, fast: speed > FLYING_PX_PER_MS };
   }
   const flying = virtualizer.isScrolling && motion.current.fast;
+  const fullHeight = virtualizer.getTotalSize();
+  const bodyHeight = Math.min(fullHeight, MAX_SCROLL_PX);
+  heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight };
   const items = virtualizer.getVirtualItems();
-  const firstPage = items.length ? Math.floor(items[0]!.index / PAGE) : 0;
-  const lastPage = items.length ? Math.floor(items[items.length - 1]!.index / PAGE) : 0;
+  // Pages are asked for LOOKAHEAD rows beyond the mounted ones, so a page is usually in before
+  // any of its rows mounts: rows then come in a few per frame as they scroll in, instead of a
+  // whole page's worth of mounted placeholders turning into full rows in one long frame.
+  const firstPage = items.length ? Math.floor(Math.max(0, items[0]!.index - LOOKAHEAD) / PAGE) : 0;
+  const lastPage = items.length ? Math.floor(Math.min(total - 1, items[items.length - 1]!.index + LOOKAHEAD) / PAGE) : 0;
   const pageNumbers = total ? Array.from({ length: lastPage - firstPage + 1 }, (_, i) => firstPage + i) : [];
   const pages = useQueries({
     queries: pageNumbers.map((p) => ({
@@ -408,7 +430,7 @@ export function RecordTable({
             ))}
           </div>
         </div>
-        <div role="rowgroup" className="body-group" style={{ height: virtualizer.getTotalSize(), minWidth }}>
+        <div role="rowgroup" className="body-group" style={{ height: bodyHeight, minWidth }}>
           {items.map((v) => {
             const rec = recordAt(v.index);
             return (
@@ -419,7 +441,7 @@ export function RecordTable({
                 tpl={tpl}
                 cols={cols}
                 index={v.index}
-                top={v.start - HEAD_HEIGHT}
+                top={laidOutTop(v.start, offset, adapter.current) - HEAD_HEIGHT}
                 active={v.index === active}
                 selected={!!rec && selected.has(rec.record_uuid)}
                 pending={!!rec && pending.has(rec.record_uuid)}
