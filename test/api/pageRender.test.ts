@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OdrClient } from '../../shared/client/odrClient.js';
 import { SYNTH } from '../../bench/synthetic.js';
@@ -43,6 +45,21 @@ beforeAll(async () => {
       ],
     });
   }
+  // Text JSON must escape, for the store's JSON read of values.
+  for (let k = 2; k < N; k += 4)
+    await t.admin.setValue(SYNTH.record(k), SYNTH.field('Medium Text'), 'a "quoted" \\ back\u0001slash, é, 😀, \u2028 and </script>');
+  // REALs JSON would round and a BLOB it cannot hold (written by another process: the service stores neither).
+  const db = new Database(path.join(t.dataDir, 'odr.sqlite'));
+  db.pragma('busy_timeout = 2000');
+  const set = db.prepare(
+    'UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?',
+  );
+  const field = (name: Parameters<typeof SYNTH.field>[0]) => d().schema().fieldsByUuid.get(SYNTH.field(name))!.id;
+  [1.0000000000000002, 123456789.12345679, 5e-324, 0.1 + 0.2, -1e300].forEach((x, i) => {
+    for (let k = i; k < N; k += 5) set.run(x, SYNTH.record(k), field('Decimal'));
+  });
+  set.run(Buffer.from('blob'), SYNTH.record(6), field('Medium Text'));
+  db.close();
   // The user's own records: one public with a private child, one private (only they and admins see it).
   for (const publicDate of ['2026-01-01 00:00:00', '2200-01-01 00:00:00']) {
     const mine = await user.createRecord(SYNTH.dataset);
@@ -78,6 +95,8 @@ describe('a page renders each record as a single read does', () => {
   it('random pages, three kinds of viewer, across a public-date boundary (seeded)', async () => {
     const rand = seededRandom(Number(process.env.PAGE_RENDER_SEED ?? 20261124));
     let compared = 0;
+    let reals = 0;
+    let escaped = false;
     const seen = new Set<string>();
     for (let step = 0; step < 48; step++) {
       now = new Date(TIMES[Math.floor(rand() * TIMES.length)]!);
@@ -104,7 +123,10 @@ describe('a page renders each record as a single read does', () => {
       const arg = JSON.stringify(rows.map((r) => r.rid));
       const byKey = (a: { record_rid: number; datafield_id: number; item_id?: number }, b: typeof a) =>
         a.record_rid - b.record_rid || a.datafield_id - b.datafield_id || (a.item_id ?? 0) - (b.item_id ?? 0);
-      expect(tree.values().sort(byKey)).toEqual(
+      const values = tree.values();
+      reals += values.filter((v) => typeof v.value === 'number' && !Number.isInteger(v.value)).length;
+      escaped ||= values.some((v) => typeof v.value === 'string' && v.value.includes('😀'));
+      expect(values.sort(byKey)).toEqual(
         d()
           .ctx.db.prepare(
             `SELECT ${valueColumns('v', 'r')} FROM records r JOIN field_values v ON v.record_rid = r.rid
@@ -132,6 +154,8 @@ describe('a page renders each record as a single read does', () => {
       expect(await res.text()).toBe(`{"count":${rows.length},"records":[${rows.map(single).join(',')}]}`);
     }
     expect(compared).toBeGreaterThan(300);
+    expect(reals).toBeGreaterThan(20); // read apart from the JSON (which rounds them)
+    expect(escaped).toBe(true);
     // The views really differ: hidden records and children, scheduled ones shown after BOUNDARY.
     const texts = [...seen].join('\n');
     for (const needle of ['scheduled child 2', 'private child']) expect(texts).toContain(needle);

@@ -35,11 +35,10 @@ describe('prefix → indexed terms', () => {
     await set(20, 'plain');
     await t.admin.deleteRecords([SYNTH.record(21)]);
     expect(expansion('qalph')).toBe('("qalpha" OR "qalphanumeric")');
-    const { total } = await (
-      await fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/record-uuids?q=qalph`, {
-        headers: { Authorization: `Bearer ${t.admin.token}` },
-      })
-    ).json();
+    const res = await fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/record-uuids?q=qalph`, {
+      headers: { Authorization: `Bearer ${t.admin.token}` },
+    });
+    const { total } = (await res.json()) as { total: number };
     expect(total).toBe(21);
   });
 

@@ -1,8 +1,5 @@
 import type { Db } from './db.js';
-import { perConnection, shaped } from './prepared.js';
-
-/** Rows per multi-row INSERT: few statements per batch, far below SQLite's 32,766 parameters. */
-const CHUNK = 100;
+import { multiRow, perConnection } from './prepared.js';
 
 export interface NewTopRecord {
   rid: number;
@@ -37,24 +34,20 @@ export const newRecordsStore = perConnection((db: Db) => {
   const nextIds = db.prepare<[], { rid: number; internal_id: number }>(
     'SELECT COALESCE(MAX(rid), 0) + 1 AS rid, COALESCE(MAX(internal_id), 0) + 1 AS internal_id FROM records',
   );
-  const sql = shaped(db);
-  const many = (head: string, width: number, rows: readonly (readonly unknown[])[]) => {
-    const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const n = Math.min(CHUNK, rows.length - i);
-      const params: unknown[] = [];
-      for (let k = i; k < i + n; k++) for (const v of rows[k]!) params.push(v);
-      sql(`${head} VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`).run(...params);
-    }
-  };
+  const insRecords = multiRow(
+    db,
+    'INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)',
+    11,
+  );
+  const insValues = multiRow(db, 'INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)', 6);
+  const insOptions = multiRow(db, 'INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4);
+  const insTags = multiRow(db, 'INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4);
   return {
     /** The next free rid and internal id; call inside the write transaction that uses them. */
     nextIds: () => nextIds.get()!,
     write: (b: NewRecordsBatch) => {
-      many(
-        `INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)`,
-        11,
-        b.records.map((r) => [
+      insRecords(
+        b.records.flatMap((r) => [
           r.rid,
           r.internalId,
           r.uuid,
@@ -68,9 +61,9 @@ export const newRecordsStore = perConnection((db: Db) => {
           r.publicDate,
         ]),
       );
-      many('INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)', 6, b.values);
-      many('INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4, b.options);
-      many('INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4, b.tags);
+      insValues(b.values.flat());
+      insOptions(b.options.flat());
+      insTags(b.tags.flat());
     },
   };
 });

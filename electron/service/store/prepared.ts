@@ -39,3 +39,23 @@ export const shaped = perConnection((db: Db) => {
     return s as unknown as Statement<P, R>;
   };
 });
+
+/** Rows per multi-row INSERT: few statements per batch, far below SQLite's 32,766 parameters. */
+const ROWS = 128;
+
+/**
+ * `head` with a VALUES list of up to ROWS tuples of `width` columns, run over flat parameters in
+ * order (a later row of the same key meets the earlier one as separate inserts would). One
+ * statement per row count, prepared the first time that count is met.
+ */
+export function multiRow(db: Db, head: string, width: number): (flat: unknown[]) => void {
+  const byCount: Statement<unknown[]>[] = [];
+  const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+  return (flat) => {
+    for (let i = 0; i < flat.length; i += ROWS * width) {
+      const part = flat.length <= ROWS * width ? flat : flat.slice(i, i + ROWS * width);
+      const n = part.length / width;
+      (byCount[n] ??= db.prepare(`${head} VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`)).run(...part);
+    }
+  };
+}

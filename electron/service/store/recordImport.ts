@@ -1,26 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import { perConnection } from './prepared.js';
-
-/** Rows per multi-row INSERT: a record tree's values in one or two statements, far below SQLite's 32,766 parameters. */
-const ROWS = 128;
-
-/**
- * `head` with a VALUES list of up to ROWS tuples of `width` columns, run over flat parameters in
- * order (a later row of the same key meets the earlier one as separate inserts would). One
- * statement per row count, prepared the first time that count is met.
- */
-function multiRow(db: Db, head: string, width: number): (flat: unknown[]) => void {
-  const byCount: Statement<unknown[]>[] = [];
-  const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-  return (flat) => {
-    for (let i = 0; i < flat.length; i += ROWS * width) {
-      const part = flat.length <= ROWS * width ? flat : flat.slice(i, i + ROWS * width);
-      const n = part.length / width;
-      (byCount[n] ??= db.prepare(`${head} VALUES ${Array.from({ length: n }, () => tuple).join(', ')}`)).run(...part);
-    }
-  };
-}
+import { multiRow, perConnection } from './prepared.js';
 
 /**
  * A record tree's field instances and selections, gathered and written together: one statement
