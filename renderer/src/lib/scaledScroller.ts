@@ -11,8 +11,9 @@ export const MAX_SCROLL_PX = 30_000_000;
 
 /**
  * What the virtualizer reads as its scroll element: the real scroller seen in the list's full
- * (unscaled) coordinates. `heights()` gives the list's full height and the height the scroller's
- * content is actually laid out at (both including anything above the rows).
+ * (unscaled) coordinates. `heights()` gives the list's full height, the height the scroller's
+ * content is actually laid out at (both including anything above the rows) and the scroller's
+ * visible height.
  */
 export interface ScaledScroller {
   readonly el: HTMLElement;
@@ -30,11 +31,12 @@ export interface ScaledScroller {
   removeEventListener: HTMLElement['removeEventListener'];
 }
 
-export function scaledScroller(el: HTMLElement, heights: () => { full: number; laidOut: number }): ScaledScroller {
+export function scaledScroller(el: HTMLElement, heights: () => { full: number; laidOut: number; view: number }): ScaledScroller {
   /** Full-list pixels per scroller pixel. */
+  // From numbers the table already holds: reading the element's size here would force a layout
+  // in every render and scroll event (it showed in the profile at 1M).
   const factor = () => {
-    const { full, laidOut } = heights();
-    const view = el.clientHeight;
+    const { full, laidOut, view } = heights();
     return full > laidOut && laidOut > view ? (full - view) / (laidOut - view) : 1;
   };
   // The scroller rounds what it is given: the offset last asked for is read back as such, so the
@@ -89,8 +91,8 @@ export const observeScaledRect = (instance: Virtualizer<HTMLElement, Element>, c
     cb,
   );
 
-/** Where a row the virtualizer places at `start` (full-list pixels) sits in the laid-out content. */
-export function laidOutTop(start: number, fullOffset: number, scroller: ScaledScroller | null): number {
+/** How far the laid-out content sits from the full list's coordinates at scroll offset `fullOffset`. */
+export function laidOutShift(fullOffset: number, scroller: ScaledScroller | null): number {
   const f = scroller?.factor() ?? 1;
-  return f === 1 ? start : start - fullOffset + fullOffset / f;
+  return f === 1 ? 0 : fullOffset / f - fullOffset;
 }

@@ -13,11 +13,12 @@ import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
-import { laidOutTop, MAX_SCROLL_PX, observeScaledRect, scaledScroller, type ScaledScroller } from '../lib/scaledScroller';
+import { laidOutShift, MAX_SCROLL_PX, observeScaledRect, scaledScroller, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
 const HEAD_HEIGHT = 34;
+const ANCHOR_PX = 10_000 * ROW_HEIGHT;
 /** Rows of look-ahead when asking for pages (see the page range below). */
 const LOOKAHEAD = 60;
 /** ~300 rows a second: faster than anyone reads. */
@@ -238,7 +239,7 @@ export function RecordTable({
 
   // Past MAX_SCROLL_PX the scroller's content is laid out shorter than the list and the
   // virtualizer reads the scroller through the scaling adapter (see scaledScroller).
-  const heights = useRef({ full: 0, laidOut: 0 });
+  const heights = useRef({ full: 0, laidOut: 0, view: 0 });
   const adapter = useRef<ScaledScroller | null>(null);
   const virtualizer = useVirtualizer({
     count: total,
@@ -272,8 +273,11 @@ export function RecordTable({
   const flying = virtualizer.isScrolling && motion.current.fast;
   const fullHeight = virtualizer.getTotalSize();
   const bodyHeight = Math.min(fullHeight, MAX_SCROLL_PX);
-  heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight };
+  heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight, view: virtualizer.scrollRect?.height ?? 0 };
   const items = virtualizer.getVirtualItems();
+  // Rows are placed from an anchor that moves every ANCHOR_PX: their offsets stay small (exact
+  // in a float transform however long the list) and unchanged between anchor moves.
+  const anchor = items.length ? Math.floor(items[0]!.start / ANCHOR_PX) * ANCHOR_PX : 0;
   // Pages are asked for LOOKAHEAD rows beyond the mounted ones, so a page is usually in before
   // any of its rows mounts: rows then come in a few per frame as they scroll in, instead of a
   // whole page's worth of mounted placeholders turning into full rows in one long frame.
@@ -431,26 +435,30 @@ export function RecordTable({
           </div>
         </div>
         <div role="rowgroup" className="body-group" style={{ height: bodyHeight, minWidth }}>
-          {items.map((v) => {
-            const rec = recordAt(v.index);
-            return (
-              <Row
-                key={v.key}
-                grid={gridId}
-                rec={rec}
-                tpl={tpl}
-                cols={cols}
-                index={v.index}
-                top={laidOutTop(v.start, offset, adapter.current) - HEAD_HEIGHT}
-                active={v.index === active}
-                selected={!!rec && selected.has(rec.record_uuid)}
-                pending={!!rec && pending.has(rec.record_uuid)}
-                fresh={!!rec && rec.record_uuid === fresh}
-                onPick={onPick}
-                onOpen={onOpen}
-              />
-            );
-          })}
+          {/* One moving box: rows keep their transforms while the list scrolls, so a frame
+              restyles only the rows coming in (scaled lists move this box every frame). */}
+          <div className="rows-at" style={{ transform: `translateY(${anchor + laidOutShift(offset, adapter.current) - HEAD_HEIGHT}px)` }}>
+            {items.map((v) => {
+              const rec = recordAt(v.index);
+              return (
+                <Row
+                  key={v.key}
+                  grid={gridId}
+                  rec={rec}
+                  tpl={tpl}
+                  cols={cols}
+                  index={v.index}
+                  top={v.start - anchor}
+                  active={v.index === active}
+                  selected={!!rec && selected.has(rec.record_uuid)}
+                  pending={!!rec && pending.has(rec.record_uuid)}
+                  fresh={!!rec && rec.record_uuid === fresh}
+                  onPick={onPick}
+                  onOpen={onOpen}
+                />
+              );
+            })}
+          </div>
         </div>
         {counted && total === 0 && (
           <p className="empty">
