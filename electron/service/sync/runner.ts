@@ -10,7 +10,7 @@ import type {
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
 import { badRequest, notFound, OdrError } from '../domain/errors.js';
-import { startJob, type JobReporter } from '../domain/jobRunner.js';
+import { acceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
 import { setOption, setValue } from '../domain/records/ops.js';
@@ -282,7 +282,8 @@ export class SyncService {
   /** After a pull: datasets kept offline download what the pull listed. */
   afterPull(remoteId: number): void {
     const user = this.d.users.firstSuperUser();
-    if (!user) return;
+    // While closing no job starts; what is missing stays listed for the next pull.
+    if (!user || !acceptsJobs(this.d)) return;
     for (const ds of this.files.files.offlineDatasets(remoteId)) this.downloadOffline(remoteId, ds, user);
   }
 
