@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { laidOutShift, MAX_SCROLL_PX, scaledScroller } from '../../renderer/src/lib/scaledScroller.js';
+import { laidOutShift, MAX_SCROLL_PX, scaledScroller, scrollLimit } from '../../renderer/src/lib/scaledScroller.js';
 
 /**
  * The adapter's arithmetic against an element-shaped object holding what Chromium would report
@@ -80,5 +80,14 @@ describe('scaledScroller', () => {
     s.scrollTo({ top: 777 });
     expect(el.scrollTop).toBe(777);
     expect(laidOutShift(777, s)).toBe(0);
+  });
+});
+
+describe('scrollLimit (the browser tests lower it through the address)', () => {
+  it('takes ?maxScrollPx when it is a whole number from 2,000 below MAX_SCROLL_PX, else MAX_SCROLL_PX', () => {
+    expect(scrollLimit('?maxScrollPx=20000')).toBe(20_000);
+    expect(scrollLimit('?a=1&maxScrollPx=2000')).toBe(2_000);
+    for (const bad of ['', '?maxScrollPx=', '?maxScrollPx=1999', '?maxScrollPx=2000.5', '?maxScrollPx=abc', '?maxScrollPx=40000000'])
+      expect(scrollLimit(bad), bad).toBe(MAX_SCROLL_PX);
   });
 });

@@ -10,6 +10,17 @@ import { observeElementRect, type Virtualizer } from '@tanstack/react-virtual';
 export const MAX_SCROLL_PX = 30_000_000;
 
 /**
+ * The scroll height past which the table scales: MAX_SCROLL_PX, or lower when the page's address
+ * has `?maxScrollPx=N` (N from 2,000 up): the browser tests scale a list of a few thousand rows
+ * that way instead of needing a million records. Read from the address, not a setting: nothing
+ * a user does changes it.
+ */
+export function scrollLimit(search: string): number {
+  const n = Number(new URLSearchParams(search).get('maxScrollPx'));
+  return Number.isInteger(n) && n >= 2_000 && n < MAX_SCROLL_PX ? n : MAX_SCROLL_PX;
+}
+
+/**
  * What the virtualizer reads as its scroll element: the real scroller seen in the list's full
  * (unscaled) coordinates. `heights()` gives the list's full height, the height the scroller's
  * content is actually laid out at (both including anything above the rows) and the scroller's

@@ -13,7 +13,7 @@ import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
-import { laidOutShift, MAX_SCROLL_PX, observeScaledRect, scaledScroller, type ScaledScroller } from '../lib/scaledScroller';
+import { laidOutShift, observeScaledRect, scaledScroller, scrollLimit, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
 const ROW_HEIGHT = 36;
@@ -25,6 +25,8 @@ const LOOKAHEAD = 60;
 const FLYING_PX_PER_MS = 10;
 // Stable across renders: the virtualizer re-measures all rows when its estimator changes.
 const rowHeight = () => ROW_HEIGHT;
+// Lowered only by the browser tests, through the page's address (see scrollLimit).
+const SCROLL_LIMIT = scrollLimit(typeof window === 'undefined' ? '' : window.location.search);
 /** Check box and pinned name: the fixed columns before the chosen ones. */
 const FIXED = { check: 36, name: 200 };
 
@@ -237,7 +239,7 @@ export function RecordTable({
     if (counted) onTotal(total, capped);
   }, [counted, total, capped, onTotal]);
 
-  // Past MAX_SCROLL_PX the scroller's content is laid out shorter than the list and the
+  // Past SCROLL_LIMIT the scroller's content is laid out shorter than the list and the
   // virtualizer reads the scroller through the scaling adapter (see scaledScroller).
   const heights = useRef({ full: 0, laidOut: 0, view: 0 });
   const adapter = useRef<ScaledScroller | null>(null);
@@ -272,7 +274,7 @@ export function RecordTable({
   }
   const flying = virtualizer.isScrolling && motion.current.fast;
   const fullHeight = virtualizer.getTotalSize();
-  const bodyHeight = Math.min(fullHeight, MAX_SCROLL_PX);
+  const bodyHeight = Math.min(fullHeight, SCROLL_LIMIT);
   heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight, view: virtualizer.scrollRect?.height ?? 0 };
   const items = virtualizer.getVirtualItems();
   // Rows are placed from an anchor that moves every ANCHOR_PX: their offsets stay small (exact
