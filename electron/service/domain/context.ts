@@ -11,12 +11,18 @@ export interface ServiceConfig {
   maxBodyBytes: number;
   /** Largest file accepted by POST /file, bytes. */
   maxUploadBytes: number;
+  /**
+   * Most top-level records rendered from one tree read: a page's values come back as one JSON
+   * text, which must stay under SQLite's and V8's string limits whatever the page's limit.
+   */
+  renderChunkTops: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   tokenTtlSeconds: 360_000, // the real server's dist config: 100 hours
   maxBodyBytes: 10 * 1024 * 1024,
   maxUploadBytes: 2 * 1024 * 1024 * 1024,
+  renderChunkTops: 1000,
 };
 
 /** Everything the domain needs, passed explicitly (no module state), so tests can host several. */
