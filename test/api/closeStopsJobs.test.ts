@@ -1,9 +1,12 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import type { Domain } from '../../electron/service/domain/domain.js';
 import { startJob, stopJobs, STOPPED_BY_CLOSE, type JobReporter } from '../../electron/service/domain/jobRunner.js';
-import { startService, type TestService } from '../support/service.js';
+import { SYNTH } from '../../bench/synthetic.js';
+import { syntheticRecord } from '../../electron/service/domain/sample/synthetic.js';
+import { startService, startSyntheticService, type TestService } from '../support/service.js';
 
 // Service.close() stops the service's own running jobs (as a cancel does) and waits for them,
 // bounded, before the database closes: a job left running would fail on a closed connection
@@ -108,19 +111,32 @@ describe('Service.close() and running jobs', () => {
     expect(reports.state()).toMatchObject({ state: 'failed', error: STOPPED_BY_CLOSE });
   });
 
-  it('no job starts once closing began: the API answers 503 with a clear error and records nothing', async () => {
-    t = await startService();
+  it('no job starts once closing began: the API answers 503 with a clear error, changes nothing, keeps no upload', async () => {
+    t = await startSyntheticService(3);
     const d = t.service.domain;
     const before = (await jobsOf(t)).length;
     expect(await stopJobs(d, 1_000)).toBe(true);
     expect(() => gatedJob(d, () => 'never')).toThrow(/closing/);
-    const res = await fetch(`${t.host.url}/local/sample?records=10`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${t.admin.token}` },
-    });
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: { code: 503, message: expect.stringMatching(/service is closing/) } });
+    const digest = t.digest();
+    const upload = (file: string, fields: Record<string, string> = {}) => {
+      const fd = new FormData();
+      for (const [k, v] of Object.entries(fields)) fd.set(k, v);
+      fd.set('file', new Blob([file]), 'upload');
+      return fd;
+    };
+    const starts: [string, RequestInit][] = [
+      ['/local/sample?records=10', {}],
+      ['/local/import', { body: upload(JSON.stringify({ count: 1, records: [syntheticRecord(7)] })) }],
+      ['/local/import', { body: upload('Long Text field\nhello\n', { format: 'csv', dataset: SYNTH.dataset }) }],
+    ];
+    for (const [route, init] of starts) {
+      const res = await fetch(`${t.host.url}${route}`, { method: 'POST', headers: { Authorization: `Bearer ${t.admin.token}` }, ...init });
+      expect(res.status, `${route}: ${await res.clone().text()}`).toBe(503);
+      expect(await res.json()).toEqual({ error: { code: 503, message: expect.stringMatching(/service is closing/) } });
+    }
     expect((await jobsOf(t)).length).toBe(before);
+    expect(t.digest()).toBe(digest);
+    expect(readdirSync(path.join(t.dataDir, 'files', 'tmp'))).toEqual([]);
   });
 
   it('closes at once when no job runs', async () => {

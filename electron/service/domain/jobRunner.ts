@@ -29,6 +29,22 @@ const runningFor = (d: Domain): Running => {
 /** False once the service is closing: startJob refuses from then on. */
 export const acceptsJobs = (d: Domain): boolean => !runningFor(d).stopping;
 
+/** Throws what startJob would throw while the service is closing (for callers that write first). */
+export function assertAcceptsJobs(d: Domain, type: string): void {
+  // A job started now would outlive the database: close() no longer waits for new ones.
+  if (!acceptsJobs(d)) throw new OdrError(503, `The service is closing: the ${type} job was not started`);
+}
+
+/** `start()`, a startJob call; when it refuses, `cleanUp` first drops what only the job would have used (a staged upload). */
+export async function startOrCleanUp<T>(cleanUp: () => unknown, start: () => T): Promise<T> {
+  try {
+    return start();
+  } catch (e) {
+    await cleanUp();
+    throw e;
+  }
+}
+
 /**
  * Runs one of the service's own long operations as a tracked job: it shows up in /jobs and the
  * event stream like any ODR job, ends complete (with its result in additional_data) or failed
@@ -40,9 +56,8 @@ export function startJob(
   kind: { type: string; target: string; total: number; data?: unknown },
   work: (r: JobReporter) => Promise<unknown>,
 ): TrackedJob {
+  assertAcceptsJobs(d, kind.type);
   const all = runningFor(d);
-  // A job started now would outlive the database: close() no longer waits for new ones.
-  if (all.stopping) throw new OdrError(503, `The service is closing: the ${kind.type} job was not started`);
   const job = d.jobs.create(user, {
     job_type: kind.type,
     target_entity: kind.target,

@@ -10,7 +10,7 @@ import type {
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
 import { badRequest, notFound, OdrError } from '../domain/errors.js';
-import { acceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
+import { acceptsJobs, assertAcceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
 import { setOption, setValue } from '../domain/records/ops.js';
@@ -216,6 +216,8 @@ export class SyncService {
   keepFilesOffline(remoteId: number, dataset: string, keep: boolean, user: User): TrackedJob | null {
     this.remote(remoteId);
     if (!this.files.files.isSynced(remoteId, dataset)) throw notFound('Synced dataset');
+    // Its download job could not start: refused before the setting changes.
+    if (keep) assertAcceptsJobs(this.d, 'sync_files');
     this.files.files.setKeepOffline(remoteId, dataset, keep);
     return keep ? this.downloadOffline(remoteId, dataset, user) : null;
   }
