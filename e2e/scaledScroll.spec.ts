@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT } from './support/app.js';
+import { openDataset, ROOT } from './support/app.js';
 import { startServe, type Served } from './support/serve.js';
 
 // The scaled scroller (renderer/src/lib/scaledScroller.ts) in a real browser. Past Chromium's
@@ -77,13 +77,7 @@ test('a list past the scroll limit: End, Home, PageDown, arrows, Shift-click and
   page,
 }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await page.goto(`${served.url}/?maxScrollPx=${LIMIT}`);
-  await page
-    .getByRole('navigation', { name: 'Datasets' })
-    .getByRole('link', { name: /^Synthetic Samples/ })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Synthetic Samples' })).toBeVisible();
+  await openDataset(page, 'Synthetic Samples', `${served.url}/?maxScrollPx=${LIMIT}`);
   await expect(grid(page)).toHaveAttribute('aria-rowcount', String(N + 1));
   await expectShown(page, 0);
   // Really scaled: the scroll area stays at the limit (the rows alone would be 108,000 px).

@@ -17,8 +17,9 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
 }
 
-export async function openDataset(page: Page, name: string) {
-  await page.goto(baseUrl());
+/** `url`: another service than the shared one, or an address with test switches (?maxScrollPx). */
+export async function openDataset(page: Page, name: string, url = baseUrl()) {
+  await page.goto(url);
   await page
     .getByRole('navigation', { name: 'Datasets' })
     .getByRole('link', { name: new RegExp(`^${name}`) })
