@@ -41,10 +41,11 @@ export interface Service {
   /** A record read answered from the render cache without the app, or null (see api/fastReads). */
   fastRead: FastRead;
   /**
-   * Stops background work (running jobs are cancelled and awaited, bounded) and closes the
-   * database (its WAL is checkpointed and removed).
+   * Stops background work (live sync first, then running jobs are told to stop and awaited,
+   * bounded) and closes the database (its WAL is checkpointed and removed). Says whether every
+   * job ended within the bound.
    */
-  close: () => Promise<void>;
+  close: () => Promise<{ jobsEnded: boolean }>;
 }
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@localhost';
@@ -86,12 +87,18 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     fastRead,
     close: async () => {
-      if (!(await stopJobs(domain, CLOSE_WAIT_MS)))
-        console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
+      // Jobs are told to stop and no new one can start from here on (a live sync step's file
+      // download included); then the live sync step in flight is awaited, then the jobs. A sync
+      // job holding the remote's lock ends early, so the live step waiting for it does too.
+      const jobsStopped = stopJobs(domain, CLOSE_WAIT_MS);
       await sync.live.stop();
+      const jobsEnded = await jobsStopped;
+      if (!jobsEnded)
+        console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
       domain.search.stop();
       await checkpointer.stop();
       if (db.open) db.close();
+      return { jobsEnded };
     },
   };
 }

@@ -64,4 +64,20 @@ describe('record import sources and batches', () => {
     expect(withChildren.fields.length + 60 * child.fields.length).toBeGreaterThan(128);
     expect(stored).toBe(withChildren.fields.length + 60 * child.fields.length);
   });
+
+  it('a batch that fails is rolled back whole, and the error counts only the records kept before it', async () => {
+    // Batches of 2: records 0-3 commit in two batches; the third (record 4 and a broken one) fails.
+    const source = () => [...syntheticRecords(5), 42];
+    for (const from of [source, () => asynchronously(source())]) {
+      const t = await startService();
+      started.push(t);
+      const d = t.service.domain;
+      importTemplate(d, d.users.firstSuperUser()!, syntheticTemplate(), {});
+      await expect(importRecordStream(d, d.users.firstSuperUser()!, from(), () => 0, { batchSize: 2 })).rejects.toThrow(
+        /\(4 records kept\)/,
+      );
+      const tops = t.service.ctx.db.prepare('SELECT COUNT(*) FROM records WHERE parent_rid IS NULL').pluck().get() as number;
+      expect(tops).toBe(4);
+    }
+  });
 });

@@ -13,6 +13,9 @@ import { ADMIN, USER, startSyntheticService, type TestService } from '../support
 // and the page must leave the render cache as single reads of its records would.
 
 const N = 48;
+// Pages render in slices of this many top-level records (one tree read each); lowered so that
+// the random pages (up to 30 records) and whole-list pages span several slices.
+const CHUNK = 7;
 const BOUNDARY = '2026-06-05 00:00:00';
 const TIMES = ['2026-06-01T00:00:00Z', '2026-06-04T23:59:59Z', '2026-06-05T00:00:00Z', '2026-06-09T00:00:00Z'];
 const OTHER = { email: 'other@test.local', password: 'other-password-1' };
@@ -24,7 +27,7 @@ let other: OdrClient;
 const d = () => t.service.domain;
 
 beforeAll(async () => {
-  t = await startSyntheticService(N, { clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } });
+  t = await startSyntheticService(N, { clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400, renderChunkTops: CHUNK } });
   await d().users.create({ email: OTHER.email, password: OTHER.password });
   user = await t.loginAs(USER.email, USER.password);
   other = await t.loginAs(OTHER.email, OTHER.password);
@@ -107,9 +110,12 @@ describe('a page renders each record as a single read does', () => {
       const single = (r: RecordRow) => JSON.stringify(d().reader.renderRecord(r, o));
       // Uncached: the reader's batch, and the cache filled by the batch.
       d().ctx.renders.clear();
+      const reads = d().reader.treeReads;
       const batch = d().reader.renderTops(rows, o);
       const parts = d().renderTopsJson(rows, o);
       expect(parts).toHaveLength(rows.length);
+      // Both the reader's batch and the cache's fill read the page in slices of at most CHUNK.
+      expect(d().reader.treeReads - reads).toBe(2 * Math.ceil(rows.length / CHUNK));
       rows.forEach((r, i) => {
         const one = single(r);
         expect(JSON.stringify(batch[i]), `${viewer.name} ${r.uuid}`).toBe(one);
@@ -172,7 +178,10 @@ describe('a page renders each record as a single read does', () => {
         for (const r of rows) d().ctx.renders.record(d().reader, r, o);
         const bySingle = cached();
         d().ctx.renders.clear();
+        const reads = d().reader.treeReads;
         const parts = d().renderTopsJson(rows, o);
+        expect(d().reader.treeReads - reads).toBe(Math.ceil(rows.length / CHUNK));
+        expect(rows.length).toBeGreaterThan(3 * CHUNK);
         const byPage = cached();
         expect([...byPage.keys()].sort()).toEqual([...bySingle.keys()].sort());
         for (const [k, bytes] of byPage) expect(bytes, k).toBe(bySingle.get(k));

@@ -18,7 +18,8 @@ export interface TestService {
   /** …/api/v4 on the real socket */
   api: string;
   admin: OdrClient;
-  close: () => Promise<void>;
+  /** Closes the host, then the service; answers the service's close (did every job end in time). */
+  close: () => Promise<Awaited<ReturnType<Service['close']>>>;
   client: (token?: string) => OdrClient;
   loginAs: (email: string, password: string) => Promise<OdrClient>;
   importJson: (json: unknown) => Promise<void>;
@@ -77,8 +78,9 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
     },
     close: async () => {
       await host.close();
-      await service.close();
+      const closed = await service.close();
       if (!opts.keepDir) rmSync(dataDir, { recursive: true, force: true });
+      return closed;
     },
   };
 }

@@ -16,6 +16,11 @@ export interface ServiceConfig {
    * words match half of 1M records, and counting them all cost 133 ms of a 212 ms first page.
    */
   countCap: number;
+  /**
+   * Most top-level records rendered from one tree read: a page's values come back as one JSON
+   * text, which must stay under SQLite's and V8's string limits whatever the page's limit.
+   */
+  renderChunkTops: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -23,6 +28,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   maxBodyBytes: 10 * 1024 * 1024,
   maxUploadBytes: 2 * 1024 * 1024 * 1024,
   countCap: 10_000,
+  renderChunkTops: 1000,
 };
 
 /** Everything the domain needs, passed explicitly (no module state), so tests can host several. */

@@ -51,6 +51,8 @@ interface Node {
  */
 export class RecordReader {
   private readonly trees: ReturnType<typeof recordTrees>;
+  /** Record tree reads so far (one per render set): tests check that pages read in chunks. */
+  treeReads = 0;
 
   constructor(private readonly ctx: Ctx) {
     this.trees = recordTrees(ctx.db);
@@ -58,12 +60,13 @@ export class RecordReader {
 
   /** Renders top-level records (with descendants) in the given order. */
   renderTops(tops: readonly RecordRow[], opts: RenderOptions): OdrRecord[] {
-    if (tops.length === 0) return [];
-    const nodes = this.build(
-      tops.map((t) => t.rid),
-      opts,
-    );
-    return tops.map((t) => this.toJson(nodes.get(t.rid)!, opts));
+    return this.inChunks(tops, (chunk) => {
+      const nodes = this.build(
+        chunk.map((t) => t.rid),
+        opts,
+      );
+      return chunk.map((t) => this.toJson(nodes.get(t.rid)!, opts));
+    });
   }
 
   /** Renders one record — top-level or child — with its descendants. */
@@ -81,19 +84,33 @@ export class RecordReader {
 
   /** renderTops, with what each render depended on. */
   renderTopsTraced(tops: readonly RecordRow[], opts: RenderOptions): { json: OdrRecord; trace: RenderTrace }[] {
-    if (tops.length === 0) return [];
-    const traces = new Map<number, RenderTrace>();
-    const nodes = this.build(
-      tops.map((t) => t.rid),
-      opts,
-      traces,
-    );
-    return tops.map((t) => ({ json: this.toJson(nodes.get(t.rid)!, opts), trace: traces.get(t.rid)! }));
+    return this.inChunks(tops, (chunk) => {
+      const traces = new Map<number, RenderTrace>();
+      const nodes = this.build(
+        chunk.map((t) => t.rid),
+        opts,
+        traces,
+      );
+      return chunk.map((t) => ({ json: this.toJson(nodes.get(t.rid)!, opts), trace: traces.get(t.rid)! }));
+    });
+  }
+
+  /**
+   * `render` over slices of at most config.renderChunkTops records, results in order: a tree
+   * read brings a slice's values as one JSON text, and a page may ask for any number of records.
+   */
+  private inChunks<T>(tops: readonly RecordRow[], render: (chunk: readonly RecordRow[]) => T[]): T[] {
+    const size = Math.max(1, this.ctx.config.renderChunkTops);
+    if (tops.length <= size) return tops.length ? render(tops) : [];
+    const out: T[] = [];
+    for (let i = 0; i < tops.length; i += size) for (const r of render(tops.slice(i, i + size))) out.push(r);
+    return out;
   }
 
   /** All visible nodes of the given record trees, keyed by rid; `traces` is filled per top rid. */
   private build(topRids: number[], opts: RenderOptions, traces?: Map<number, RenderTrace>): Map<number, Node> {
     const schema = this.ctx.schema.get();
+    this.treeReads++;
     const tree = this.trees(topRids);
     const topOfRid = new Map<number, number>();
     // Every public-date comparison goes through here, so the trace knows when the answer flips.

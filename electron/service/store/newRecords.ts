@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { multiRow, perConnection } from './prepared.js';
+import { selectionInserts } from './selectionInserts.js';
 
 export interface NewTopRecord {
   rid: number;
@@ -40,8 +41,7 @@ export const newRecordsStore = perConnection((db: Db) => {
     11,
   );
   const insValues = multiRow(db, 'INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)', 6);
-  const insOptions = multiRow(db, 'INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4);
-  const insTags = multiRow(db, 'INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4);
+  const selections = selectionInserts(db);
   return {
     /** The next free rid and internal id; call inside the write transaction that uses them. */
     nextIds: () => nextIds.get()!,
@@ -62,8 +62,8 @@ export const newRecordsStore = perConnection((db: Db) => {
         ]),
       );
       insValues(b.values.flat());
-      insOptions(b.options.flat());
-      insTags(b.tags.flat());
+      selections.options(b.options.flat());
+      selections.tags(b.tags.flat());
     },
   };
 });

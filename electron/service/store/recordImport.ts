@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { multiRow, perConnection } from './prepared.js';
+import { selectionInserts } from './selectionInserts.js';
 
 /**
  * A record tree's field instances and selections, gathered and written together: one statement
@@ -35,8 +36,7 @@ export const recordImportStatements = perConnection((db: Db) => {
     'INSERT OR REPLACE INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth)',
     6,
   );
-  const insOptions = multiRow(db, 'INSERT OR IGNORE INTO option_selections (record_rid, option_id, datafield_id, selected_at)', 4);
-  const insTags = multiRow(db, 'INSERT OR IGNORE INTO tag_selections (record_rid, tag_id, datafield_id, selected_at)', 4);
+  const selections = selectionInserts(db);
   return {
     /** A new queue (one per importer: importers may be interleaved between trees). */
     queue: (): RecordDataQueue => {
@@ -55,8 +55,8 @@ export const recordImportStatements = perConnection((db: Db) => {
           options = [];
           tags = [];
           if (v.length) insValues(v);
-          if (o.length) insOptions(o);
-          if (t.length) insTags(t);
+          if (o.length) selections.options(o);
+          if (t.length) selections.tags(t);
         },
         discard: () => {
           values = [];

@@ -10,7 +10,7 @@ import type {
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox } from './outbox.js';
 import { badRequest, notFound, OdrError } from '../domain/errors.js';
-import { startJob, type JobReporter } from '../domain/jobRunner.js';
+import { acceptsJobs, assertAcceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
 import { setOption, setValue } from '../domain/records/ops.js';
@@ -216,6 +216,8 @@ export class SyncService {
   keepFilesOffline(remoteId: number, dataset: string, keep: boolean, user: User): TrackedJob | null {
     this.remote(remoteId);
     if (!this.files.files.isSynced(remoteId, dataset)) throw notFound('Synced dataset');
+    // Its download job could not start: refused before the setting changes.
+    if (keep) assertAcceptsJobs(this.d, 'sync_files');
     this.files.files.setKeepOffline(remoteId, dataset, keep);
     return keep ? this.downloadOffline(remoteId, dataset, user) : null;
   }
@@ -282,7 +284,8 @@ export class SyncService {
   /** After a pull: datasets kept offline download what the pull listed. */
   afterPull(remoteId: number): void {
     const user = this.d.users.firstSuperUser();
-    if (!user) return;
+    // While closing no job starts; what is missing stays listed for the next pull.
+    if (!user || !acceptsJobs(this.d)) return;
     for (const ds of this.files.files.offlineDatasets(remoteId)) this.downloadOffline(remoteId, ds, user);
   }
 

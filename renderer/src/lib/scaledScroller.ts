@@ -15,11 +15,26 @@ export const MAX_SCROLL_PX = 30_000_000;
  * content is actually laid out at (both including anything above the rows) and the scroller's
  * visible height.
  */
+/** What the adapter uses of the scroller element (kept structural: shared with the Node tests). */
+export interface ScrollerElement {
+  scrollTop: number;
+  readonly scrollLeft: number;
+  readonly scrollHeight: number;
+  readonly scrollWidth: number;
+  readonly clientHeight: number;
+  readonly clientWidth: number;
+  readonly ownerDocument: unknown;
+  scrollTo(to: ScrollToOptions): void;
+  addEventListener(type: string, listener: () => void, options?: unknown): void;
+  removeEventListener(type: string, listener: () => void): void;
+}
+type ScrollToOptions = { top?: number; left?: number; behavior?: 'auto' | 'instant' | 'smooth' };
+
 export interface ScaledScroller {
-  readonly el: HTMLElement;
+  readonly el: ScrollerElement;
   /** Full-list pixels per scroller pixel (1 below MAX_SCROLL_PX). */
   factor(): number;
-  readonly ownerDocument: Document;
+  readonly ownerDocument: unknown;
   readonly scrollTop: number;
   readonly scrollLeft: number;
   readonly scrollHeight: number;
@@ -27,11 +42,11 @@ export interface ScaledScroller {
   readonly clientHeight: number;
   readonly clientWidth: number;
   scrollTo(to: ScrollToOptions): void;
-  addEventListener: HTMLElement['addEventListener'];
-  removeEventListener: HTMLElement['removeEventListener'];
+  addEventListener: ScrollerElement['addEventListener'];
+  removeEventListener: ScrollerElement['removeEventListener'];
 }
 
-export function scaledScroller(el: HTMLElement, heights: () => { full: number; laidOut: number; view: number }): ScaledScroller {
+export function scaledScroller(el: ScrollerElement, heights: () => { full: number; laidOut: number; view: number }): ScaledScroller {
   /** Full-list pixels per scroller pixel. */
   // From numbers the table already holds: reading the element's size here would force a layout
   // in every render and scroll event (it showed in the profile at 1M).

@@ -6,7 +6,7 @@ import type { ParsedUpload } from '../upload.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
 import { importCsv, openCsv, previewCsv, type CsvPlan } from '../../domain/import/csvImport.js';
-import { startJob } from '../../domain/jobRunner.js';
+import { startJob, startOrCleanUp } from '../../domain/jobRunner.js';
 
 // The CSV side of POST /local/import (format=csv) and POST /local/import/preview. Both take the
 // same form; every problem with it (dataset, right, file, mapping) is answered before a job
@@ -52,12 +52,16 @@ export async function csvPreview(c: Context<AppEnv>, d: Domain, upload: ParsedUp
 export async function csvImportJob(c: Context<AppEnv>, d: Domain, upload: ParsedUpload) {
   const plan = await planOf(c, d, upload);
   const user = c.get('user');
-  const job = startJob(d, user, { type: 'import_csv', target: plan.dt.name, total: 1000 }, async (r) => {
-    try {
-      return await importCsv(d, user, plan, (f) => r.progress(Math.floor(f * 1000)));
-    } finally {
-      await rm(plan.file, { force: true });
-    }
-  });
+  const job = await startOrCleanUp(
+    () => rm(plan.file, { force: true }),
+    () =>
+      startJob(d, user, { type: 'import_csv', target: plan.dt.name, total: 1000 }, async (r) => {
+        try {
+          return await importCsv(d, user, plan, (f) => r.progress(Math.floor(f * 1000)));
+        } finally {
+          await rm(plan.file, { force: true });
+        }
+      }),
+  );
   return c.json(job, 202);
 }

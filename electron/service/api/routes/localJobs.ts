@@ -11,7 +11,7 @@ import { badRequest, forbidden } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails.js';
 import { importFile } from '../../domain/import/importFile.js';
-import { startJob } from '../../domain/jobRunner.js';
+import { startJob, startOrCleanUp } from '../../domain/jobRunner.js';
 import { isAdmin } from '../../domain/permissions.js';
 import { recordsEventFor, type RecordsEvent } from '../../domain/recordEvents.js';
 import { createSampleDataset, MAX_SAMPLE_RECORDS } from '../../domain/sample/createSample.js';
@@ -105,20 +105,23 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
     }
     const user = c.get('user');
     const replace = upload.fields.replace === '1' || upload.fields.replace === 'true';
-    const job = startJob(d, user, { type: 'import', target: part.filename || 'export.json', total: 1000 }, async (r) => {
-      try {
-        const summary = await importFile(d, user, part.staged.tmp, {
-          replace,
-          onProgress: (fraction) => {
-            if (!r.progress(Math.floor(fraction * 1000))) throw new Error('cancelled');
-          },
-        });
-        return summary;
-      } finally {
-        await rm(part.staged.tmp, { force: true });
-        for (const other of upload.files.slice(1)) await rm(other.staged.tmp, { force: true });
-      }
-    });
+    // Refused (the service is closing) before any work: the staged upload goes with the answer.
+    const job = await startOrCleanUp(upload.discard, () =>
+      startJob(d, user, { type: 'import', target: part.filename || 'export.json', total: 1000 }, async (r) => {
+        try {
+          const summary = await importFile(d, user, part.staged.tmp, {
+            replace,
+            onProgress: (fraction) => {
+              if (!r.progress(Math.floor(fraction * 1000))) throw new Error('cancelled');
+            },
+          });
+          return summary;
+        } finally {
+          await rm(part.staged.tmp, { force: true });
+          for (const other of upload.files.slice(1)) await rm(other.staged.tmp, { force: true });
+        }
+      }),
+    );
     return c.json(job, 202);
   });
 

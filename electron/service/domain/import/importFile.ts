@@ -195,15 +195,18 @@ async function importBatches(
   const batchSize = opts.batchSize ?? 1000;
   let batch: unknown[] = [];
   let seen = 0;
+  /** Top-level records of the committed batches: the failing batch's own are rolled back. */
+  let kept = 0;
   /** One transaction over `write`; errors name how far the import got. */
   const inTx = (write: () => void) => {
     try {
       tx(d.ctx, write);
     } catch (e) {
-      const where = `after ${importer.stats.imported + importer.stats.skipped} records`;
+      const where = `${kept} records kept`;
       if (e instanceof ShapeError) throw new ImportError(`record list: ${e.message} (${where})`);
-      throw new ImportError(`import stopped ${where}: ${(e as Error).message}`);
+      throw new ImportError(`import stopped, ${where}: ${(e as Error).message}`);
     }
+    kept = importer.stats.imported + importer.stats.skipped;
     for (const t of types.keys()) types.delete(t);
     for (const [k, v] of importer.typesByUuid()) types.set(k, v);
   };
