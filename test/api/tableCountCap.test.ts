@@ -5,7 +5,8 @@ import { USER, startSyntheticService, type TestService } from '../support/servic
 
 // The record table counts a search's matches only up to a cap (10,000; the service config's
 // countCap lowers it here to 7 on 40 records) and flags the total as a lower bound; `count=exact` gives the figure.
-// A result below the cap, a page that reaches the end and an unfiltered table are exact and not flagged.
+// A result below the cap, a page that reaches the end and an admin's table without search or filter
+// are exact and not flagged; a non-admin's table counts their visible rows and is capped.
 
 const CAP = 7;
 let t: TestService;
