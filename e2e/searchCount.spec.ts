@@ -91,7 +91,23 @@ test('a search past the cap shows "5+" until the exact count arrives; select-all
   await expect(dialog.getByRole('heading', { name: 'Export the records shown' })).toBeVisible();
   await page.keyboard.press('Escape');
 
+  // The pane's position is a lower bound too; Next past it waits for the exact count (asked for
+  // already: the last rows of the bound are in view), then moves on.
+  const rows = grid.locator('[data-record]');
+  await rows.nth(CAP - 1).click();
+  const pane = page.getByRole('complementary', { name: /^Record / });
+  const nav = pane.getByRole('group', { name: 'Move between records' });
+  await expect(nav).toContainText(`${CAP} of ${CAP}+`);
+  await everyShot(page, 'search-count-capped-pane', () => expect(nav).toContainText(`${CAP} of ${CAP}+`));
+  await nav.getByRole('button', { name: 'Next record' }).click();
+  await expect(nav).toContainText(`${CAP} of ${CAP}+`);
+
   gate.release();
+  await expect(nav).toContainText(`${CAP + 1} of ${exact}`);
+  await expect(rows.nth(CAP)).toHaveAttribute('aria-selected', 'true');
+  await grid.focus();
+  await page.keyboard.press('Escape');
+  await expect(pane).toHaveCount(0);
   await expect(count).toHaveText(`${exact} of 40 match`);
   await expect(grid).toHaveAttribute('aria-rowcount', String(exact + 1));
   // The list grew to the figure: its last match is reachable.
@@ -104,7 +120,24 @@ test('a search past the cap shows "5+" until the exact count arrives; select-all
 
   // A search below the cap is exact at once: no second count is asked for.
   const asked = gate.held();
-  await page.getByRole('searchbox', { name: 'Search records' }).fill('zzznomatch');
+  const search = page.getByRole('searchbox', { name: 'Search records' });
+  await search.fill('zzznomatch');
   await expect(count).toHaveText('0 of 40 match');
   expect(gate.held()).toBe(asked);
+
+  // Deleting matches until fewer than the cap remain: the count and the list follow the service's
+  // new answer, exact and unflagged, and not the exact figure kept from before — even while that
+  // figure's own refetch is still out (held here).
+  await search.fill(WORD);
+  await expect(count).toHaveText(`${exact} of 40 match`);
+  const late = await holdExactCounts(page);
+  const left = CAP - 2;
+  await rows.nth(0).click();
+  await rows.nth(exact - left - 1).click({ modifiers: ['Shift'] });
+  await page.getByRole('button', { name: `Delete selected (${exact - left})` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(count).toHaveText(`${left} of ${40 - exact + left} match`);
+  await expect(grid).toHaveAttribute('aria-rowcount', String(left + 1));
+  late.release();
+  await expect(count).toHaveText(`${left} of ${40 - exact + left} match`);
 });

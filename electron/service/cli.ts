@@ -9,6 +9,7 @@ import { importFile } from './domain/import/importFile.js';
 import { importCsv, openCsv, previewCsv } from './domain/import/csvImport.js';
 import { OdrError } from './domain/errors.js';
 import type { User } from './domain/users.js';
+import type { ServiceConfig } from './domain/context.js';
 
 const HELP = `odr-desktop service
 
@@ -26,11 +27,23 @@ and printed once when none is given).`;
 
 const rendererDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/renderer');
 
+/** Test-only settings from the environment: ODR_TOKEN_TTL (seconds), ODR_COUNT_CAP (the e2e spec's small dataset). */
+function envConfig(): Partial<ServiceConfig> {
+  const config: Partial<ServiceConfig> = {};
+  if (process.env.ODR_TOKEN_TTL) config.tokenTtlSeconds = Number(process.env.ODR_TOKEN_TTL);
+  if (process.env.ODR_COUNT_CAP) {
+    const cap = Number(process.env.ODR_COUNT_CAP);
+    if (!Number.isInteger(cap) || cap < 1) throw new Error(`ODR_COUNT_CAP must be a positive integer, got ${process.env.ODR_COUNT_CAP}`);
+    config.countCap = cap;
+  }
+  return config;
+}
+
 async function open(dataDir: string, extra: Partial<Parameters<typeof createService>[0]> = {}): Promise<Service> {
   const service = await createService({
     dataDir,
     admin: { email: process.env.ODR_ADMIN_EMAIL, password: process.env.ODR_ADMIN_PASSWORD },
-    config: process.env.ODR_TOKEN_TTL ? { tokenTtlSeconds: Number(process.env.ODR_TOKEN_TTL) } : {},
+    config: envConfig(),
     liveSync: false, // only the long-running `serve` syncs in the background
     ...extra,
   });

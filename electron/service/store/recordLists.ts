@@ -172,17 +172,16 @@ export const recordLists = perConnection((db: Db) => {
      * index's count alone (no records probe per match).
      */
     tableCount: (a: TableArgs, onlyDataset = false, upTo?: number): number => {
-      const rows =
+      // The matched rows' FROM and WHERE: counted whole, or as rows under a LIMIT.
+      const from =
         a.match && onlyDataset && a.scope === 'all' && !a.filter
-          ? 'SELECT 1 FROM record_search WHERE record_search MATCH @match'
+          ? 'FROM record_search WHERE record_search MATCH @match'
           : a.match
-            ? `SELECT 1 FROM ${FTS_FROM} WHERE ${tableWhere(a, true)}`
-            : `SELECT 1 FROM records r WHERE ${tableWhere(a)}`;
+            ? `FROM ${FTS_FROM} WHERE ${tableWhere(a, true)}`
+            : `FROM records r WHERE ${tableWhere(a)}`;
       // A LIMIT inside the count stops the scan (FTS5 streams its matches): cost ∝ upTo, not matches.
       const sql =
-        upTo === undefined
-          ? rows.replace('SELECT 1', 'SELECT COUNT(*)')
-          : `SELECT COUNT(*) FROM (${rows} LIMIT ${Math.max(0, Math.floor(upTo))})`;
+        upTo === undefined ? `SELECT COUNT(*) ${from}` : `SELECT COUNT(*) FROM (SELECT 1 ${from} LIMIT ${Math.max(0, Math.floor(upTo))})`;
       return shaped(db)<unknown[], number>(sql)
         .pluck()
         .get(...tableParams(a))!;

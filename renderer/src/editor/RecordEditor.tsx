@@ -190,7 +190,8 @@ export function RecordEditor({
   session: Session;
   datasetName: string;
   /** Where the record sits in the list, for "12 of 40" and the previous/next buttons. */
-  position?: { index: number; total: number };
+  /** `atLeast`: the total is a lower bound (the service's count stopped there); Next may go past it. */
+  position?: { index: number; total: number; atLeast?: boolean };
   /** Put the focus in the first field once the record is shown (Enter, double-click, new record). */
   focusFirst: boolean;
   onFocused: () => void;
@@ -248,12 +249,13 @@ export function RecordEditor({
       {position && (
         <span className="muted small">
           {(position.index + 1).toLocaleString()} of {position.total.toLocaleString()}
+          {position.atLeast ? '+' : ''}
         </span>
       )}
       <button
         type="button"
         onClick={onNext}
-        disabled={!position || position.index >= position.total - 1}
+        disabled={!position || (!position.atLeast && position.index >= position.total - 1)}
         aria-label="Next record"
         title="Next record (Alt+↓)"
       >

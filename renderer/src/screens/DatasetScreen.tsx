@@ -85,6 +85,9 @@ export function DatasetScreen({
     setTotal(n);
     setCapped(atLeast);
   }, []);
+  /** Bumped to have the table fetch the exact count; `past` is where Next was asked to go beyond a lower bound. */
+  const [askExact, setAskExact] = useState(0);
+  const past = useRef<number | null>(null);
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
   const [batching, setBatching] = useState(false);
@@ -255,12 +258,27 @@ export function DatasetScreen({
 
   const step = (by: number) => {
     if (total === null || total === 0) return;
+    // A capped total is a lower bound: Next past it waits for the exact count, then moves on.
+    if (capped && active + by > total - 1) {
+      past.current = active + by;
+      setAskExact((n) => n + 1);
+      return;
+    }
     const to = Math.max(0, Math.min(total - 1, active + by));
     if (to === active) return;
     // Leaving the field saves it (or keeps its draft) before the record changes.
     if (document.activeElement instanceof HTMLElement && isField(document.activeElement)) document.activeElement.blur();
     onPick(to, undefined, {});
   };
+
+  useEffect(() => {
+    if (past.current === null || capped || total === null) return;
+    const to = Math.min(total - 1, past.current);
+    past.current = null;
+    if (to > active) step(to - active);
+    // Only the arrival of the exact count moves on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [capped, total]);
 
   // Alt+↓ / Alt+↑: next and previous record from anywhere in the dataset, fields included.
   useEffect(() => {
@@ -435,6 +453,7 @@ export function DatasetScreen({
                 onPick={onPick}
                 onActiveRecord={onActiveRecord}
                 onTotal={onTotal}
+                askExact={askExact}
                 onOpen={(i, uuid) => {
                   onPick(i, uuid, {});
                   setFocusField(true);
@@ -477,7 +496,7 @@ export function DatasetScreen({
                   tpl={tpl}
                   session={session}
                   datasetName={summary.name}
-                  position={total !== null ? { index: active, total } : undefined}
+                  position={total !== null ? { index: active, total, atLeast: capped } : undefined}
                   focusFirst={focusField}
                   onFocused={() => setFocusField(false)}
                   onPrev={() => step(-1)}

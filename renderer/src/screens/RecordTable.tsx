@@ -1,6 +1,6 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { ViewQuery } from '../../../shared/schemas/selection';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
@@ -21,6 +21,8 @@ const HEAD_HEIGHT = 34;
 const ANCHOR_PX = 10_000 * ROW_HEIGHT;
 /** Rows of look-ahead when asking for pages (see the page range below). */
 const LOOKAHEAD = 60;
+/** Rows this close to a capped total's lower bound (in view or active) ask for the exact count. */
+const NEAR_BOUND = 200;
 /** ~300 rows a second: faster than anyone reads. */
 const FLYING_PX_PER_MS = 10;
 // Stable across renders: the virtualizer re-measures all rows when its estimator changes.
@@ -186,6 +188,7 @@ export function RecordTable({
   onOpen,
   onActiveRecord,
   onTotal,
+  askExact,
   onSelectAll,
   onEscape,
   onDelete,
@@ -208,6 +211,8 @@ export function RecordTable({
   onActiveRecord: (i: number, uuid: string) => void;
   /** `capped`: `n` is a lower bound (the service stopped counting); the exact figure follows. */
   onTotal: (n: number, capped: boolean) => void;
+  /** Bumped to ask for the exact count of a capped total (Next past the lower bound). */
+  askExact: number;
   onSelectAll: (on: boolean) => void;
   onEscape: () => void;
   onDelete: () => void;
@@ -220,21 +225,33 @@ export function RecordTable({
   const plain = !state.q && !state.sort && state.filters.length === 0;
   const query = queryOf(state);
   const viewKey = [state.q, state.sort ?? '', state.dir, query.filters ?? ''];
-  // The service counts a search's matches only up to a cap (fast at 1M records) and says so; the
-  // exact count is asked for next, and the list grows to it when it arrives.
+  const viewKeyRef = useRef(viewKey);
+  viewKeyRef.current = viewKey;
+  // The service counts a search's matches only up to a cap (fast at 1M records) and says so. The
+  // exact count costs the service ~133 ms at 1M, so it is asked for only when the list needs it:
+  // rows near the lower bound come into view (scrolling, End), the active row nears it (Next), or
+  // the screen asks (`askExact`). Then the list grows to it.
   const first = useQuery({
     queryKey: [...keys.table(dataset), ...viewKey, 'total'],
     queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 1 }).then((p) => ({ n: p.total, capped: p.total_capped })),
     enabled: !plain,
   });
+  const viewId = JSON.stringify(viewKey);
+  const [exactFor, setExactFor] = useState<string | null>(null);
+  const lowerBound = !plain && first.data?.capped === true;
   const exact = useQuery({
     queryKey: [...keys.table(dataset), ...viewKey, 'exact'],
     queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 0, count: 'exact' }).then((p) => p.total),
-    enabled: !plain && first.data?.capped === true,
+    enabled: lowerBound && exactFor === viewId,
   });
-  const capped = !plain && exact.data === undefined && first.data?.capped === true;
-  const total = plain ? knownTotal : (exact.data ?? first.data?.n ?? 0);
+  // Only while the first answer is a lower bound: once a refetch (after deletes) is exact, a kept
+  // exact figure of before is stale (a disabled query keeps its data).
+  const capped = lowerBound && exact.data === undefined;
+  const total = plain ? knownTotal : lowerBound ? (exact.data ?? first.data!.n) : (first.data?.n ?? 0);
   const counted = plain || first.data !== undefined;
+  useEffect(() => {
+    if (askExact) setExactFor(JSON.stringify(viewKeyRef.current));
+  }, [askExact]);
   useEffect(() => {
     if (counted) onTotal(total, capped);
   }, [counted, total, capped, onTotal]);
@@ -277,6 +294,10 @@ export function RecordTable({
   const bodyHeight = Math.min(fullHeight, SCROLL_LIMIT);
   heights.current = { full: HEAD_HEIGHT + fullHeight, laidOut: HEAD_HEIGHT + bodyHeight, view: virtualizer.scrollRect?.height ?? 0 };
   const items = virtualizer.getVirtualItems();
+  const nearBound = capped && (active >= total - NEAR_BOUND || (items.length > 0 && items[items.length - 1]!.index >= total - NEAR_BOUND));
+  useEffect(() => {
+    if (nearBound) setExactFor(viewId);
+  }, [nearBound, viewId]);
   // Rows are placed from an anchor that moves every ANCHOR_PX: their offsets stay small (exact
   // in a float transform however long the list) and unchanged between anchor moves.
   const anchor = items.length ? Math.floor(items[0]!.start / ANCHOR_PX) * ANCHOR_PX : 0;

@@ -14,7 +14,7 @@ import { filterTerms } from './viewFilters.js';
 
 /** What the table reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
 export interface TableView {
-  ctx: Pick<Ctx, 'db'>;
+  ctx: Pick<Ctx, 'db' | 'config'>;
   now(): string;
   schema(): Schema;
 }
@@ -53,11 +53,6 @@ const COUNTS_KEPT = 256;
 const WALK_MAX = 2_000;
 /** Results up to this many rows sort the whole list: cheap, and an index walk could read far more rows than it keeps. */
 const SORT_MAX = 5_000;
-/**
- * A capped count stops here: two common words match half of 1M records, and counting them all
- * cost 133 ms of a 212 ms first page. ODR_COUNT_CAP lowers it for the e2e spec (a small dataset).
- */
-const countCap = () => (Number(process.env.ODR_COUNT_CAP) > 0 ? Number(process.env.ODR_COUNT_CAP) : 10_000);
 
 /**
  * The UI's record table: a dataset's top-level records filtered by the full-text index and the
@@ -69,7 +64,7 @@ export class RecordTable {
   /** Row counts per query without its order, kept like `cache`; `exact: false` for a capped count. */
   private readonly counts = new Map<string, { n: number; exact: boolean }>();
 
-  private readonly limits: { walkMax: number; sortMax: number; countCap?: number };
+  private readonly limits: { walkMax: number; sortMax: number };
 
   constructor(
     private readonly d: Domain,
@@ -168,7 +163,7 @@ export class RecordTable {
     const kept = this.counts.get(countKey);
     if (kept && (kept.exact || capped)) return kept;
     const only = args.match !== null && lists.counted(args.dt).n === lists.allTopCount();
-    const cap = this.limits.countCap ?? countCap();
+    const cap = this.d.ctx.config.countCap;
     const n = lists.tableCount(args, only, capped ? cap + 1 : undefined);
     const counted = n > cap && capped ? { n: cap, exact: false } : { n, exact: true };
     this.counts.set(countKey, counted);
