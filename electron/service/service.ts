@@ -4,7 +4,7 @@ import { Checkpointer } from './store/checkpointer.js';
 import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domain/context.js';
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
-import { stopJobs } from './domain/jobRunner.js';
+import { settlesWithin, stopJobs } from './domain/jobRunner.js';
 import { createApp, stripJsonSuffix, type AppOptions } from './api/app.js';
 import type { FastRead } from './api/fastReads.js';
 import type { SyncService } from './sync/runner.js';
@@ -88,11 +88,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     fastRead,
     close: async () => {
       // Jobs are told to stop and no new one can start from here on (a live sync step's file
-      // download included); then the live sync step in flight is awaited, then the jobs. A sync
-      // job holding the remote's lock ends early, so the live step waiting for it does too.
+      // download included); then the live sync step in flight is awaited, then the jobs, both
+      // against the same CLOSE_WAIT_MS bound started now. A sync job holding the remote's lock
+      // ends early, so the live step waiting for it does too (and, stopped, does no pass).
       const jobsStopped = stopJobs(domain, CLOSE_WAIT_MS);
-      await sync.live.stop();
+      const liveEnded = await settlesWithin(sync.live.stop(), CLOSE_WAIT_MS);
       const jobsEnded = await jobsStopped;
+      if (!liveEnded)
+        console.error(`[odr] closing with a live sync step still running after ${CLOSE_WAIT_MS / 1000} s: it stops on the closed database`);
       if (!jobsEnded)
         console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
       domain.search.stop();

@@ -113,10 +113,21 @@ export async function stopJobs(d: Domain, waitMs: number): Promise<boolean> {
   const all = runningFor(d);
   all.stopping = true;
   if (!all.jobs.size) return true;
+  return settlesWithin(Promise.all(all.jobs), waitMs);
+}
+
+/** True when `work` settles within `ms`; false (and `work` left running) otherwise. */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    return await Promise.race([Promise.all(all.jobs).then(() => true as const), timeout]);
+    return await Promise.race([
+      work.then(
+        () => true as const,
+        () => true as const,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

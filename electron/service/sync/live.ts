@@ -144,6 +144,8 @@ export class LiveRemote {
     this.retryTimer = null;
     try {
       await this.deps.lock(async () => {
+        // Queued behind a sync job while the service closed: no pass on a closing database.
+        if (this.stopped) return;
         const engine = this.deps.engine();
         if (!engine.datasets().length) return;
         if (kind === 'push' && !engine.hasPending()) return; // nothing to say: no "syncing" flicker

@@ -87,7 +87,7 @@ export function DatasetScreen({
   }, []);
   /** Bumped to have the table fetch the exact count; `past` is where Next was asked to go beyond a lower bound. */
   const [askExact, setAskExact] = useState(0);
-  const past = useRef<number | null>(null);
+  const past = useRef<{ to: number; from: number } | null>(null);
   const [fresh, setFresh] = useState<string>();
   const [focusField, setFocusField] = useState(false);
   const [batching, setBatching] = useState(false);
@@ -111,6 +111,8 @@ export function DatasetScreen({
   useEffect(() => {
     setActive(0);
     anchor.current = 0;
+    // A Next still waiting for the exact count belongs to the view it was pressed in.
+    past.current = null;
     setSelected(new Set());
   }, [summary.uuid, table.q, table.sort, table.dir, filterKey]);
   const onFilters = useCallback((filters: ViewFilter[]) => setTable((t) => ({ ...t, filters })), []);
@@ -154,6 +156,8 @@ export function DatasetScreen({
   // and the record pane follows the row.
   const onPick = useCallback(
     (i: number, uuid: string | undefined, mods: PickMods) => {
+      // An explicit pick replaces a Next still waiting for the exact count.
+      past.current = null;
       follow.current = true;
       pick.current = mods;
       setActive(i);
@@ -260,7 +264,7 @@ export function DatasetScreen({
     if (total === null || total === 0) return;
     // A capped total is a lower bound: Next past it waits for the exact count, then moves on.
     if (capped && active + by > total - 1) {
-      past.current = active + by;
+      past.current = { to: active + by, from: active };
       setAskExact((n) => n + 1);
       return;
     }
@@ -273,8 +277,11 @@ export function DatasetScreen({
 
   useEffect(() => {
     if (past.current === null || capped || total === null) return;
-    const to = Math.min(total - 1, past.current);
+    const { to: wanted, from } = past.current;
     past.current = null;
+    // Acts only from the row Next was pressed on (a row opened another way meanwhile wins).
+    if (from !== active) return;
+    const to = Math.min(total - 1, wanted);
     if (to > active) step(to - active);
     // Only the arrival of the exact count moves on.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -460,6 +467,7 @@ export function DatasetScreen({
                 }}
                 onSelectAll={(on) => void selectAll(on)}
                 onEscape={() => {
+                  past.current = null;
                   if (route.record) go({ record: undefined });
                   else setSelected(new Set());
                 }}

@@ -244,10 +244,12 @@ export function RecordTable({
     queryFn: () => tablePage(dataset, { ...query, offset: 0, limit: 0, count: 'exact' }).then((p) => p.total),
     enabled: lowerBound && exactFor === viewId,
   });
-  // Only while the first answer is a lower bound: once a refetch (after deletes) is exact, a kept
-  // exact figure of before is stale (a disabled query keeps its data).
-  const capped = lowerBound && exact.data === undefined;
-  const total = plain ? knownTotal : lowerBound ? (exact.data ?? first.data!.n) : (first.data?.n ?? 0);
+  // Only while the first answer is a lower bound and for the view asked last: a disabled query
+  // keeps its data and is not refetched, so an exact figure kept from before (deletes since, or an
+  // earlier search returned to) is stale.
+  const exactN = exactFor === viewId ? exact.data : undefined;
+  const capped = lowerBound && exactN === undefined;
+  const total = plain ? knownTotal : lowerBound ? (exactN ?? first.data!.n) : (first.data?.n ?? 0);
   const counted = plain || first.data !== undefined;
   useEffect(() => {
     if (askExact) setExactFor(JSON.stringify(viewKeyRef.current));
