@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openDatabase } from './store/db.js';
 import { Checkpointer } from './store/checkpointer.js';
-import { createCtx, DEFAULT_CONFIG, type Ctx, type ServiceConfig } from './domain/context.js';
+import { createCtx, serviceConfig, type Ctx, type ServiceConfig } from './domain/context.js';
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
 import { settlesWithin, stopJobs } from './domain/jobRunner.js';
@@ -58,11 +58,13 @@ const CLOSE_WAIT_MS = 10_000;
  * Electron, no socket — hosts decide how requests arrive (node:http, protocol.handle, tests).
  */
 export async function createService(opts: ServiceOptions): Promise<Service> {
+  // Checked before anything opens: a bad setting leaves nothing to close.
+  const config = serviceConfig(opts.config);
   const file = path.join(opts.dataDir, 'odr.sqlite');
   const db = openDatabase(file, { nativeBinding: opts.nativeBinding });
   const checkpointer = new Checkpointer(db, file, opts.nativeBinding);
   checkpointer.start();
-  const ctx = createCtx(db, opts.dataDir, { ...DEFAULT_CONFIG, ...opts.config }, opts.clock);
+  const ctx = createCtx(db, opts.dataDir, config, opts.clock);
   const domain = new Domain(ctx);
   domain.search.start();
   let firstRun: FirstRun | null = null;

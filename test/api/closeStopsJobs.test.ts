@@ -139,7 +139,7 @@ describe('Service.close() and running jobs', () => {
     expect(readdirSync(path.join(t.dataDir, 'files', 'tmp'))).toEqual([]);
   });
 
-  it('closes at once when no job runs', async () => {
+  it('answers jobsEnded true when no job runs', async () => {
     const s = await startService();
     expect(await s.close()).toEqual({ jobsEnded: true });
   });

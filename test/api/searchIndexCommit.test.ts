@@ -3,12 +3,11 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { searchIndexStore } from '../../electron/service/store/searchIndex.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
-// The indexer's steps commit without a WAL fsync of their own (store/searchIndex.ts): a power cut
-// may take the last step's commit, index rows and cursor together, while the writes it indexed
-// (committed with synchronous=FULL) stay. That is safe only if the indexer, finding its cursor
-// behind, brings the index to exactly what a fresh rebuild holds. This test sets the cursor back
-// as a lost commit does (and, harsher, behind index rows that did land), catches up, and compares
-// every indexed term of every record with a rebuild from scratch.
+// A search-index step's commit may be lost while the writes it indexed stay (store/searchIndex.ts
+// says why). What this tests: the indexer, finding its cursor behind, brings the index to exactly
+// what a fresh rebuild holds. It sets the cursor back as a lost commit does (and, harsher, behind
+// index rows that did land), catches up, and compares every indexed term of every record with a
+// rebuild from scratch.
 
 let t: TestService;
 beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Db } from '../store/db.js';
 import { formatTimestamp } from '../../../shared/dates.js';
 import { SchemaCache } from './schemaCache.js';
@@ -18,7 +19,8 @@ export interface ServiceConfig {
   countCap: number;
   /**
    * Most top-level records rendered from one tree read: a page's values come back as one JSON
-   * text, which must stay under SQLite's and V8's string limits whatever the page's limit.
+   * text, and bounding a read to ~1,000 trees' values keeps it under SQLite's and V8's string
+   * limits for records of ordinary size whatever the page's limit (a count of trees, not of bytes).
    */
   renderChunkTops: number;
 }
@@ -30,6 +32,22 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   countCap: 10_000,
   renderChunkTops: 1000,
 };
+
+const count = z.number().int().positive();
+const ConfigSchema = z.object({
+  tokenTtlSeconds: count,
+  maxBodyBytes: count,
+  maxUploadBytes: count,
+  countCap: count,
+  renderChunkTops: count,
+});
+
+/** The defaults with `over` applied; a setting that is not a positive integer (NaN from a bad env value) throws, naming it. */
+export function serviceConfig(over: Partial<ServiceConfig> = {}): ServiceConfig {
+  const r = ConfigSchema.safeParse({ ...DEFAULT_CONFIG, ...over });
+  if (!r.success) throw new Error(`invalid service config: ${z.prettifyError(r.error)}`);
+  return r.data;
+}
 
 /** Everything the domain needs, passed explicitly (no module state), so tests can host several. */
 export interface Ctx {

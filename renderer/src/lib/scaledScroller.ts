@@ -20,12 +20,6 @@ export function scrollLimit(search: string): number {
   return Number.isInteger(n) && n >= 2_000 && n < MAX_SCROLL_PX ? n : MAX_SCROLL_PX;
 }
 
-/**
- * What the virtualizer reads as its scroll element: the real scroller seen in the list's full
- * (unscaled) coordinates. `heights()` gives the list's full height, the height the scroller's
- * content is actually laid out at (both including anything above the rows) and the scroller's
- * visible height.
- */
 /** What the adapter uses of the scroller element (kept structural: shared with the Node tests). */
 export interface ScrollerElement {
   scrollTop: number;
@@ -41,6 +35,12 @@ export interface ScrollerElement {
 }
 type ScrollToOptions = { top?: number; left?: number; behavior?: 'auto' | 'instant' | 'smooth' };
 
+/**
+ * What the virtualizer reads as its scroll element: the real scroller seen in the list's full
+ * (unscaled) coordinates. `heights()` gives the list's full height, the height the scroller's
+ * content is actually laid out at (both including anything above the rows) and the scroller's
+ * visible height.
+ */
 export interface ScaledScroller {
   readonly el: ScrollerElement;
   /** Full-list pixels per scroller pixel (1 below MAX_SCROLL_PX). */

@@ -196,17 +196,17 @@ async function importBatches(
   let batch: unknown[] = [];
   let seen = 0;
   /** Top-level records of the committed batches: the failing batch's own are rolled back. */
-  let kept = 0;
+  let kept = { imported: 0, skipped: 0 };
   /** One transaction over `write`; errors name how far the import got. */
   const inTx = (write: () => void) => {
     try {
       tx(d.ctx, write);
     } catch (e) {
-      const where = `${kept} records kept`;
+      const where = `${kept.imported} imported, ${kept.skipped} already present`;
       if (e instanceof ShapeError) throw new ImportError(`record list: ${e.message} (${where})`);
       throw new ImportError(`import stopped, ${where}: ${(e as Error).message}`);
     }
-    kept = importer.stats.imported + importer.stats.skipped;
+    kept = { imported: importer.stats.imported, skipped: importer.stats.skipped };
     for (const t of types.keys()) types.delete(t);
     for (const [k, v] of importer.typesByUuid()) types.set(k, v);
   };
