@@ -214,12 +214,16 @@ test.describe('capped at 5 on 40 records, across views', () => {
     const sand = await exactMatches(served, 'sand');
     again.release();
     await expect(count).toHaveText(`${sand} of 40 match`);
-    // Alt+↓ (from the search box: the list's own ↓ would move too) goes on from the new search's
-    // first row, not from row CAP + 1 where the old Next aimed.
+    // Alt+↓ goes on from the new search's first row, not from row CAP + 1 where the old Next aimed;
+    // one row, from the search box as from the list (whose own ↓ must not move as well).
     await search.focus();
     await page.keyboard.press('Alt+ArrowDown');
     await expect(nav).toContainText(`2 of ${sand}`);
     await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await grid.focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(nav).toContainText(`3 of ${sand}`);
+    await expect(rows.nth(2)).toHaveAttribute('aria-selected', 'true');
   });
 
   test('an earlier search returned to after a delete shows its new count, not the exact figure kept from before', async ({ page }) => {

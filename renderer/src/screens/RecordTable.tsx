@@ -343,6 +343,8 @@ export function RecordTable({
   const qc = useQueryClient();
   const onKey = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget) return; // a header button handles its own keys
+    // Alt+↑/↓ is the window's previous/next record (DatasetScreen): moving here too made it two rows.
+    if (e.altKey) return;
     const move = (to: number) => {
       e.preventDefault();
       const i = Math.max(0, Math.min(total - 1, to));
