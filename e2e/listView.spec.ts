@@ -78,6 +78,30 @@ test('columns: name pinned first; chooser shows, hides and reorders by keyboard;
   await expect(headers(page)).toHaveText(['', 'Name', 'Tags field', 'Decimal field', 'Integer field']);
 });
 
+test('columns: changes made faster than the list re-renders all count', async ({ page }) => {
+  await local(`/datasets/${DATASET}/columns`, { method: 'PUT', body: JSON.stringify({ columns: [{ key: '_id' }, { key: INTEGER }] }) });
+  await openDataset(page, 'Synthetic Samples');
+  await expect(headers(page)).toHaveText(['', 'Name', 'ID', 'Integer field']);
+  await page.getByRole('button', { name: 'Columns…' }).click();
+  const chooser = page.getByRole('dialog', { name: 'Columns' });
+  // Three clicks in one task: no render can come between them, so each must build on the last
+  // one's layout, not on what the chooser showed when it was drawn.
+  await chooser.evaluate((el) => {
+    for (const name of ['Decimal field', 'Tags field', 'ID'])
+      [...el.querySelectorAll('label')]
+        .find((l) => l.textContent?.trim() === name)!
+        .querySelector('input')!
+        .click();
+  });
+  await expect(headers(page)).toHaveText(['', 'Name', 'Integer field', 'Decimal field', 'Tags field']);
+  await expect
+    .poll(async () =>
+      (await local<{ layout: { columns: { key: string }[] } | null }>(`/datasets/${DATASET}/columns`)).layout?.columns.map((c) => c.key),
+    )
+    .toEqual([INTEGER, fieldOf('Decimal'), fieldOf('Tags')]);
+  await page.keyboard.press('Escape');
+});
+
 test('columns resize by mouse and by keyboard, and the width is remembered', async ({ page }) => {
   await local(`/datasets/${DATASET}/columns`, {
     method: 'PUT',

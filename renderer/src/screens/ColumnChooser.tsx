@@ -18,25 +18,33 @@ export function ColumnChooser({
 }: {
   tpl: Template;
   layout: ColumnLayout;
-  onChange: (l: ColumnLayout) => void;
+  /** Gets the change as a function of the current layout, so quick changes build on each other. */
+  onChange: (change: (current: ColumnLayout) => ColumnLayout) => void;
   onReset: () => void;
   onClose: () => void;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const all = availableColumns(tpl);
-  const shown = layout.columns.filter((c) => all.some((a) => a.key === c.key));
+  const shownOf = (l: ColumnLayout) => l.columns.filter((c) => all.some((a) => a.key === c.key));
+  const shown = shownOf(layout);
   const shownKeys = new Set(shown.map((c) => c.key));
   // Shown columns first in their order, then the hidden ones in template order.
   const rows = [...shown.map((c) => all.find((a) => a.key === c.key)!), ...all.filter((a) => !shownKeys.has(a.key))];
 
-  const toggle = (key: string, on: boolean) => onChange({ columns: on ? [...shown, { key }] : shown.filter((c) => c.key !== key) });
+  const toggle = (key: string, on: boolean) =>
+    onChange((current) => {
+      const now = shownOf(current);
+      return { columns: on ? (now.some((c) => c.key === key) ? now : [...now, { key }]) : now.filter((c) => c.key !== key) };
+    });
   const move = (key: string, by: -1 | 1) => {
-    const i = shown.findIndex((c) => c.key === key);
-    const j = i + by;
-    if (i < 0 || j < 0 || j >= shown.length) return;
-    const next = [...shown];
-    [next[i], next[j]] = [next[j]!, next[i]!];
-    onChange({ columns: next });
+    onChange((current) => {
+      const next = shownOf(current);
+      const i = next.findIndex((c) => c.key === key);
+      const j = i + by;
+      if (i < 0 || j < 0 || j >= next.length) return current;
+      [next[i], next[j]] = [next[j]!, next[i]!];
+      return { columns: next };
+    });
     // Focus follows the moved column's check box.
     requestAnimationFrame(() => list.current?.querySelector<HTMLInputElement>(`input[data-key="${key}"]`)?.focus());
   };

@@ -64,23 +64,29 @@ export function useColumns(dataset: string, tpl: Template | undefined) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  // Changes are computed from the cache, not from the last render: two quick changes (keys
+  // pressed before React re-renders, which TanStack notifies a task later) must both count.
   const setLayout = useCallback(
-    (next: ColumnLayout, delay = 0) => {
+    (change: ColumnLayout | ((current: ColumnLayout) => ColumnLayout), delay = 0) => {
+      const current = qc.getQueryData<ColumnLayout | null>(key) ?? layout;
+      const next = typeof change === 'function' ? change(current) : change;
+      if (next === current) return;
       qc.setQueryData(key, next);
       clearTimeout(timer.current);
       timer.current = setTimeout(() => {
         putColumnLayout(dataset, next).catch((e: unknown) => toast({ kind: 'error', text: `Columns not saved: ${errorText(e)}` }));
       }, delay);
     },
-    [qc, key, dataset],
+    [qc, key, dataset, layout],
   );
 
   const resize = useCallback(
-    (colKey: string, width: number) => {
-      const current = qc.getQueryData<ColumnLayout | null>(key) ?? layout;
-      setLayout({ columns: current.columns.map((c) => (c.key === colKey ? { ...c, width: clampWidth(width) } : c)) }, SAVE_AFTER_MS);
-    },
-    [qc, key, layout, setLayout],
+    (colKey: string, width: number) =>
+      setLayout(
+        (current) => ({ columns: current.columns.map((c) => (c.key === colKey ? { ...c, width: clampWidth(width) } : c)) }),
+        SAVE_AFTER_MS,
+      ),
+    [setLayout],
   );
 
   const reset = useCallback(() => {
