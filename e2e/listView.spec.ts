@@ -120,8 +120,13 @@ test('columns resize by mouse and by keyboard, and the width is remembered', asy
   const w0 = await settled();
   await handle.focus();
   await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('Shift+ArrowRight');
+  await expect(handle).toHaveAttribute('aria-valuenow', String(Math.round(w0) + 10));
+  // Two more presses in one task: no render comes between them, so the second must build on
+  // the first (CI once lost a press this way under load).
+  await handle.evaluate((el) => {
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true, bubbles: true }));
+  });
   await expect(handle).toHaveAttribute('aria-valuenow', String(Math.round(w0) + 70));
   await expect.poll(async () => Math.round((await id.boundingBox())!.width)).toBe(Math.round(w0) + 70);
   // Mouse: drag the Integer column's edge 60 px to the right.

@@ -28,13 +28,19 @@ export function Splitter({
   const sign = grows === 'left' ? 1 : -1;
   const drag = useRef<{ x: number; start: number } | null>(null);
   const clamp = (v: number) => Math.round(Math.max(min, Math.min(max, v)));
+  // Key steps build on the last width asked for, not on `value`: two presses before the parent
+  // re-renders (its store notifies a task later) must both count. A new `value` resets it.
+  const asked = useRef({ value, width: value });
+  if (asked.current.value !== value) asked.current = { value, width: value };
   const onKey = (e: KeyboardEvent) => {
+    const from = asked.current.width;
     const step = (e.shiftKey ? 5 * small : small) * sign;
     const to =
-      e.key === 'ArrowLeft' ? value + step : e.key === 'ArrowRight' ? value - step : e.key === 'Home' ? max : e.key === 'End' ? min : null;
+      e.key === 'ArrowLeft' ? from + step : e.key === 'ArrowRight' ? from - step : e.key === 'Home' ? max : e.key === 'End' ? min : null;
     if (to === null) return;
     e.preventDefault();
-    onChange(clamp(to));
+    asked.current.width = clamp(to);
+    onChange(asked.current.width);
   };
   return (
     <div
