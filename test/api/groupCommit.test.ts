@@ -5,7 +5,8 @@ import { startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startSyntheticService(40);
+  // Record edits on this thread's group commit (the write worker has its own: writeWorker.test.ts).
+  t = await startSyntheticService(40, { writeWorker: false });
 });
 afterAll(() => t.close());
 
