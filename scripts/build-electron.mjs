@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the Electron main process, preload, the service process (a utilityProcess) and its write worker into
+// Bundles the Electron main process, preload and the service process (a utilityProcess) into
 // dist-electron/ (CommonJS, as Electron loads them). Native modules and Electron itself stay external.
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -31,14 +31,8 @@ await build({
   entryPoints: [path.join(root, 'electron/service/host/child.ts')],
   outfile: path.join(root, 'dist-electron/service.cjs'),
 });
-// The write worker's thread (electron/service/domain/writer): the service starts it from beside itself.
-await build({
-  ...common,
-  entryPoints: [path.join(root, 'electron/service/domain/writer/thread.ts')],
-  outfile: path.join(root, 'dist-electron/writer.cjs'),
-});
 // The API reference page's script (Scalar, a dev dependency): the packaged app serves this copy.
 const scalar = path.join(path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 mkdirSync(path.join(root, 'dist-electron/api-docs'), { recursive: true });
 copyFileSync(scalar, path.join(root, 'dist-electron/api-docs/standalone.js'));
-console.log('built dist-electron/main.cjs, preload.cjs, service.cjs and writer.cjs');
+console.log('built dist-electron/main.cjs, preload.cjs and service.cjs');

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createService } from '../../electron/service/service.js';
@@ -48,11 +48,6 @@ async function alternate(rounds: number, a: () => Promise<Load>, b: () => Promis
     as.push(await a());
     bs.push(await b());
   }
-  return summary(as, bs);
-}
-
-/** Each side's median round, and the median of the rounds' a/b ratios. */
-function summary(as: Load[], bs: Load[]) {
   const pick = (ls: Load[]): Load => ({
     rps: median(ls.map((l) => l.rps)),
     p50: median(ls.map((l) => l.p50)),
@@ -61,22 +56,6 @@ function summary(as: Load[], bs: Load[]) {
     requests: ls.reduce((n, l) => n + l.requests, 0),
   });
   return { a: pick(as), b: pick(bs), ratio: median(as.map((l, i) => l.rps / bs[i]!.rps)), ratios: as.map((l, i) => l.rps / bs[i]!.rps) };
-}
-
-/** Two pairs of loads (a, b) in interleaved rounds, a₁ b₁ a₂ b₂ of each pair in turn; each pair's result as alternate's. */
-async function alternatePairs(
-  rounds: number,
-  p: [() => Promise<Load>, () => Promise<Load>],
-  q: [() => Promise<Load>, () => Promise<Load>],
-) {
-  const runs: Load[][] = [[], [], [], []];
-  for (let i = 0; i < rounds; i++) {
-    runs[0]!.push(await p[0]());
-    runs[1]!.push(await p[1]());
-    runs[2]!.push(await q[0]());
-    runs[3]!.push(await q[1]());
-  }
-  return [summary(runs[0]!, runs[1]!), summary(runs[2]!, runs[3]!)] as const;
 }
 
 async function token(url: string): Promise<Record<string, string>> {
@@ -161,12 +140,6 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     console.log(`  skip: the real CheMin export is not at ${chemin}`);
   }
 
-  // The same writes against a copy of the data served with record edits committing on the main
-  // thread (as before the write worker), in the same alternating rounds: what the worker gains. Copied
-  // while no process has it open.
-  const mainDir = `${dataDir}-main-thread-writes`;
-  rmSync(mainDir, { recursive: true, force: true });
-  cpSync(dataDir, mainDir, { recursive: true });
   const server = await forkTs('server.ts', [dataDir]);
   const url = `http://127.0.0.1:${server.port}`;
   const auth = await token(url);
@@ -181,14 +154,10 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     note: `every read a different record (cache cold), p50 ${cold.p50} ms, ${cold.errors} errors`,
   });
 
-  const mainServer = await forkTs('server.ts', [mainDir, 'main-thread-writes']);
-  const mainUrl = `http://127.0.0.1:${mainServer.port}`;
-  const mainAuth = await token(mainUrl);
-
   const textField = SYNTH.field('Long Text');
   let w = 0;
-  const writes = (to: string, auth: Record<string, string>, connections: number) =>
-    load(to, {
+  const writes = (connections: number) => () =>
+    load(url, {
       connections,
       seconds: 4,
       method: 'POST',
@@ -199,43 +168,36 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     });
   // Per side: writes per commit, server CPU per write and time in the commit (its fsync included),
   // summed over that side's rounds, to show where a batch's time goes.
-  type Sums = { batches: number; operations: number; cpuUs: number; commitMs: number; requests: number };
-  const sums = new Map<string, Sums>();
-  const counted = (srv: typeof server, to: string, auth: Record<string, string>, key: string, connections: number) => async () => {
-    const s0 = await srv.stats();
-    const r = await writes(to, auth, connections);
-    const s1 = await srv.stats();
-    const t = sums.get(`${key}${connections}`) ?? { batches: 0, operations: 0, cpuUs: 0, commitMs: 0, requests: 0 };
+  const sums = new Map<number, { batches: number; operations: number; cpuUs: number; commitMs: number; requests: number }>();
+  const counted = (connections: number) => async () => {
+    const s0 = await server.stats();
+    const r = await writes(connections)();
+    const s1 = await server.stats();
+    const t = sums.get(connections) ?? { batches: 0, operations: 0, cpuUs: 0, commitMs: 0, requests: 0 };
     t.batches += (s1.batches ?? 0) - (s0.batches ?? 0);
     t.operations += (s1.operations ?? 0) - (s0.operations ?? 0);
     t.cpuUs += (s1.cpuUs ?? 0) - (s0.cpuUs ?? 0);
     t.commitMs += (s1.commitMs ?? 0) - (s0.commitMs ?? 0);
     t.requests += r.requests;
-    sums.set(`${key}${connections}`, t);
+    sums.set(connections, t);
     return r;
   };
-  const [run, before] = await alternatePairs(
-    3,
-    [counted(server, url, auth, 'worker', 8), counted(server, url, auth, 'worker', 1)],
-    [counted(mainServer, mainUrl, mainAuth, 'main', 8), counted(mainServer, mainUrl, mainAuth, 'main', 1)],
-  );
-  const where = (key: string) => {
-    const t = sums.get(key)!;
-    return `${fmt(t.operations / Math.max(1, t.batches), 1)} writes per commit, ${fmt(t.cpuUs / Math.max(1, t.requests), 0)} µs CPU per write (both threads), ${fmt(t.commitMs / Math.max(1, t.batches), 2)} ms per commit`;
+  const run = await alternate(3, counted(8), counted(1));
+  const where = (connections: number) => {
+    const t = sums.get(connections)!;
+    return `${fmt(t.operations / Math.max(1, t.batches), 1)} writes per commit, ${fmt(t.cpuUs / Math.max(1, t.requests), 0)} µs CPU per write, ${fmt(t.commitMs / Math.max(1, t.batches), 2)} ms per commit`;
   };
   // Each side's CPU per write is w + k / (writes per commit): solved for the part every write
   // pays (w: request, checks, rows, answer) and the part a commit pays once (k: its page writes,
   // the fsync's system time), which is what group commit can share.
-  const per = (key: string) => {
-    const t = sums.get(key)!;
+  const per = (connections: number) => {
+    const t = sums.get(connections)!;
     return { cpu: t.cpuUs / Math.max(1, t.requests), perCommit: t.operations / Math.max(1, t.batches) };
   };
-  const [one, eight] = [per('worker1'), per('worker8')];
+  const [one, eight] = [per(1), per(8)];
   const commitCpu = (one.cpu - eight.cpu) / (1 / one.perCommit - 1 / eight.perCommit);
   const writeCpu = one.cpu - commitCpu / one.perCommit;
   const stats = await server.stop();
-  await mainServer.stop();
-  rmSync(mainDir, { recursive: true, force: true });
   const disk = bareWriteFsyncRate(path.join(ctx.work, 'fsync-probe.tmp'), 4096, 3);
   ctx.add({
     section: 'http',
@@ -249,7 +211,7 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     name: 'durable value writes over HTTP, 1 client',
     value: Math.round(run.b.rps),
     unit: 'writes/s',
-    note: `synchronous=FULL, each waits for its own fsync; ${where('worker1')}, p50 ${run.b.p50} ms, ${run.b.errors} errors`,
+    note: `synchronous=FULL, each waits for its own fsync; ${where(1)}, p50 ${run.b.p50} ms, ${run.b.errors} errors`,
   });
   ctx.add({
     section: 'http',
@@ -258,21 +220,14 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     unit: 'writes/s',
     target: '≥ 4× one client',
     pass: run.ratio >= 4 && run.a.errors === 0,
-    note: `${fmt(run.ratio, 1)}× one client (rounds ${run.ratios.map((r) => fmt(r, 1)).join('/')}); ${where('worker8')}, p50 ${run.a.p50} ms, ${run.a.errors} errors`,
-  });
-  ctx.add({
-    section: 'http',
-    name: 'the same, edits committing on the main thread: 8 clients',
-    value: Math.round(before.a.rps),
-    unit: 'writes/s',
-    note: `1 client ${Math.round(before.b.rps)}/s, ${fmt(before.ratio, 1)}× (rounds ${before.ratios.map((r) => fmt(r, 1)).join('/')}); 8 clients: ${where('main8')}; the worker's 8 clients / these: ${fmt(run.a.rps / before.a.rps, 2)}×`,
+    note: `${fmt(run.ratio, 1)}× one client (rounds ${run.ratios.map((r) => fmt(r, 1)).join('/')}); ${where(8)}, p50 ${run.a.p50} ms, ${run.a.errors} errors`,
   });
   ctx.add({
     section: 'http',
     name: 'durable write CPU: per write + per commit',
     value: Math.round(writeCpu),
     unit: 'µs',
-    note: `+ ${Math.round(commitCpu)} µs per commit (solved from both sides' CPU per write, both threads); 8 writes cost max(8 × the main thread's part, 8 × the worker's part + a commit)`,
+    note: `+ ${Math.round(commitCpu)} µs per commit (solved from both sides' CPU per write); with the fsync on this thread and 8 writes per commit, 4× one client needs a commit (its CPU and fsync) to take ≥ 6 writes' CPU`,
   });
   const rss = stats.maxRssMb ?? NaN;
   ctx.add({

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { openDatabase } from './store/db.js';
 import { Checkpointer } from './store/checkpointer.js';
-import { WriteWorker } from './domain/writer/writeWorker.js';
 import { createCtx, serviceConfig, type Ctx, type ServiceConfig } from './domain/context.js';
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
@@ -22,8 +21,6 @@ export interface ServiceOptions {
   static?: AppOptions['static'];
   /** How remote passwords are sealed; default: a key file in the data dir. */
   secrets?: SecretBox;
-  /** Record field edits on their own thread and connection (default on; see domain/writer). */
-  writeWorker?: boolean;
   /** Live sync of attached remotes in the background (default on; one-shot CLI commands turn it off). */
   liveSync?: boolean;
 }
@@ -70,7 +67,6 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const ctx = createCtx(db, opts.dataDir, config, opts.clock);
   const domain = new Domain(ctx);
   domain.search.start();
-  if (opts.writeWorker ?? true) domain.writer = new WriteWorker(domain, file, opts.nativeBinding);
   let firstRun: FirstRun | null = null;
   if (domain.users.count() === 0) {
     const email = opts.admin?.email || DEFAULT_ADMIN_EMAIL;
@@ -105,7 +101,6 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       if (!jobsEnded)
         console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
       domain.search.stop();
-      await domain.writer?.stop();
       await checkpointer.stop();
       if (db.open) db.close();
       return { jobsEnded };

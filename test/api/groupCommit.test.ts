@@ -5,8 +5,7 @@ import { startSyntheticService, type TestService } from '../support/service.js';
 
 let t: TestService;
 beforeAll(async () => {
-  // Record edits on this thread's group commit (the write worker has its own: writeWorker.test.ts).
-  t = await startSyntheticService(40, { writeWorker: false });
+  t = await startSyntheticService(40);
 });
 afterAll(() => t.close());
 

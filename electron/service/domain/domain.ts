@@ -1,7 +1,6 @@
 import { assertRead } from './access.js';
 import { ChangeLog, type Change } from './changeLog.js';
 import { GroupCommit } from './groupCommit.js';
-import type { WriteWorker } from './writer/writeWorker.js';
 import { Jobs } from './jobs.js';
 import { RecordLists } from './records/list.js';
 import { RecordTable } from './search/recordTable.js';
@@ -22,8 +21,6 @@ export class Domain {
   readonly reader: RecordReader;
   /** Route handlers' mutations go through here so concurrent ones share a commit. */
   readonly writes: GroupCommit;
-  /** Record field edits' thread, when the service runs one (createService does). */
-  writer: WriteWorker | null = null;
   readonly jobs: Jobs;
   readonly search: SearchIndex;
   readonly table: RecordTable;

@@ -21,11 +21,7 @@ export function valueRoutes(d: Domain) {
     }
     const email = typeof user_email === 'string' ? user_email : c.req.query('user_email');
     const user = d.users.actAs(c.get('user'), email);
-    const [record, field] = [c.req.param('record'), c.req.param('field')];
-    const v = value as string | number | boolean | null;
-    const rec = d.writer
-      ? await d.writer.run({ op: 'value', user, record, field, value: v })
-      : await d.writes.run(() => setValue(d, user, record, field, v));
+    const rec = await d.writes.run(() => setValue(d, user, c.req.param('record'), c.req.param('field'), value));
     return recordJson(c, d, rec, user);
   });
 
@@ -35,10 +31,9 @@ export function valueRoutes(d: Domain) {
       throw badRequest(`Malformed URL: the last segment must be "selected" or "unselected", not "${state}"`);
     }
     const user = d.users.actAs(c.get('user'), c.req.query('user_email'));
-    const [record, field, option, selected] = [c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected'];
-    const rec = d.writer
-      ? await d.writer.run({ op: 'option', user, record, field, option, selected })
-      : await d.writes.run(() => setOption(d, user, record, field, option, selected));
+    const rec = await d.writes.run(() =>
+      setOption(d, user, c.req.param('record'), c.req.param('field'), c.req.param('option'), state === 'selected'),
+    );
     return recordJson(c, d, rec, user);
   });
   return app;
