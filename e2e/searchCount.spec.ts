@@ -287,3 +287,26 @@ test.describe('capped at 300 on 600 records', () => {
     await expect(grid).toHaveAttribute('aria-rowcount', String(exact + 1));
   });
 });
+
+test.describe('capped at 300 on 600 records, counted on demand', () => {
+  const big = serveCapped(600, 300);
+
+  test('"Count all" beside a lower bound asks for the exact count and shows it', async ({ page }) => {
+    const served = big();
+    const count = page.getByTestId('match-count');
+    const countAll = page.getByRole('button', { name: 'Count all' });
+    await openSynthetic(page, served);
+    await expect(countAll).toHaveCount(0);
+
+    const gate = await holdExactCounts(page);
+    await page.getByRole('searchbox', { name: 'Search records' }).fill(WORD);
+    await expect(count).toHaveText('300+ of 600 match');
+    expect(gate.held(), 'no exact count before it is asked').toBe(0);
+    await countAll.click();
+    await expect.poll(gate.held).toBeGreaterThan(0);
+    gate.release();
+    const exact = await exactMatches(served);
+    await expect(count).toHaveText(`${exact} of 600 match`);
+    await expect(countAll).toHaveCount(0);
+  });
+});

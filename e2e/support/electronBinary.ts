@@ -1,18 +1,23 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The Electron binary npm downloaded on install, or null where that download failed. */
+/**
+ * The Electron binary npm downloaded on install, or null where that download failed. Found the
+ * way the electron package finds it, without requiring the package: where the binary is missing,
+ * its require tries the download again and prints a stack trace each time a spec file loads.
+ */
 export function electronBinary(): string | null {
-  try {
-    const bin = createRequire(path.join(ROOT, 'package.json'))('electron') as string;
-    return existsSync(bin) ? bin : null;
-  } catch {
-    return null;
-  }
+  const pkg = path.join(ROOT, 'node_modules', 'electron');
+  const pathFile = path.join(pkg, 'path.txt');
+  const exe = existsSync(pathFile) ? readFileSync(pathFile, 'utf8') : '';
+  if (!exe && !process.env.ELECTRON_OVERRIDE_DIST_PATH) return null;
+  const bin = process.env.ELECTRON_OVERRIDE_DIST_PATH
+    ? path.join(process.env.ELECTRON_OVERRIDE_DIST_PATH, exe || 'electron')
+    : path.join(pkg, 'dist', exe);
+  return existsSync(bin) ? bin : null;
 }
 
 export const ELECTRON_SKIP =

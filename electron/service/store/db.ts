@@ -22,6 +22,9 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  // Only a database without its first page can take it (switching to WAL writes that page): a new
+  // one gives back what large rewrites free (store/freePages.ts); older ones keep their mode.
+  if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

@@ -13,18 +13,39 @@ export interface NewTopRecord {
   publicDate: string;
 }
 
-/** New top-level records with their field data, gathered and then written with multi-row INSERTs. */
+/**
+ * New top-level records with their field data, gathered and then written with multi-row INSERTs.
+ * Field rows are kept as the INSERTs' flat parameters: tuples flattened at write time cost a fifth
+ * of a 50,000-row CSV import's CPU (Array.prototype.flat) and a tenth more in the collector.
+ */
 export interface NewRecordsBatch {
   records: NewTopRecord[];
-  /** record_rid, datafield_id, value, create_date, update_date, create_auth (value NULL for option and tag fields). */
-  values: [number, number, string | number | null, string, string, string][];
-  /** record_rid, option_id, datafield_id, selected_at */
-  options: [number, number, number, string][];
-  /** record_rid, tag_id, datafield_id, selected_at */
-  tags: [number, number, number, string][];
+  /** A field instance (value null for option and tag fields). */
+  value: (rid: number, fieldId: number, value: string | number | null, at: string, auth: string) => void;
+  option: (rid: number, optionId: number, fieldId: number, at: string) => void;
+  tag: (rid: number, tagId: number, fieldId: number, at: string) => void;
+  /** record_rid, datafield_id, value, create_date, update_date, create_auth per instance */
+  readonly values: unknown[];
+  /** record_rid, option_id, datafield_id, selected_at per selection */
+  readonly options: unknown[];
+  /** record_rid, tag_id, datafield_id, selected_at per selection */
+  readonly tags: unknown[];
 }
 
-export const emptyBatch = (): NewRecordsBatch => ({ records: [], values: [], options: [], tags: [] });
+export const emptyBatch = (): NewRecordsBatch => {
+  const values: unknown[] = [];
+  const options: unknown[] = [];
+  const tags: unknown[] = [];
+  return {
+    records: [],
+    values,
+    options,
+    tags,
+    value: (rid, fieldId, value, at, auth) => void values.push(rid, fieldId, value, at, at, auth),
+    option: (rid, optionId, fieldId, at) => void options.push(rid, optionId, fieldId, at),
+    tag: (rid, tagId, fieldId, at) => void tags.push(rid, tagId, fieldId, at),
+  };
+};
 
 /**
  * Bulk creation of new top-level records (the CSV import's writer). Ids are handed out from one
@@ -46,24 +67,13 @@ export const newRecordsStore = perConnection((db: Db) => {
     /** The next free rid and internal id; call inside the write transaction that uses them. */
     nextIds: () => nextIds.get()!,
     write: (b: NewRecordsBatch) => {
-      insRecords(
-        b.records.flatMap((r) => [
-          r.rid,
-          r.internalId,
-          r.uuid,
-          r.datatypeId,
-          null,
-          r.rid,
-          r.createdBy,
-          r.created,
-          r.created,
-          r.createAuth,
-          r.publicDate,
-        ]),
-      );
-      insValues(b.values.flat());
-      selections.options(b.options.flat());
-      selections.tags(b.tags.flat());
+      const records: unknown[] = [];
+      for (const r of b.records)
+        records.push(r.rid, r.internalId, r.uuid, r.datatypeId, null, r.rid, r.createdBy, r.created, r.created, r.createAuth, r.publicDate);
+      insRecords(records);
+      insValues(b.values);
+      selections.options(b.options);
+      selections.tags(b.tags);
     },
   };
 });

@@ -71,7 +71,7 @@ export function resolveFileConflict(
       });
     } else {
       const orphans = deleteFile(d, user, item).orphanCandidates;
-      queueMicrotask(() => new BlobStore(d.ctx).removeUnreferenced(orphans));
+      new BlobStore(d.ctx).removeUnreferenced(orphans);
     }
   } else {
     const op = files.conflictOp(item, 'file_delete');

@@ -381,6 +381,17 @@ export function DatasetScreen({
             <span className="count muted" role="status" data-testid="match-count">
               {count}
             </span>
+            {capped && (
+              // The service stops counting at its cap; the whole count is a deliberate, slower ask.
+              <button
+                type="button"
+                className="link"
+                onClick={() => setAskExact((n) => n + 1)}
+                title="Count every match (slower on large datasets)"
+              >
+                Count all
+              </button>
+            )}
             <button
               type="button"
               aria-expanded={filtering}

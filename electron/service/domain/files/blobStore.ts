@@ -28,8 +28,21 @@ export class BlobStore {
     return path.join(this.root, 'tmp', name);
   }
 
-  /** Deletes the bytes of hashes no file row references any more (call after the commit). */
+  /**
+   * Deletes the bytes of hashes no file row references any more. Called inside a transaction
+   * (a sync pull deleting files), it waits until that transaction has ended: deleting the bytes
+   * of a row the transaction then rolls back would leave a file without its content. Answers how
+   * many it removed now (0 when deferred).
+   */
   removeUnreferenced(hashes: Iterable<string>): number {
+    // Deferred past a close: the bytes stay, as they would had the app stopped a moment earlier.
+    if (!this.ctx.db.open) return 0;
+    if (this.ctx.db.inTransaction) {
+      const later = [...hashes];
+      // A macrotask, not a microtask: a transaction held across an await would re-queue forever.
+      if (later.length) setImmediate(() => this.removeUnreferenced(later));
+      return 0;
+    }
     const files = fileStore(this.ctx.db);
     let removed = 0;
     for (const h of hashes) {

@@ -1,5 +1,6 @@
 import type { Domain } from '../domain.js';
 import { bulkIndexStore } from '../../store/bulkIndexes.js';
+import { freePageStore } from '../../store/freePages.js';
 
 /**
  * Imports at least this large, and at least a quarter of the records already stored, build the
@@ -22,7 +23,16 @@ export async function withBulkIndexes<T>(d: Domain, expected: number, run: () =>
   try {
     return await run();
   } finally {
-    if (bulk) rebuildOrLeave(indexes);
+    if (bulk) {
+      rebuildOrLeave(indexes);
+      // Indexes dropped from a database that held data left their pages free; the rebuild took
+      // back only some (it writes full pages).
+      try {
+        freePageStore(d.ctx.db).reclaim();
+      } catch (e) {
+        console.error('[odr] free pages not reclaimed after a bulk import:', e);
+      }
+    }
   }
 }
 

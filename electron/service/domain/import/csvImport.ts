@@ -237,14 +237,14 @@ function addRow(d: Domain, t: RowTarget, rid: number, internalId: number, writes
   for (const c of writes) {
     given.add(c.field.id);
     if (c.kind === 'value') {
-      out.values.push([rid, c.field.id, c.stored, t.at, t.at, auth]);
+      out.value(rid, c.field.id, c.stored, t.at, auth);
       continue;
     }
-    out.values.push([rid, c.field.id, null, t.at, t.at, auth]);
-    for (const id of c.ids) (c.kind === 'options' ? out.options : out.tags).push([rid, id, c.field.id, t.at]);
+    out.value(rid, c.field.id, null, t.at, auth);
+    for (const id of c.ids) (c.kind === 'options' ? out.option : out.tag)(rid, id, c.field.id, t.at);
   }
   for (const [fieldId, options] of t.defaults) {
-    if (!given.has(fieldId)) for (const id of options) out.options.push([rid, id, fieldId, t.at]);
+    if (!given.has(fieldId)) for (const id of options) out.option(rid, id, fieldId, t.at);
   }
   // Like every import (the ODR-export importer too): one log entry per record, which the search
   // index and the rendered-record cache follow; sync does not push imports.

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { setImmediate as tick } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlobStore } from '../../electron/service/domain/files/blobStore.js';
+import { deleteFile } from '../../electron/service/domain/files/fileOps.js';
+import { tx } from '../../electron/service/domain/tx.js';
+import { SYNTH } from '../../bench/synthetic.js';
+import { startSyntheticService, type TestService } from '../support/service.js';
+
+// File bytes are deleted only once no committed row references them. A sync pull deletes files
+// inside its own transaction; deleting their bytes there, before the commit, lost them for good
+// when that transaction rolled back.
+
+const FILE = SYNTH.field('File');
+let t: TestService;
+
+beforeAll(async () => {
+  t = await startSyntheticService(5);
+});
+afterAll(() => t.close());
+
+async function uploaded(i: number, text: string) {
+  await t.admin.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(i), field_uuid: FILE },
+    { blob: new Blob([text], { type: 'text/plain' }), name: `blob${i}.txt` },
+  );
+  return t.service.ctx.db.prepare('SELECT uuid, content_hash AS hash FROM files WHERE original_name = ?').get(`blob${i}.txt`) as {
+    uuid: string;
+    hash: string;
+  };
+}
+
+describe('removing unreferenced bytes inside a transaction', () => {
+  const d = () => t.service.domain;
+  const blobs = () => new BlobStore(t.service.ctx);
+
+  it('keeps the bytes when the transaction that deleted the file rolls back', async () => {
+    const file = await uploaded(1, 'bytes of a file whose delete is rolled back');
+    expect(() =>
+      tx(t.service.ctx, () => {
+        const outcome = deleteFile(d(), d().users.firstSuperUser()!, file.uuid);
+        expect(outcome.orphanCandidates).toContain(file.hash);
+        blobs().removeUnreferenced(outcome.orphanCandidates);
+        throw new Error('the pull failed after its file deletes');
+      }),
+    ).toThrow('the pull failed');
+    await tick();
+    await tick();
+    expect(existsSync(blobs().pathOf(file.hash))).toBe(true);
+    const res = await t.admin.send('GET', `/file/${file.uuid}`);
+    expect(await res.text()).toBe('bytes of a file whose delete is rolled back');
+  });
+
+  it('removes the bytes once the transaction that deleted the file has committed', async () => {
+    const file = await uploaded(2, 'bytes of a file deleted for good');
+    tx(t.service.ctx, () => {
+      const outcome = deleteFile(d(), d().users.firstSuperUser()!, file.uuid);
+      expect(blobs().removeUnreferenced(outcome.orphanCandidates)).toBe(0);
+      // Still there inside the transaction: the commit may yet fail.
+      expect(existsSync(blobs().pathOf(file.hash))).toBe(true);
+    });
+    await tick();
+    expect(existsSync(blobs().pathOf(file.hash))).toBe(false);
+  });
+
+  it('removes them at once outside a transaction', async () => {
+    const file = await uploaded(3, 'bytes of a file deleted outside a transaction');
+    const outcome = tx(t.service.ctx, () => deleteFile(d(), d().users.firstSuperUser()!, file.uuid));
+    expect(blobs().removeUnreferenced(outcome.orphanCandidates)).toBe(1);
+    expect(existsSync(blobs().pathOf(file.hash))).toBe(false);
+  });
+});
