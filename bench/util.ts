@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,23 +11,55 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Times `fn` n times (after a warm-up); returns p50/p99 in ms. */
+/**
+ * Times `fn` n times (after a warm-up); returns p50/p99 in ms, and `cpu50`, the median CPU time
+ * of this process per call (ms): on a shared machine the wall time also holds the wait for a
+ * core, the CPU time only the work. The warm-up calls fn(warmFrom + i): by default the first
+ * measured indices again; a figure of distinct items passes `n` so the warm-up warms the code,
+ * not the items it then measures (they would be cache hits).
+ */
 export async function timeIt(
   n: number,
   fn: (i: number) => unknown,
   warm = Math.min(200, n),
-): Promise<{ p50: number; p99: number; perSec: number }> {
-  for (let i = 0; i < warm; i++) await fn(i);
+  warmFrom = 0,
+): Promise<{ p50: number; p99: number; perSec: number; cpu50: number }> {
+  for (let i = 0; i < warm; i++) await fn(warmFrom + i);
   const ts: number[] = [];
+  const cpu: number[] = [];
   const start = performance.now();
   for (let i = 0; i < n; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn(i);
     ts.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   const total = performance.now() - start;
   ts.sort((a, b) => a - b);
-  return { p50: percentile(ts, 50), p99: percentile(ts, 99), perSec: (n / total) * 1000 };
+  return { p50: percentile(ts, 50), p99: percentile(ts, 99), perSec: (n / total) * 1000, cpu50: median(cpu) };
+}
+
+/**
+ * Reads a file through once (sequentially, 8 MB at a time) so the OS page cache holds it: a
+ * database only partly resident answers its first-touch reads from the disk, which on this shared
+ * machine depends on what other processes read lately, not on our code. Returns the MB/s: a rate
+ * far above the disk's means most of it was resident already.
+ */
+export function readThrough(file: string): { secs: number; mbPerSec: number } {
+  if (!existsSync(file)) return { secs: 0, mbPerSec: NaN };
+  const fd = openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(8 * 2 ** 20);
+  const t0 = performance.now();
+  let bytes = 0;
+  try {
+    for (let n; (n = readSync(fd, buf, 0, buf.length, bytes)) > 0;) bytes += n;
+  } finally {
+    closeSync(fd);
+  }
+  const secs = (performance.now() - t0) / 1000;
+  return { secs, mbPerSec: bytes / 2 ** 20 / secs };
 }
 
 /** The middle of a list of samples (the upper middle for an even count). */
