@@ -1,11 +1,16 @@
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { KeepFilesOfflineAnswer } from '../../shared/schemas/sync.js';
+import { FileFetcher } from '../../electron/service/sync/filePull.js';
+import { RemoteClient } from '../../electron/service/sync/remoteClient.js';
 import { ADMIN, type TestService } from '../support/service.js';
 import { startLocal, startRemote, type RemoteProc } from './support.js';
 
@@ -237,6 +242,40 @@ describe('files only on the server', () => {
     expect(rowOf(entry.file_uuid)!.content_hash).toBeNull();
     local.service.ctx.db.prepare('UPDATE files SET file_size = 5000 WHERE uuid = ?').run(entry.file_uuid);
     expect((await localGet(entry.file_uuid)).status).toBe(200);
+  });
+
+  it('gives up a download whose body stops moving (the stall limit) and keeps nothing', async () => {
+    await remote.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(5), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([randomBytes(5000)]), name: 'stalls.bin' },
+    );
+    await run();
+    const file = local.service.sync.files.missing(SYNTH.dataset).find((f) => f.original_name === 'stalls.bin')!;
+    // A server that answers the login, then sends the file's headers and a fifth of its bytes.
+    const stalling = createServer((req, res) => {
+      if (req.method === 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":"t"}');
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '5000' });
+      res.write(Buffer.alloc(1000));
+    });
+    await new Promise<void>((r) => stalling.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/api/v4`;
+    const tmpDir = path.dirname(local.service.sync.blobs.tmpPath('x'));
+    const tmpBefore = readdirSync(tmpDir).length;
+    process.env.ODR_FILE_STALL_SECONDS = '0.3';
+    try {
+      const fetcher = new FileFetcher(local.service.domain, local.service.sync.blobs, () => new RemoteClient(url, 'u', 'p'));
+      const t0 = performance.now();
+      await expect(fetcher.ensure(file)).rejects.toThrow(/download broke off \(no bytes for 0.3 s\); nothing was kept/);
+      expect(performance.now() - t0).toBeLessThan(10_000);
+    } finally {
+      delete process.env.ODR_FILE_STALL_SECONDS;
+      stalling.closeAllConnections();
+      stalling.close();
+    }
+    expect(rowOf(file.uuid)!.content_hash).toBeNull();
+    expect(readdirSync(tmpDir).length).toBe(tmpBefore);
+    // The next use fetches it from the real server.
+    expect((await localGet(file.uuid)).status).toBe(200);
   });
 
   it('keeps a dataset offline: every missing file downloads as a tracked job with progress; refused ones are listed', async () => {

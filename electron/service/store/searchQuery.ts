@@ -46,32 +46,59 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /**
- * A subquery yielding the top-level record ids whose tree has a row matching `where`.
+ * How a term is tested on the top-level record `r`. 'set': `r.rid IN (subquery)`, the subquery
+ * read once (one pass over the field's values, however many results are wanted). 'each': a
+ * correlated `EXISTS` per record, a few index seeks each: far cheaper when the first page of a
+ * common match lies among the first records (store/searchQuery.ts `candidates` with a probe).
+ */
+export type TermTest = 'set' | 'each';
+
+/** The rows of `table` matching `where` (on `v`), and whether all their fields are top-level. */
+interface Rows {
+  table: string;
+  conds: string;
+  args: unknown[];
+  allTop: boolean;
+}
+
+/**
  * `byField: false` for selections: option and tag ids belong to one field already, and leaving
  * the field out lets the option/tag index answer alone.
  */
-
-function topsOf(table: string, fields: SearchField[], d: TermContext, where: string, args: unknown[], byField = true): Compiled {
-  const allTop = fields.every((f) => d.isTopLevel(f.datatypeId));
+function rowsOf(table: string, fields: SearchField[], d: TermContext, where: string, args: unknown[], byField = true): Rows {
   const ids = byField ? fields.map((f) => f.id) : [];
   const conds = [...(byField ? [`v.datafield_id IN (${marks(ids.length)})`] : []), where].join(' AND ');
-  const sql = allTop
-    ? `SELECT v.record_rid FROM ${table} v WHERE ${conds}`
-    : `SELECT c.top_rid FROM ${table} v JOIN records c ON c.rid = v.record_rid WHERE ${conds}`;
-  return { sql, args: [...ids, ...args] };
+  return { table, conds, args: [...ids, ...args], allTop: fields.every((f) => d.isTopLevel(f.datatypeId)) };
 }
 
-/** A term as `r.rid [NOT] IN (…)`, or a condition on the top-level record `r` itself. */
-export function compileTerm(d: TermContext, t: Term): Compiled {
-  const inner = (c: Compiled, negate = false): Compiled => ({ sql: `r.rid ${negate ? 'NOT IN' : 'IN'} (${c.sql})`, args: c.args });
+/** `r` has (or, negated, has no) record in its tree with a row among `rows`. */
+function hasRow(rows: Rows, how: TermTest, negate = false): Compiled {
+  const { table, conds, args, allTop } = rows;
+  if (how === 'set') {
+    const sql = allTop
+      ? `SELECT v.record_rid FROM ${table} v WHERE ${conds}`
+      : `SELECT c.top_rid FROM ${table} v JOIN records c ON c.rid = v.record_rid WHERE ${conds}`;
+    return { sql: `r.rid ${negate ? 'NOT IN' : 'IN'} (${sql})`, args };
+  }
+  // CROSS JOIN keeps the tree's records outermost: left to itself the planner scans the
+  // field's whole value index for every record.
+  const sql = allTop
+    ? `SELECT 1 FROM ${table} v WHERE v.record_rid = r.rid AND ${conds}`
+    : `SELECT 1 FROM records c CROSS JOIN ${table} v ON v.record_rid = c.rid WHERE c.top_rid = r.rid AND ${conds}`;
+  return { sql: `${negate ? 'NOT ' : ''}EXISTS (${sql})`, args };
+}
+
+/** A term as a condition on the top-level record `r`. */
+export function compileTerm(d: TermContext, t: Term, how: TermTest = 'set'): Compiled {
+  const has = (rows: Rows, negate = false) => hasRow(rows, how, negate);
   switch (t.kind) {
     case 'text': {
       const m = t.match;
       if (m.mode === 'empty' || m.mode === 'filled') {
-        return inner(topsOf('field_values', t.fields, d, "v.value IS NOT NULL AND v.value != ''", []), m.mode === 'empty');
+        return has(rowsOf('field_values', t.fields, d, "v.value IS NOT NULL AND v.value != ''", []), m.mode === 'empty');
       }
-      if (m.mode === 'exact') return inner(topsOf('field_values', t.fields, d, 'v.value = ? COLLATE NOCASE', [m.text]));
-      return inner(topsOf('field_values', t.fields, d, "v.value LIKE ? ESCAPE '\\'", [`%${escapeLike(m.text)}%`]));
+      if (m.mode === 'exact') return has(rowsOf('field_values', t.fields, d, 'v.value = ? COLLATE NOCASE', [m.text]));
+      return has(rowsOf('field_values', t.fields, d, "v.value LIKE ? ESCAPE '\\'", [`%${escapeLike(m.text)}%`]));
     }
     case 'compare': {
       // Integers are stored as numbers and range over field_values_by_field; decimals are text
@@ -81,8 +108,8 @@ export function compileTerm(d: TermContext, t: Term): Compiled {
       const col = decimal ? 'CAST(v.value AS REAL)' : 'v.value COLLATE NOCASE';
       const kind = decimal ? "typeof(v.value) = 'text' AND v.value GLOB '[0-9.+-]*'" : "v.value IS NOT NULL AND v.value != ''";
       const where = [kind, ...t.all.map((c) => `${col} ${c.op} ?`)].join(' AND ');
-      return inner(
-        topsOf(
+      return has(
+        rowsOf(
           'field_values',
           t.fields,
           d,
@@ -91,23 +118,21 @@ export function compileTerm(d: TermContext, t: Term): Compiled {
         ),
       );
     }
-    case 'boolean': {
-      const on = topsOf('field_values', t.fields, d, 'v.value = 1', []);
-      return inner(on, !t.selected);
-    }
+    case 'boolean':
+      return has(rowsOf('field_values', t.fields, d, 'v.value = 1', []), !t.selected);
     case 'options':
     case 'tags': {
       const table = t.kind === 'options' ? 'option_selections' : 'tag_selections';
       const col = t.kind === 'options' ? 'option_id' : 'tag_id';
       const parts: Compiled[] = [];
-      if (t.any.length) parts.push(inner(topsOf(table, t.fields, d, `v.${col} IN (${marks(t.any.length)})`, t.any, false)));
-      if (t.none.length) parts.push(inner(topsOf(table, t.fields, d, `v.${col} IN (${marks(t.none.length)})`, t.none, false), true));
+      if (t.any.length) parts.push(has(rowsOf(table, t.fields, d, `v.${col} IN (${marks(t.any.length)})`, t.any, false)));
+      if (t.none.length) parts.push(has(rowsOf(table, t.fields, d, `v.${col} IN (${marks(t.none.length)})`, t.none, false), true));
       if (!parts.length) return { sql: '1', args: [] };
       return { sql: `(${parts.map((p) => p.sql).join(' AND ')})`, args: parts.flatMap((p) => p.args) };
     }
     case 'file': {
       const where = t.name === undefined ? 'v.parent_rid IS NULL' : "v.parent_rid IS NULL AND v.original_name LIKE ? ESCAPE '\\'";
-      return inner(topsOf('files', t.fields, d, where, t.name === undefined ? [] : [`%${escapeLike(t.name)}%`]), !t.has);
+      return has(rowsOf('files', t.fields, d, where, t.name === undefined ? [] : [`%${escapeLike(t.name)}%`]), !t.has);
     }
     case 'public': {
       const sql = `(r.public_date != '${PRIVATE_DATE}' AND r.public_date <= ?)`;
@@ -137,20 +162,34 @@ export interface SearchQuery {
   merge: 'AND' | 'OR';
 }
 
-function searchSql(d: TermContext, q: SearchQuery): Compiled {
-  const where: string[] = [`r.parent_rid IS NULL AND r.datatype_id IN (${marks(q.datasetIds.length)})`];
-  const args: unknown[] = [...q.datasetIds];
+/**
+ * The search as one statement. With `firstRecords`, only that many of the (single) dataset's
+ * first top-level records, in rid order, are tested, each term per record ('each').
+ */
+function searchSql(d: TermContext, q: SearchQuery, firstRecords?: number): Compiled {
+  const cols = 'rid, datatype_id, created_by, public_date';
+  const where: string[] = [];
+  const args: unknown[] = [];
+  let from: string;
+  if (firstRecords === undefined) {
+    from = 'records r';
+    where.push(`r.parent_rid IS NULL AND r.datatype_id IN (${marks(q.datasetIds.length)})`);
+    args.push(...q.datasetIds);
+  } else {
+    from = `(SELECT ${cols} FROM records WHERE parent_rid IS NULL AND datatype_id = ? ORDER BY rid LIMIT ?) r`;
+    args.push(q.datasetIds[0], firstRecords);
+  }
   if (q.match) {
     where.push('r.rid IN (SELECT rowid FROM record_search WHERE record_search MATCH ?)');
     args.push(q.match);
   }
-  const terms = q.terms.map((t) => compileTerm(d, t));
+  const terms = q.terms.map((t) => compileTerm(d, t, firstRecords === undefined ? 'set' : 'each'));
   if (terms.length) {
     where.push(`(${terms.map((t) => t.sql).join(q.merge === 'OR' ? ' OR ' : ' AND ')})`);
     args.push(...terms.flatMap((t) => t.args));
   }
   return {
-    sql: `SELECT r.rid, r.datatype_id, r.created_by, r.public_date FROM records r WHERE ${where.join(' AND ')} ORDER BY r.rid`,
+    sql: `SELECT r.rid, r.datatype_id, r.created_by, r.public_date FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.rid`,
     args,
   };
 }
@@ -161,9 +200,18 @@ export const searchStore = (db: Db) => ({
     const { sql, args } = searchSql(d, q);
     return shaped(db)<unknown[], SearchCandidate>(sql).iterate(...args);
   },
+  /**
+   * The candidates among a single dataset's first `records` top-level records, in rid order: a
+   * prefix of what `candidates` yields, found without reading the terms' whole value sets.
+   */
+  firstCandidates: (d: TermContext, q: SearchQuery, records: number): IterableIterator<SearchCandidate> => {
+    if (q.datasetIds.length !== 1) throw new Error('firstCandidates searches one dataset');
+    const { sql, args } = searchSql(d, q, records);
+    return shaped(db)<unknown[], SearchCandidate>(sql).iterate(...args);
+  },
   /** SQLite's plan (EXPLAIN QUERY PLAN details): tests check the indexes a search uses. */
-  plan: (d: TermContext, q: SearchQuery): string[] => {
-    const { sql, args } = searchSql(d, q);
+  plan: (d: TermContext, q: SearchQuery, firstRecords?: number): string[] => {
+    const { sql, args } = searchSql(d, q, firstRecords);
     return db
       .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
       .all(...args)

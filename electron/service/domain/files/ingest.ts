@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { mkdirSync } from 'node:fs';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from './blobStore.js';
 
 /** Bytes that streamed into the store's tmp area, hashed on the way. */
@@ -16,24 +15,32 @@ export interface Staged {
 
 export class TooLarge extends Error {}
 
-/** Streams `source` to a tmp file while hashing; never holds the file in memory. */
-export async function stage(blobs: BlobStore, source: Readable, maxBytes: number): Promise<Staged> {
+/**
+ * Streams `source` to a tmp file, hashing and counting each chunk as it is written (one pass,
+ * no stream hops between); never holds the file in memory. The file is flushed to disk once,
+ * when it closes: its bytes are on disk before a database row can point at them.
+ */
+export async function stage(blobs: BlobStore, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Staged> {
   const tmp = blobs.tmpPath(`${Date.now()}-${randomBytes(8).toString('hex')}`);
   const hash = createHash('sha256');
   let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      size += chunk.length;
-      if (size > maxBytes) return cb(new TooLarge(`File larger than ${maxBytes} bytes`));
-      hash.update(chunk);
-      cb(null, chunk);
-    },
-  });
-  // flush: the bytes are on disk before a database row can point at them.
   const out = createWriteStream(tmp, { flush: true, highWaterMark: 1024 * 1024 });
+  let writeError: Error | undefined;
+  out.on('error', (e) => (writeError = e));
   try {
-    await pipeline(source, meter, out);
+    for await (const chunk of source) {
+      if (writeError) throw writeError;
+      size += chunk.length;
+      if (size > maxBytes) throw new TooLarge(`File larger than ${maxBytes} bytes`);
+      hash.update(chunk);
+      // once() rejects on the stream's 'error' event.
+      if (!out.write(chunk)) await once(out, 'drain');
+    }
+    out.end();
+    // Settles on 'close', after the flush.
+    await finished(out);
   } catch (e) {
+    out.destroy();
     // A stream failed while the file was still being opened creates it after an early rm.
     if (!out.closed) await once(out, 'close').catch(() => undefined);
     await rm(tmp, { force: true });
