@@ -25,7 +25,10 @@ const statements = (db: Db) => ({
     [number | null, number, string, number, number | null, number, number | null, string, string, string, string]
   >(`INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  setTop: db.prepare<[number]>('UPDATE records SET top_rid = rid WHERE rid = ?'),
+  // What SQLite picks for a NULL rid (no AUTOINCREMENT: the largest plus one), asked first so a
+  // top-level row is written with its top_rid; an UPDATE after the INSERT rewrote the row and moved
+  // its records_by_top entry, a tenth of a record's import.
+  nextRid: db.prepare<[], number>('SELECT COALESCE(MAX(rid), 0) + 1 FROM records').pluck(),
   // One row by its key, its parent returned to climb on: a statement that may change several rows
   // (the recursive form touchMany uses) pays for a statement journal inside a savepoint, and every
   // group-committed write is one; a single write's chain is a row or two.
@@ -107,15 +110,15 @@ export class RecordStore {
   insert(n: NewRecord): RecordRow {
     const wanted = n.internalId;
     const internalId = wanted !== undefined && !this.s.internalIdTaken.get(wanted) ? wanted : this.s.nextInternalId.get()!;
-    // NULL: SQLite picks the next row id.
-    const rid = n.rid !== undefined && !this.byRid(n.rid) ? n.rid : null;
+    // NULL: SQLite picks the next row id (a child's; a top-level row's top_rid is its own rid).
+    const rid = n.rid !== undefined && !this.byRid(n.rid) ? n.rid : n.parent ? null : this.s.nextRid.get()!;
     const info = this.s.insert.run(
       rid,
       internalId,
       n.uuid,
       n.datatypeId,
       n.parent?.rid ?? null,
-      n.parent?.top_rid ?? 0,
+      n.parent ? n.parent.top_rid : rid!,
       n.createdBy,
       n.createDate,
       n.updateDate,
@@ -123,7 +126,6 @@ export class RecordStore {
       n.publicDate,
     );
     const made = Number(info.lastInsertRowid);
-    if (!n.parent) this.s.setTop.run(made);
     // The row as just written (reading it back cost a bulk pull a thirtieth of its time).
     return {
       rid: made,

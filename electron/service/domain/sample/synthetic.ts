@@ -138,25 +138,47 @@ export function syntheticTemplate() {
 
 const WORDS = ['basalt', 'olivine', 'sand', 'crater', 'ridge', 'sample', 'drill', 'scoop', 'clay', 'sulfate', 'hematite', 'quartz'];
 
-function entry(t: FieldTypeName, id: number, uuid: string, name: string) {
+interface FieldHead {
+  id: number;
+  uuid: string;
+  name: string;
+}
+
+/** A field entry as exports write it; `extra` holds its value, selections or files. */
+function entry(h: FieldHead, extra: Record<string, unknown>): Record<string, unknown> {
   return {
-    field_name: name,
-    field_uuid: uuid,
+    field_name: h.name,
+    field_uuid: h.uuid,
     template_field_uuid: null,
-    id,
+    id: h.id,
     _field_metadata: { _public_date: STAMP, _create_date: STAMP, _update_date: STAMP, _create_auth: 'Synthetic Generator' },
+    ...extra,
   };
 }
+
+// Built once: names, uuids and option uuids were a tenth of the sample generator's import time
+// when derived again for every field of every record.
+const HEADS = new Map<FieldTypeName, FieldHead>(
+  FIELD_TYPE_NAMES.map((t, i) => [t, { id: 9001 + i, uuid: SYNTH.field(t), name: t === 'Short Text' ? 'Sample ID' : `${t} field` }]),
+);
+const CHILD_HEADS: FieldHead[] = [
+  { id: 9101, uuid: SYNTH.childField(1), name: 'Split' },
+  { id: 9102, uuid: SYNTH.childField(2), name: 'Mass (g)' },
+  { id: 9103, uuid: SYNTH.childField(3), name: 'Notes' },
+];
+const OPTIONS = new Map<FieldTypeName, { uuid: string; name: string }[]>(
+  Object.entries(OPTION_COUNTS).map(([t, n]) => [
+    t as FieldTypeName,
+    Array.from({ length: n + 1 }, (_, k) => ({ uuid: SYNTH.option(t as FieldTypeName, k), name: `${t} option ${k}` })),
+  ]),
+);
+const TAG_UUIDS = Array.from({ length: 13 }, (_, k) => SYNTH.tag(k));
 
 export function syntheticRecord(i: number, seed = 1): Record<string, unknown> {
   const r = rng(seed * 1_000_003 + i);
   const word = () => WORDS[Math.floor(r() * WORDS.length)]!;
   const fields: Record<string, unknown>[] = [];
-  const add = (t: FieldTypeName, extra: Record<string, unknown>) =>
-    fields.push({
-      ...entry(t, 9001 + FIELD_TYPE_NAMES.indexOf(t), SYNTH.field(t), t === 'Short Text' ? 'Sample ID' : `${t} field`),
-      ...extra,
-    });
+  const add = (t: FieldTypeName, extra: Record<string, unknown>) => fields.push(entry(HEADS.get(t)!, extra));
   add('Short Text', { value: `S-${String(i).padStart(6, '0')}` });
   add('Medium Text', { value: `${word()} ${word()} ${i}` });
   add('Long Text', { value: `${word()} ${word()} ${word()} near ${word()} site ${i % 97}` });
@@ -165,12 +187,10 @@ export function syntheticRecord(i: number, seed = 1): Record<string, unknown> {
   add('Decimal', { value: (r() * 1000 - 500).toFixed(3) });
   add('Boolean', { selected: r() < 0.5 ? 1 : 0 });
   add('DateTime', { value: `20${10 + Math.floor(r() * 15)}-0${1 + Math.floor(r() * 9)}-1${Math.floor(r() * 9)}` });
-  const pick = (t: FieldTypeName, k: number) => ({
-    id: 0,
-    template_radio_option_uuid: SYNTH.option(t, k),
-    name: `${t} option ${k}`,
-    selected: 1,
-  });
+  const pick = (t: FieldTypeName, k: number) => {
+    const o = OPTIONS.get(t)![k]!;
+    return { id: 0, template_radio_option_uuid: o.uuid, name: o.name, selected: 1 };
+  };
   add('Single Radio', { values: [pick('Single Radio', 1 + Math.floor(r() * 3))] });
   add('Single Select', { values: [pick('Single Select', 1 + Math.floor(r() * 4))] });
   add('Multiple Radio', { values: [pick('Multiple Radio', 1), ...(r() < 0.5 ? [pick('Multiple Radio', 3)] : [])] });
@@ -182,11 +202,11 @@ export function syntheticRecord(i: number, seed = 1): Record<string, unknown> {
   const root = 1 + Math.floor(r() * 3);
   add('Tags', {
     tags: [
-      { id: 0, template_tag_uuid: SYNTH.tag(root), name: `Group ${root}`, selected: 1 },
+      { id: 0, template_tag_uuid: TAG_UUIDS[root], name: `Group ${root}`, selected: 1 },
       {
         id: 0,
-        template_tag_uuid: SYNTH.tag(root * 3 + 1),
-        parent_template_tag_uuid: SYNTH.tag(root),
+        template_tag_uuid: TAG_UUIDS[root * 3 + 1],
+        parent_template_tag_uuid: TAG_UUIDS[root],
         name: `Group ${root} item 1`,
         selected: 1,
       },
@@ -237,9 +257,9 @@ export function syntheticRecord(i: number, seed = 1): Record<string, unknown> {
       metadata_for_uuid: '',
       _record_metadata: { _create_date: STAMP, _update_date: STAMP, _create_auth: 'Synthetic Generator', _public_date: STAMP },
       fields: [
-        { ...entry('Short Text', 9101, SYNTH.childField(1), 'Split'), value: `split ${j + 1}` },
-        { ...entry('Decimal', 9102, SYNTH.childField(2), 'Mass (g)'), value: (r() * 10).toFixed(4) },
-        { ...entry('Paragraph Text', 9103, SYNTH.childField(3), 'Notes'), value: `${word()} ${word()}` },
+        entry(CHILD_HEADS[0]!, { value: `split ${j + 1}` }),
+        entry(CHILD_HEADS[1]!, { value: (r() * 10).toFixed(4) }),
+        entry(CHILD_HEADS[2]!, { value: `${word()} ${word()}` }),
       ],
       records: [],
     })),
