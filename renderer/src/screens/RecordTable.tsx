@@ -140,16 +140,14 @@ const Row = memo(function Row({
         if (f.fieldtype === 'Image') {
           const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
           const first = groupImages(e?.files ?? [])[0];
+          const text = cellText(rec, f);
+          // The count shows even when no image is on this computer to preview.
           return (
-            <div role="gridcell" key={f.field_uuid} className="cell img">
+            <div role="gridcell" key={f.field_uuid} className="cell img" title={text || undefined}>
               {first && first.original.content_local !== false && (
-                <img
-                  src={api.fileUrl((first.thumb ?? first.original).file_uuid)}
-                  alt={first.original.original_name}
-                  height={28}
-                  loading="lazy"
-                />
+                <img src={api.fileUrl((first.thumb ?? first.original).file_uuid)} alt="" height={28} loading="lazy" />
               )}
+              {text}
             </div>
           );
         }
