@@ -330,7 +330,15 @@ export function RecordTable({
   };
 
   useEffect(() => {
-    if (active >= 0 && active < total) virtualizer.scrollToIndex(active, { align: 'auto' });
+    if (active < 0 || active >= total) return;
+    // A row already wholly in view (the usual arrow step) needs no scroll: asking the virtualizer
+    // anyway reads the element's scroll height, a forced layout in the middle of the commit
+    // (~3 ms a keypress at 100k rows), before the pane's own changes are laid out again.
+    const row = virtualizer.getVirtualItems().find((it) => it.index === active);
+    const top = virtualizer.scrollOffset;
+    const view = virtualizer.scrollRect?.height;
+    if (row && top !== null && view && row.start > top + HEAD_HEIGHT && row.end < top + view) return;
+    virtualizer.scrollToIndex(active, { align: 'auto' });
   }, [active, total, virtualizer]);
 
   const activeUuid = active >= 0 && active < total ? recordAt(active, true)?.record_uuid : undefined;
