@@ -1,11 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { NO_FIXTURES, field, haveFixtures, openDataset, openRecord } from './support/app.js';
 import { SYNTH_NAME, findAndOpen } from './support/curate.js';
-import { blockingViolations } from './support/screens.js';
+import { blockingViolations, everyShot } from './support/screens.js';
+
+/** A record's cell in the table column headed `column`. */
+async function tableCell(page: Page, record: string, column: string) {
+  const grid = page.getByRole('grid');
+  const at = await grid.getByRole('columnheader').evaluateAll((hs, c) => hs.findIndex((h) => h.textContent?.startsWith(c)), column);
+  expect(at, `a "${column}" column`).toBeGreaterThan(0);
+  return grid.locator(`[data-record][aria-label="${record}"] > :nth-child(${at + 1})`);
+}
 
 // Issue #15 item 7: images open in a viewer (full size, zoom, pan, previous/next, Escape gives the
 // focus back), file sizes shown in bytes, and a file not on this computer says why.
@@ -32,6 +40,8 @@ test('image viewer: full size, zoom, pan, previous/next, Escape returns the focu
   const openB = images.getByRole('button', { name: `View ${path.basename(b)}` });
   await expect(openA).toBeVisible();
   await expect(openB).toBeVisible();
+  // The table counts the two images (not their thumbnails), as it counts files.
+  await expect(await tableCell(page, SYNTH_NAME(26), 'Image field')).toHaveText('2 images');
 
   // Keyboard: the thumbnail is a button.
   await openA.focus();
@@ -92,6 +102,10 @@ test.describe('CheMin (real ODR export)', () => {
     const editor = await openRecord(page, 'Rocknest (5th scoop)');
     const images = field(editor, 'Images');
     await expect(images.getByText(/Not on this computer: the import carried only its description/).first()).toBeVisible();
+    // Its images are not here to preview, and the table still says how many there are.
+    const cell = await tableCell(page, 'Rocknest (5th scoop)', 'Images');
+    await expect(cell).toHaveText(/^\d+ images$/);
+    await everyShot(page, 'i-image-column');
     await images
       .getByRole('button', { name: /^View / })
       .first()

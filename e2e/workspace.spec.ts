@@ -39,8 +39,12 @@ test.describe('every screen at 1024×700, 1400×900 and 1920×1080, light and da
     await rows(page)
       .nth(3)
       .click({ modifiers: ['Shift'] });
+    const names = await Promise.all([1, 2, 3].map((i) => rows(page).nth(i).getAttribute('aria-label')));
     await page.getByRole('button', { name: 'Delete selected (3)' }).click();
-    await expect(page.getByRole('dialog')).toBeVisible();
+    // The dialog names what it deletes, the row clicked to read included.
+    await expect(page.getByRole('dialog', { name: 'Delete 3 records?' }).locator('#confirm-body')).toContainText(
+      `Deletes ${names[0]}, ${names[1]} and ${names[2]}, with their values`,
+    );
     await everyShot(page, 'd-confirm-dialog');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -185,6 +189,15 @@ test('multi-select: Ctrl-click toggles, Shift-click ranges, Ctrl+A and the heade
   const total = Number((await page.getByTestId('match-count').innerText()).replace(/\D/g, ''));
   await grid(page).focus();
   await page.keyboard.press('Control+a');
+  await expect(page.getByRole('button', { name: `Delete selected (${total.toLocaleString('en-US')})` })).toBeVisible();
+  // Past five records the delete dialog names five and counts the rest; Cancel deletes nothing.
+  await page.getByRole('button', { name: `Delete selected (${total.toLocaleString('en-US')})` }).click();
+  const confirm = page.getByRole('dialog', { name: `Delete ${total.toLocaleString('en-US')} records?` });
+  await expect(confirm.locator('#confirm-body')).toHaveText(
+    new RegExp(`^Deletes ([^,]+, ){4}[^,]+ and ${(total - 5).toLocaleString('en-US')} more, with their values`),
+  );
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
   await expect(page.getByRole('button', { name: `Delete selected (${total.toLocaleString('en-US')})` })).toBeVisible();
   // Ctrl+A selected records, not the page's text.
   expect(await page.evaluate(() => window.getSelection()?.toString() ?? '')).toBe('');

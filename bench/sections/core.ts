@@ -17,6 +17,8 @@ const TEXT_FIELDS = ['Short Text', 'Medium Text', 'Long Text', 'Paragraph Text']
 interface Scale {
   n: number;
   importRate: number;
+  /** Records per CPU second of the import (every thread: the checkpointer's and the sorter's too). */
+  importCpuRate: number;
   read: number;
   list: number;
   search: number;
@@ -68,31 +70,34 @@ export async function buildScale(
   n: number,
   // The largest scale keeps the name the startup and ui sections read.
   name = n === ctx.records ? 'data-core' : `data-core-${n}`,
-): Promise<{ dataDir: string; service: Service; secs: number | null; total: number }> {
+): Promise<{ dataDir: string; service: Service; secs: number | null; cpuSecs: number | null; total: number }> {
   const dir = path.join(ctx.work, name);
   const built = path.join(dir, BUILT);
   if (ctx.reuse && existsSync(built)) {
     const was = JSON.parse(readFileSync(built, 'utf8')) as { records: number; total: number };
     if (was.records === n)
-      return { dataDir: dir, service: await createService({ dataDir: dir, admin: ADMIN }), secs: null, total: was.total };
+      return { dataDir: dir, service: await createService({ dataDir: dir, admin: ADMIN }), secs: null, cpuSecs: null, total: was.total };
   }
   const dataDir = freshDir(ctx, name);
   const service = await createService({ dataDir, admin: ADMIN });
   const user = service.domain.users.firstSuperUser()!;
+  const cpu0 = process.cpuUsage();
   const { secs, result: made } = await timed(() =>
     createSampleDataset(service.domain, user, n, { progress: () => true, cancelled: () => false }),
   );
+  const cpu = process.cpuUsage(cpu0);
   const total = made.records + made.children;
   writeFileSync(built, JSON.stringify({ records: n, total }));
-  return { dataDir, service, secs, total };
+  return { dataDir, service, secs, cpuSecs: (cpu.user + cpu.system) / 1e6, total };
 }
 
 /** Issue 2 and 17's figures at one scale; the 100k scale (or the only one) also gets the HTTP figures. */
 async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promise<Scale> {
   const add = (r: Parameters<BenchContext['add']>[0]) => ctx.add({ ...r, scale: n });
   console.log(`  @${scaleTag(n)}: generating and importing ${n} records (the first-run sample path, streamed; load ${load1()})…`);
-  const { dataDir, service, secs, total } = await buildScale(ctx, n);
+  const { dataDir, service, secs, cpuSecs, total } = await buildScale(ctx, n);
   const importRate = secs === null ? NaN : total / secs;
+  const importCpuRate = cpuSecs === null ? NaN : total / cpuSecs;
   if (secs === null) console.log(`  @${scaleTag(n)}: reusing the database a previous run built (--reuse): no import figures`);
   else {
     add({
@@ -103,7 +108,15 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
       note: `${n} records + ${total - n} children`,
       ...(n === 100_000 ? { target: '≤ 20 s', pass: secs <= 20 } : {}),
     });
-    add({ section: 'core', name: 'import rate', value: Math.round(importRate), unit: 'records/s' });
+    // The machine is shared: a scale imported while others load it waits for a core, so the CPU
+    // rate (the work) stands beside the wall rate (the target's measure).
+    add({
+      section: 'core',
+      name: 'import rate',
+      value: Math.round(importRate),
+      unit: 'records/s',
+      note: `${Math.round(importCpuRate)} per CPU second (${fmt(cpuSecs!, 1)} s CPU); load ${load1()} at its end`,
+    });
   }
 
   const { secs: indexSecs } = await timed(() => service.domain.search.catchUp());
@@ -279,6 +292,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
   return {
     n,
     importRate,
+    importCpuRate,
     read: read.p50,
     list: list.p50,
     search: search.p50,
@@ -304,6 +318,7 @@ export async function coreBench(ctx: BenchContext): Promise<void> {
   const line = (name: string, f: (r: Scale) => string) =>
     console.log(`  ${name.padEnd(18)}${results.map((r) => f(r).padStart(12)).join('')}`);
   line('import rec/s', (r) => String(Math.round(r.importRate)));
+  line('import rec/CPU s', (r) => String(Math.round(r.importCpuRate)));
   line('read ms', (r) => fmt(r.read, 3));
   line('list-100 ms', (r) => fmt(r.list, 2));
   line('search ms', (r) => fmt(r.search, 2));
@@ -326,6 +341,7 @@ export async function coreBench(ctx: BenchContext): Promise<void> {
         unit: '%',
         target: '≥ 80 %',
         pass: rate >= 0.8,
+        note: `per CPU second ${fmt((r.importCpuRate / base!.importCpuRate) * 100, 0)} %`,
       });
     for (const [k, label] of [
       ['read', 'record read'],

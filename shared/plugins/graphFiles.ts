@@ -15,11 +15,14 @@ export function graphFileFields(fields: TemplateField[]): TemplateField[] {
   return preferred.length ? preferred : files.filter((f) => !NOT_DATA.test(f.name));
 }
 
-/** The first file that looks like data text (a label file is never one). */
+/**
+ * The file to draw: the first data-text file whose bytes are on this computer, so an imported
+ * file not downloaded yet does not hide a local one. Only when none is here, the first such file
+ * anyway (the plugin then says it is not on this computer). A label file is never one.
+ */
 export function graphFileOf(files: FileEntry[] | undefined): FileEntry | undefined {
-  const list = files ?? [];
-  return (
-    list.find((f) => DATA_FILE.test(f.original_name) && !LABEL_FILE.test(f.original_name)) ??
-    list.find((f) => !LABEL_FILE.test(f.original_name))
-  );
+  const list = (files ?? []).filter((f) => !LABEL_FILE.test(f.original_name));
+  const here = list.filter((f) => f.content_local !== false);
+  const data = (l: FileEntry[]) => l.find((f) => DATA_FILE.test(f.original_name));
+  return data(here) ?? data(list) ?? here[0] ?? list[0];
 }

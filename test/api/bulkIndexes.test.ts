@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { createService } from '../../electron/service/service.js';
@@ -7,7 +8,8 @@ import { importRecordStream, importTemplate } from '../../electron/service/domai
 import { syntheticRecords } from '../../electron/service/domain/sample/createSample.js';
 import { syntheticTemplate } from '../../electron/service/domain/sample/synthetic.js';
 import { bulkIndexStore, DEFERRABLE_INDEXES } from '../../electron/service/store/bulkIndexes.js';
-import { startService, type TestService } from '../support/service.js';
+import { openDatabase } from '../../electron/service/store/db.js';
+import { startService, tempDir, type TestService } from '../support/service.js';
 
 // A bulk import drops the per-field value indexes and builds them once at its end
 // (store/bulkIndexes.ts). These tests hold it to: the indexes come back exactly as they were
@@ -237,5 +239,37 @@ describe('bulk imports build the value indexes once at their end', () => {
       .all(decimal);
     expect(stored).toEqual(['3.5', '4', '0.5', '7.25', 'about 3']);
     expect(await search(t, [{ field_uuid: decimal, value: '>=0.4 <10' }])).toHaveLength(4);
+  });
+
+  it("a rebuild's commit leaves its pages in the WAL for the checkpointer and puts the backstop back", () => {
+    // A bare connection: no checkpointer worker, so only this thread could move pages to the file.
+    const dir = tempDir('odr-rebuild-');
+    const file = path.join(dir, 'odr.sqlite');
+    const db = openDatabase(file);
+    try {
+      db.pragma('foreign_keys = OFF'); // value rows without their records: only the index build matters here
+      const ins = db.prepare(
+        "INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth) VALUES (?, 1, ?, '', '', '')",
+      );
+      const indexes = bulkIndexStore(db);
+      indexes.defer();
+      db.transaction(() => {
+        for (let i = 0; i < 20_000; i++) ins.run(i, `value ${i} ${'x'.repeat(i % 50)}`);
+      })();
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.pragma('wal_autocheckpoint = 100');
+      const before = statSync(file).size;
+      indexes.rebuild();
+      expect(indexes.deferred()).toEqual([]);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(100);
+      // Well past the backstop (100 pages), yet the file has not grown: no checkpoint ran here.
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(100 * 4096);
+      expect(statSync(file).size).toBe(before);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      expect(statSync(file).size).toBeGreaterThan(before);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

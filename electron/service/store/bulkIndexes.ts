@@ -50,6 +50,12 @@ export const bulkIndexStore = perConnection((db: Db) => {
       // The sorter may use a second thread while it builds (2 cores here, more elsewhere).
       const threads = db.pragma('threads', { simple: true }) as number;
       db.pragma('threads = 4');
+      // An index build is one transaction of ~600 MB of pages at 1M records: past the backstop
+      // (store/checkpointer.ts) its commit checkpointed all of it on this thread (13 of 49 s at
+      // 1M). The checkpointer's worker copies it instead; without a worker, the next commit after
+      // the backstop is back checkpoints it as before.
+      const backstop = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+      db.pragma('wal_autocheckpoint = 0');
       try {
         for (const [name, sql] of Object.entries(keep)) {
           transaction(
@@ -66,6 +72,7 @@ export const bulkIndexStore = perConnection((db: Db) => {
         }
       } finally {
         db.pragma(`threads = ${threads}`);
+        db.pragma(`wal_autocheckpoint = ${backstop}`);
       }
     },
   };

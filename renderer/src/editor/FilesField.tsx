@@ -98,7 +98,8 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                 <button
                   type="button"
                   className="thumb-open"
-                  aria-label={`View ${original.original_name}`}
+                  // The name holds the visible words too (WCAG 2.5.3: speech users say what they see).
+                  aria-label={`View ${original.original_name}${original.content_local !== false || fromServer ? '' : ': not on this computer'}`}
                   title="View full size"
                   onClick={() => tree && openImage(tree, original)}
                 >

@@ -222,13 +222,19 @@ export function RecordEditor({
     },
     [uuid],
   );
+  // One title write per record shown (each costs the page ~2 ms): moving to the next record
+  // names it at once, the dataset's title comes back only when the pane closes.
+  const datasetTitle = useRef('');
+  datasetTitle.current = `${datasetName} — odr-desktop`;
   useEffect(() => {
-    if (!name) return;
-    document.title = `${name} — ${datasetName} — odr-desktop`;
-    return () => {
-      document.title = `${datasetName} — odr-desktop`;
-    };
+    document.title = name ? `${name} — ${datasetName} — odr-desktop` : datasetTitle.current;
   }, [name, datasetName]);
+  useEffect(
+    () => () => {
+      document.title = datasetTitle.current;
+    },
+    [],
+  );
   useEffect(() => {
     if (!focusFirst || !rec) return;
     pane.current?.querySelector<HTMLElement>('.fields input:not([type=file]), .fields textarea, .fields select')?.focus();

@@ -1,6 +1,6 @@
-import { fieldType } from '../../../shared/fieldTypes';
-import type { OdrRecord } from '../../../shared/schemas/record';
-import type { TemplateField } from '../../../shared/schemas/template';
+import { fieldType } from '../../../shared/fieldTypes.js';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+import type { TemplateField } from '../../../shared/schemas/template.js';
 
 /** A field of a record as one line of text for a table cell (the record list, child-record tables). */
 export function cellText(rec: OdrRecord, f: TemplateField): string {
@@ -15,8 +15,10 @@ export function cellText(rec: OdrRecord, f: TemplateField): string {
     case 'tags':
       return (e.tags ?? []).map((v) => v.name).join(', ');
     case 'files': {
+      // Image fields list each thumbnail too (it names its original in parent_image_id).
       const n = (e.files ?? []).filter((x) => x.parent_image_id === undefined).length;
-      return n ? `${n} file${n > 1 ? 's' : ''}` : '';
+      const noun = t.editor === 'image' ? 'image' : 'file';
+      return n ? `${n} ${noun}${n > 1 ? 's' : ''}` : '';
     }
     default:
       return e.value === null || e.value === undefined ? '' : String(e.value);

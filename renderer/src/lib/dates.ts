@@ -21,8 +21,19 @@ export function localStamp(d: Date): string {
 
 /** The zone's name at that instant (summer and winter time differ): short ("MST") or long. */
 export function zoneName(d: Date, style: 'short' | 'long' = 'short'): string {
-  const part = new Intl.DateTimeFormat(undefined, { timeZoneName: style }).formatToParts(d).find((p) => p.type === 'timeZoneName');
-  return part?.value ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const part = zoneFormat(style)
+    .formatToParts(d)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? zoneFormat(style).resolvedOptions().timeZone;
+}
+
+// Building an Intl.DateTimeFormat costs far more than using one (a few ms per record shown in
+// the pane, whose dates each asked for two). A zone change on the machine shows after a reload.
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+function zoneFormat(style: 'short' | 'long'): Intl.DateTimeFormat {
+  let f = zoneFormats.get(style);
+  if (!f) zoneFormats.set(style, (f = new Intl.DateTimeFormat(undefined, { timeZoneName: style })));
+  return f;
 }
 
 /** A wire timestamp shown as local time with the zone: `2031-03-04 05:06 MST`. */

@@ -12,6 +12,8 @@ import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
 import { pushOperation, useEdits } from '../lib/edits';
 import { deleteRecords } from '../lib/recordDeletes';
+import { firstNames } from '../lib/namedRecords';
+import { namedList } from '../lib/namedList';
 import { RecordTable, queryOf, type PickMods, type TableState } from './RecordTable';
 import { TemplateView } from './TemplateView';
 import { BatchEdit } from './BatchEdit';
@@ -242,9 +244,11 @@ export function DatasetScreen({
   const requestDelete = async (uuids: string[]) => {
     if (!uuids.length) return;
     const what = uuids.length === 1 ? 'this record' : `${uuids.length.toLocaleString()} records`;
+    // Named, so a record clicked only to read it is not deleted unseen with the ticked ones.
+    const names = tpl ? namedList(await firstNames(qc, summary.uuid, tpl, uuids), uuids.length) : '';
     const ok = await confirmDialog({
       title: uuids.length === 1 ? 'Delete this record?' : `Delete ${what}?`,
-      body: 'Their values, child records and files go. Undo (Ctrl+Z) brings them back.',
+      body: `${names ? `Deletes ${names}, with ${uuids.length === 1 ? 'its' : 'their'}` : 'Their'} values, child records and files. Undo (Ctrl+Z) brings them back.`,
       confirm: 'Delete',
       danger: true,
     });

@@ -140,16 +140,14 @@ const Row = memo(function Row({
         if (f.fieldtype === 'Image') {
           const e = rec.fields.find((x) => x.field_uuid === f.field_uuid);
           const first = groupImages(e?.files ?? [])[0];
+          const text = cellText(rec, f);
+          // The count shows even when no image is on this computer to preview.
           return (
-            <div role="gridcell" key={f.field_uuid} className="cell img">
+            <div role="gridcell" key={f.field_uuid} className="cell img" title={text || undefined}>
               {first && first.original.content_local !== false && (
-                <img
-                  src={api.fileUrl((first.thumb ?? first.original).file_uuid)}
-                  alt={first.original.original_name}
-                  height={28}
-                  loading="lazy"
-                />
+                <img src={api.fileUrl((first.thumb ?? first.original).file_uuid)} alt="" height={28} loading="lazy" />
               )}
+              {text}
             </div>
           );
         }
@@ -332,7 +330,15 @@ export function RecordTable({
   };
 
   useEffect(() => {
-    if (active >= 0 && active < total) virtualizer.scrollToIndex(active, { align: 'auto' });
+    if (active < 0 || active >= total) return;
+    // A row already wholly in view (the usual arrow step) needs no scroll: asking the virtualizer
+    // anyway reads the element's scroll height, a forced layout in the middle of the commit
+    // (~3 ms a keypress at 100k rows), before the pane's own changes are laid out again.
+    const row = virtualizer.getVirtualItems().find((it) => it.index === active);
+    const top = virtualizer.scrollOffset;
+    const view = virtualizer.scrollRect?.height;
+    if (row && top !== null && view && row.start > top + HEAD_HEIGHT && row.end < top + view) return;
+    virtualizer.scrollToIndex(active, { align: 'auto' });
   }, [active, total, virtualizer]);
 
   const activeUuid = active >= 0 && active < total ? recordAt(active, true)?.record_uuid : undefined;

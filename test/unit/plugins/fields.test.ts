@@ -95,4 +95,15 @@ describe('Graph Plugin file choice', () => {
     expect(graphFileOf([file('a.lbl.txt'), file('b.csv')])).toEqual({ original_name: 'b.csv' });
     expect(graphFileOf([file('a.lbl.txt')])).toBeUndefined();
   });
+  it('draws the file that is on this computer, not an imported one whose bytes are elsewhere', async () => {
+    const { graphFileOf } = await import('../../../shared/plugins/graphFiles.js');
+    const away = { original_name: 'imported.xy', content_local: false } as never;
+    const here = { original_name: 'uploaded.csv' } as never;
+    const hereLabel = { original_name: 'x.lbl' } as never;
+    expect(graphFileOf([away, hereLabel, here])).toBe(here);
+    expect(graphFileOf([away, { original_name: 'notes.pdf' } as never])).toBe(away);
+    // None is here: the first data file still stands, so the plugin can say it is not here.
+    const away2 = { original_name: 'other.csv', content_local: false } as never;
+    expect(graphFileOf([away, away2])).toBe(away);
+  });
 });
