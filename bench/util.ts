@@ -13,8 +13,9 @@ export function percentile(sorted: number[], p: number): number {
 
 /**
  * Times `fn` n times (after a warm-up); returns p50/p99 in ms, and `cpu50`, the median CPU time
- * of this process per call (ms): on a shared machine the wall time also holds the wait for a
- * core, the CPU time only the work. The warm-up calls fn(warmFrom + i): by default the first
+ * of this process per call (ms), every thread's (SQLite's checkpointer worker included), so
+ * notes call it process CPU: on a shared machine the wall time also holds the wait for a core,
+ * the CPU time only the work. The warm-up calls fn(warmFrom + i): by default the first
  * measured indices again; a figure of distinct items passes `n` so the warm-up warms the code,
  * not the items it then measures (they would be cache hits).
  */

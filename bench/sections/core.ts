@@ -174,8 +174,12 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
     unit: 'ms',
     target: '≤ 1 ms',
     pass: read.p50 <= 1,
-    note: `p99 ${fmt(read.p99, 2)} ms, CPU p50 ${fmt(read.cpu50, 3)} ms`,
+    note: `p99 ${fmt(read.p99, 2)} ms, process CPU (all threads) p50 ${fmt(read.cpu50, 3)} ms`,
   });
+  // The record reads above filled the render cache that lists share (32 % of the records at 10k,
+  // 0.32 % at 1M): emptied, so every scale's list pages start equally cold. At 10k the 220 pages
+  // of 100 still overlap one another (only 99 disjoint pages fit), which flatters that column.
+  service.ctx.renders.clear();
   const list = await timeIt(200, (i) => get(`/dataset/${SYNTH.dataset}/100/${(i * 7919) % (n - 100)}`), 20, 200);
   add({
     section: 'core',
@@ -184,7 +188,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
     unit: 'ms',
     target: '≤ 10 ms',
     pass: list.p50 <= 10,
-    note: `CPU p50 ${fmt(list.cpu50, 2)} ms`,
+    note: `render cache emptied first; process CPU (all threads) p50 ${fmt(list.cpu50, 2)} ms`,
   });
   const hotPages = Array.from({ length: 20 }, (_, k) => `/dataset/${SYNTH.dataset}/100/${k * 100}`);
   for (const p of hotPages) await get(p);
@@ -208,7 +212,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
     value: +fmt(search.p50, 2),
     unit: 'ms',
     ...(n >= 1e6 ? { target: '≤ 50 ms', pass: search.p50 <= 50 } : {}),
-    note: `p99 ${fmt(search.p99, 1)} ms, CPU p50 ${fmt(search.cpu50, 2)} ms, 60 distinct two-word queries`,
+    note: `p99 ${fmt(search.p99, 1)} ms, process CPU p50 ${fmt(search.cpu50, 2)} ms, 60 distinct two-word queries`,
   });
   const sorts = TEXT_FIELDS.flatMap((f) => ['asc', 'desc'].map((dir) => `${ds}?sort=${SYNTH.field(f)}&dir=${dir}&limit=100`));
   const sort = await timeIt(sorts.length, (i) => get(sorts[i]!), 0);
@@ -217,7 +221,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
     name: 'sort by a text field, first page p50',
     value: +fmt(sort.p50, 2),
     unit: 'ms',
-    note: `CPU p50 ${fmt(sort.cpu50, 2)} ms, ${sorts.length} distinct sorts, each the first of its kind`,
+    note: `process CPU p50 ${fmt(sort.cpu50, 2)} ms, ${sorts.length} distinct sorts, each the first of its kind`,
   });
 
   if (detail) {

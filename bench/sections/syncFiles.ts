@@ -32,8 +32,10 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
     if (files.length !== FILES) throw new Error(`listed ${files.length} of ${FILES} files`);
     // Pairs: each file fetched once by the bare client and once through sync (a fetched file is
     // then served locally, so each pair is one file), the order alternating, so the machine's
-    // drift hits both sides alike. The figure is the median pair's ratio: a single 4 MB transfer
-    // takes ~15 ms, and one descheduled moment on a shared machine swings a total by half.
+    // drift hits both sides alike. The verdict is on the totals (bytes over time, all pairs): the
+    // target is throughput, and the slow fetches (stage's closing flush) are part of its cost.
+    // The median pair's ratio stays in the note: a single 4 MB transfer takes ~15 ms, and one
+    // descheduled moment on a shared machine swings a total by half, which the median shows.
     const ratios: number[] = [];
     let bareMs = 0;
     let syncMs = 0;
@@ -77,8 +79,8 @@ export async function syncFilesBench(ctx: BenchContext): Promise<void> {
       value: Math.round(ours),
       unit: 'MB/s',
       target: '≥ 50 % of bare download',
-      pass: ratio >= 0.5,
-      note: `median of ${FILES} file pairs ${fmt(100 * ratio, 0)} % of the bare client (pairs ${fmt(100 * Math.min(...ratios), 0)}–${fmt(100 * Math.max(...ratios), 0)} %, totals ${fmt((100 * ours) / bare, 0)} %)`,
+      pass: ours >= 0.5 * bare,
+      note: `totals ${fmt((100 * ours) / bare, 0)} % of the bare client over ${FILES} file pairs (median pair ${fmt(100 * ratio, 0)} %, pairs ${fmt(100 * Math.min(...ratios), 0)}–${fmt(100 * Math.max(...ratios), 0)} %)`,
     });
   } finally {
     await local.close();

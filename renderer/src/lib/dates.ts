@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../../shared/dates';
+import { formatTimestamp } from '../../../shared/dates.js';
 
 // Timestamps travel in UTC (`YYYY-MM-DD HH:MM:SS`); people read and type them in their own zone.
 // One display format everywhere: `YYYY-MM-DD HH:MM` local, the zone named beside it or on hover.
@@ -21,18 +21,20 @@ export function localStamp(d: Date): string {
 
 /** The zone's name at that instant (summer and winter time differ): short ("MST") or long. */
 export function zoneName(d: Date, style: 'short' | 'long' = 'short'): string {
-  const part = zoneFormat(style)
-    .formatToParts(d)
-    .find((p) => p.type === 'timeZoneName');
-  return part?.value ?? zoneFormat(style).resolvedOptions().timeZone;
+  const f = zoneFormat(style, d);
+  const part = f.formatToParts(d).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? f.resolvedOptions().timeZone;
 }
 
 // Building an Intl.DateTimeFormat costs far more than using one (a few ms per record shown in
-// the pane, whose dates each asked for two). A zone change on the machine shows after a reload.
+// the pane, whose dates each asked for two). The key holds the date's UTC offset, which the
+// local stamp follows live: when the machine's zone changes, a date whose offset changed gets a
+// fresh format, so its label names the zone its time was computed in, never the old one.
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-function zoneFormat(style: 'short' | 'long'): Intl.DateTimeFormat {
-  let f = zoneFormats.get(style);
-  if (!f) zoneFormats.set(style, (f = new Intl.DateTimeFormat(undefined, { timeZoneName: style })));
+function zoneFormat(style: 'short' | 'long', d: Date): Intl.DateTimeFormat {
+  const key = `${style} ${d.getTimezoneOffset()}`;
+  let f = zoneFormats.get(key);
+  if (!f) zoneFormats.set(key, (f = new Intl.DateTimeFormat(undefined, { timeZoneName: style })));
   return f;
 }
 

@@ -27,6 +27,8 @@ import { ImportCsv } from './ImportCsv';
 
 /** How long the "Deleted" notice offers its Undo button (Ctrl+Z works as long as the step is on the undo list). */
 const UNDO_TOAST_MS = 6000;
+/** The longest a delete's confirmation waits for the names of records it has not loaded. */
+const NAMES_WAIT_MS = 300;
 /** The list never gets narrower than this; the record pane never narrower than PANE_MIN. */
 const LIST_MIN = 360;
 const PANE_MIN = 340;
@@ -245,10 +247,13 @@ export function DatasetScreen({
     if (!uuids.length) return;
     const what = uuids.length === 1 ? 'this record' : `${uuids.length.toLocaleString()} records`;
     // Named, so a record clicked only to read it is not deleted unseen with the ticked ones.
-    const names = tpl ? namedList(await firstNames(qc, summary.uuid, tpl, uuids), uuids.length) : '';
+    // A busy service must not hold the dialog back: past NAMES_WAIT_MS it opens without names.
+    const asked = tpl ? firstNames(qc, summary.uuid, tpl, uuids) : Promise.resolve(null);
+    const named = await Promise.race([asked, new Promise<null>((r) => setTimeout(() => r(null), NAMES_WAIT_MS))]);
+    const names = named ? namedList(named, uuids.length) : '';
     const ok = await confirmDialog({
       title: uuids.length === 1 ? 'Delete this record?' : `Delete ${what}?`,
-      body: `${names ? `Deletes ${names}, with ${uuids.length === 1 ? 'its' : 'their'}` : 'Their'} values, child records and files. Undo (Ctrl+Z) brings them back.`,
+      body: `${names ? `Deletes ${names}, with ${uuids.length === 1 ? 'its' : 'their'}` : uuids.length === 1 ? 'Its' : 'Their'} values, child records and files. Undo (Ctrl+Z) brings them back.`,
       confirm: 'Delete',
       danger: true,
     });
