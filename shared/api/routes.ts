@@ -8,6 +8,8 @@ import {
   ModifiedFiles,
   TrashEntry,
   TrashList,
+  RecordTrashList,
+  RecordTrashQuery,
   JobCancelled,
   LocalSession,
   RecordTableQuery,
@@ -387,6 +389,12 @@ export const ROUTES: RouteDoc[] = [
       'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
+  }),
+  local('get', '/records/trash', 'Deleted top-level records the caller may restore, newest first', {
+    description:
+      'Entries of the last 30 days that POST /local/records/{uuid}/restore would accept from the caller (its creator, an editor of its dataset or a super-user); others are left out. `limit` 1 … 500 (default 100), `offset` pages; `total` counts them all.',
+    query: RecordTrashQuery,
+    ok: ok(RecordTrashList, 'Deleted records'),
   }),
   local('post', '/records/{uuid}/restore', 'Put a deleted top-level record back (same uuid, values, child records, files)', {
     description:

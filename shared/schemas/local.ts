@@ -71,6 +71,30 @@ export type TrashEntry = z.infer<typeof TrashEntry>;
 export const TrashList = z.object({ datasets: z.array(TrashEntry) });
 export type TrashList = z.infer<typeof TrashList>;
 
+/** GET /local/records/trash: deleted top-level records the caller may restore, kept 30 days. */
+export const RecordTrashQuery = z.object({
+  /** At most this many entries (1 … 500, default 100). */
+  limit: z.string().regex(/^\d+$/, 'limit must be a whole number').optional(),
+  /** Entries to skip (paging). */
+  offset: z.string().regex(/^\d+$/, 'offset must be a whole number').optional(),
+});
+export const RecordTrashEntry = z.object({
+  record_uuid: z.string(),
+  dataset_uuid: z.string(),
+  /** Null when the dataset is deleted too (restore the dataset first). */
+  dataset_name: z.string().nullable(),
+  /** The record's name as the table shows it, or its id. */
+  name: z.string(),
+  deleted_at: z.string(),
+  expires_at: z.string(),
+  /** Email of who deleted it. */
+  deleted_by: z.string(),
+});
+export type RecordTrashEntry = z.infer<typeof RecordTrashEntry>;
+export const RecordTrashList = z.object({ records: z.array(RecordTrashEntry), total: Int });
+export type RecordTrashList = z.infer<typeof RecordTrashList>;
+export const MAX_RECORD_TRASH_PAGE = 500;
+
 /** GET /api/v4/auth/status and /dataset/{uuid}/modified_files/… (ODR routes without a schema of their own). */
 export const AuthStatus = z.object({ logged_in: z.boolean() });
 export const ModifiedFiles = z.object({ files: z.array(z.string()) });

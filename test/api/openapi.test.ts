@@ -218,6 +218,7 @@ describe('every route, called from the document alone, answers as the document s
     getLocalTrash: {},
     postLocalTrashIdRestore: { params: { id: '' } },
     postLocalRecordsUuidRestore: { params: { uuid: '' } },
+    getLocalRecordsTrash: { query: { limit: '10' } },
     postUser: { body: { user_email: 'added@test.local', first_name: 'Added', last_name: 'User' } },
     postUserPermissions: { body: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'view_all' } },
     getLocalUsers: {},
@@ -330,6 +331,8 @@ describe('every route, called from the document alone, answers as the document s
       postLocalSyncRun: 1,
       putLocalSyncRemotesIdLive: 1,
       getLocalTrash: 3,
+      // After the deletes, so the answer holds an entry to check against the schema.
+      getLocalRecordsTrash: 3,
       postLocalTrashIdRestore: 4,
       // The record deleteRecordUuid deleted comes back.
       postLocalRecordsUuidRestore: 3,

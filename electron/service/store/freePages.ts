@@ -5,6 +5,12 @@ import { perConnection } from './prepared.js';
 const SHARE = 0.01;
 /** …and below this count whatever the share (a small database's few pages are not worth a pass). */
 const MIN_PAGES = 16;
+/**
+ * Pages one step moves at most: each step is one write with a full fsync on the caller's thread,
+ * so a large free list (value indexes dropped at 400k+ records: tens of thousands of pages) is
+ * given back over several steps with requests served between them.
+ */
+export const RECLAIM_STEP = 2000;
 
 /**
  * Gives the file back the pages a large rewrite left free: the full-text index's merges after a
@@ -23,14 +29,20 @@ export const freePageStore = perConnection((db: Db) => {
   return {
     /** Free pages now. */
     free: () => s.free.get() ?? 0,
-    /** Returns the free pages to the file system when they are worth it; how many went. */
-    reclaim: (): number => {
-      // Inside a caller's transaction it would become part of it: the next burst reclaims instead.
+    /** Whether the free pages are worth giving back now (and can be). */
+    worth: (): boolean => {
+      // Inside a caller's transaction a step would become part of it: a later one reclaims.
+      if (!incremental || db.inTransaction) return false;
+      const free = s.free.get() ?? 0;
+      return free >= MIN_PAGES && free >= (s.pages.get() ?? 0) * SHARE;
+    },
+    /** Gives back at most `max` free pages, whatever their share; how many went. */
+    step: (max = RECLAIM_STEP): number => {
       if (!incremental || db.inTransaction) return 0;
       const free = s.free.get() ?? 0;
-      if (free < MIN_PAGES || free < (s.pages.get() ?? 0) * SHARE) return 0;
+      if (free === 0) return 0;
       // exec, not a prepared run(): every step of this pragma frees one page, and run() steps once.
-      db.exec('PRAGMA incremental_vacuum');
+      db.exec(`PRAGMA incremental_vacuum(${Math.max(1, Math.floor(max))})`);
       return free - (s.free.get() ?? 0);
     },
   };

@@ -22,6 +22,22 @@ export interface RecordTrashRow {
 
 const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
 
+/** A trash entry as the Trash panel lists it (the snapshot reduced to its name). */
+export interface RecordTrashListRow {
+  record_uuid: string;
+  dataset_uuid: string;
+  /** Null when the dataset is deleted too. */
+  dataset_name: string | null;
+  /** The snapshot's record name (as the table shows it), else its id. */
+  name: string;
+  deleted_at: string;
+  expires_at: string;
+  /** Email of who deleted it ('' when that user is gone). */
+  deleted_by: string;
+  /** JSON: record uuid → created_by (the restore rule needs the top record's creator). */
+  creators: string;
+}
+
 /** What deleting a record to its trash and restoring it reads and writes. */
 export const recordTrashStore = perConnection((db: Db) => {
   const s = {
@@ -71,6 +87,13 @@ export const recordTrashStore = perConnection((db: Db) => {
       `INSERT OR IGNORE INTO record_trash_blobs (content_hash, record_uuid)
        SELECT DISTINCT json_extract(j.value, '$[1]'), ? FROM json_each(?) j WHERE json_extract(j.value, '$[1]') IS NOT NULL`,
     ),
+    list: db.prepare<[string], RecordTrashListRow>(
+      `SELECT t.record_uuid, t.dataset_uuid, d.name AS dataset_name,
+         CAST(COALESCE(NULLIF(t.snapshot ->> '$.record_name', ''), t.snapshot ->> '$.internal_id', t.record_uuid) AS TEXT) AS name,
+         t.deleted_at, t.expires_at, COALESCE(u.email, '') AS deleted_by, t.creators
+       FROM record_trash t LEFT JOIN datatypes d ON d.uuid = t.dataset_uuid LEFT JOIN users u ON u.id = t.deleted_by
+       WHERE t.expires_at > ? ORDER BY t.deleted_at DESC, t.record_uuid`,
+    ),
     get: db.prepare<[string], RecordTrashRow>('SELECT * FROM record_trash WHERE record_uuid = ?'),
     remove: db.prepare<[string]>('DELETE FROM record_trash WHERE record_uuid = ?'),
     expired: db.prepare<[string], string>('SELECT record_uuid FROM record_trash WHERE expires_at <= ?').pluck(),
@@ -108,6 +131,8 @@ export const recordTrashStore = perConnection((db: Db) => {
       s.keepBlobs.run(row.record_uuid, row.files);
     },
     get: (uuid: string) => s.get.get(uuid),
+    /** Every entry not expired at `now`, newest first (who may see which: domain/records/trash.ts). */
+    list: (now: string) => s.list.all(now),
     /** Forgets an entry (restored or expired); its bytes' hold goes with it (ON DELETE CASCADE). */
     remove: (uuid: string) => void s.remove.run(uuid),
     /** Entries whose time is up at `now`. */

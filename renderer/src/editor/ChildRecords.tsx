@@ -64,7 +64,7 @@ export function ChildRecords({
     if (
       !(await confirmDialog({
         title: `Remove ${child.name} record “${label(c)}”?`,
-        body: 'Its values, child records and files go with it.',
+        body: 'This is permanent and cannot be undone: its values, child records and files go with it and are not kept in the Trash.',
         confirm: 'Remove',
         danger: true,
       }))

@@ -4,6 +4,7 @@ import type { OdrRecord } from '../../../shared/schemas/record';
 import type { DatabaseList } from '../../../shared/schemas/template';
 import {
   LocalSession,
+  RecordTrashList,
   type DatasetSummaries,
   type SessionUser,
   type TablePage,
@@ -260,6 +261,8 @@ export const setRole = (user_email: string, dataset_uuid: string, permission: Pe
   api.request<{ success: 'true' }>('POST', '/user/permissions', { form: { user_email, dataset_uuid, permission } });
 export const trash = () => local<TrashList>('/trash').then((r) => r.datasets);
 export const restoreTrash = (id: string) => local<TrashEntry>(`/trash/${id}/restore`, { method: 'POST' });
+/** Deleted top-level records the caller may restore (the Trash panel after a reload). */
+export const recordTrash = () => local<unknown>('/records/trash?limit=200').then((b) => RecordTrashList.parse(b));
 /** A deleted top-level record back from the service's record trash (undo of a delete). */
 export const restoreRecord = (uuid: string) => local<OdrRecord>(`/records/${uuid}/restore`, { method: 'POST' });
 export const deleteDataset = (uuid: string) => api.request<string>('DELETE', `/dataset/${uuid}`);

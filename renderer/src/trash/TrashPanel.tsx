@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TrashEntry } from '../../../shared/schemas/local';
 import { errorText, restoreTrash, trash } from '../lib/api';
+import { RecordTrashSection } from './RecordTrashSection';
 import { countOf } from '../lib/numbers';
 import { keys } from '../lib/queries';
 import { confirmDialog } from '../ui/Dialog';
@@ -8,7 +9,10 @@ import { SidePanel } from '../ui/SidePanel';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 
-/** Deleted datasets, kept 30 days: restore one (the caller's deletions; every one for a super-user). */
+/**
+ * Deleted datasets and top-level records, kept 30 days: restore one. Datasets: the caller's
+ * deletions (every one for a super-user); records: those the caller may restore.
+ */
 export function TrashPanel({ onClose }: { onClose: () => void }) {
   const entries = useQuery({ queryKey: ['trash'], queryFn: trash });
   const qc = useQueryClient();
@@ -30,7 +34,8 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
   return (
     <SidePanel title="Trash" className="trash-panel" onClose={onClose}>
       {entries.isError && <p role="alert">Could not read the trash: {errorText(entries.error)}</p>}
-      {entries.data?.length === 0 && <p className="muted">Nothing deleted in the last 30 days.</p>}
+      <h3>Datasets</h3>
+      {entries.data?.length === 0 && <p className="muted">No dataset deleted in the last 30 days.</p>}
       <ul className="trash-list" aria-label="Deleted datasets">
         {(entries.data ?? []).map((e) => (
           <li key={e.id}>
@@ -47,6 +52,7 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
           </li>
         ))}
       </ul>
+      <RecordTrashSection />
     </SidePanel>
   );
 }

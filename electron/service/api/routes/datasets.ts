@@ -4,12 +4,13 @@ import type { AppEnv, Tokens } from '../auth.js';
 import { formFields, jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest, forbidden, notFound } from '../../domain/errors.js';
+import { MAX_RECORD_TRASH_PAGE, RecordTrashQuery } from '../../../../shared/schemas/local.js';
 import { canViewDatatype } from '../../domain/permissions.js';
 import { RecordSearch } from '../../domain/search/recordSearch.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { listTrash, restoreTrash, trashDataset } from '../../domain/datasets/trash.js';
 import { API_PREFIX, apiBase, recordJson } from './context.js';
-import { purgeExpiredRecords, restoreRecord } from '../../domain/records/trash.js';
+import { listRecordTrash, purgeExpiredRecords, restoreRecord } from '../../domain/records/trash.js';
 import { publishDataset } from '../../domain/datasets/publish.js';
 import { datasetJsonLd, JSONLD_DEFAULT_LIMIT } from '../../domain/datasets/jsonld.js';
 import { JsonLdQuery } from '../../../../shared/schemas/jsonld.js';
@@ -100,6 +101,12 @@ export function localTrashRoutes(d: Domain, blobs: BlobStore) {
   app.get('/trash', (c) => c.json({ datasets: listTrash(d, c.get('user')) }));
   app.post('/trash/:id/restore', async (c) => {
     return c.json(await restoreTrash(d, blobs, c.get('user'), c.req.param('id')));
+  });
+  app.get('/records/trash', (c) => {
+    const q = RecordTrashQuery.parse(c.req.query());
+    const limit = q.limit === undefined ? 100 : Number(q.limit);
+    if (limit < 1 || limit > MAX_RECORD_TRASH_PAGE) throw badRequest(`limit must be 1 … ${MAX_RECORD_TRASH_PAGE}, got ${q.limit}`);
+    return c.json(listRecordTrash(d, c.get('user'), limit, q.offset === undefined ? 0 : Number(q.offset)));
   });
   app.post('/records/:uuid/restore', async (c) => {
     const user = c.get('user');

@@ -1,6 +1,6 @@
 import type { Domain } from '../domain.js';
 import { bulkIndexStore } from '../../store/bulkIndexes.js';
-import { freePageStore } from '../../store/freePages.js';
+import { reclaimFreePages } from '../reclaimFreePages.js';
 
 /**
  * Imports at least this large, and at least a quarter of the records already stored, build the
@@ -26,9 +26,10 @@ export async function withBulkIndexes<T>(d: Domain, expected: number, run: () =>
     if (bulk) {
       rebuildOrLeave(indexes);
       // Indexes dropped from a database that held data left their pages free; the rebuild took
-      // back only some (it writes full pages).
+      // back only some (it writes full pages). Bounded steps with requests served between them:
+      // at 400k+ records that is tens of thousands of pages.
       try {
-        freePageStore(d.ctx.db).reclaim();
+        await reclaimFreePages(d.ctx.db);
       } catch (e) {
         console.error('[odr] free pages not reclaimed after a bulk import:', e);
       }

@@ -1,3 +1,4 @@
+import type { RecordTrashList } from '../../../../shared/schemas/local.js';
 import type { Domain } from '../domain.js';
 import { OdrError } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
@@ -34,6 +35,32 @@ export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unk
 }
 
 /**
+ * The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them
+ * back; with its dataset deleted, its creator or a super-user. One rule for the list and the restore.
+ */
+function mayRestore(d: Domain, user: User, row: { record_uuid: string; dataset_uuid: string; creators: string }): boolean {
+  const dt = d.schema().datatypesByUuid.get(row.dataset_uuid);
+  const creators = JSON.parse(row.creators) as Record<string, number | null>;
+  const facts = { created_by: creators[row.record_uuid] ?? null, public_date: '' };
+  return dt ? canEditRecord(user, dt, facts, facts) : user.isSuper || facts.created_by === user.id;
+}
+
+/**
+ * GET /local/records/trash: the deleted records `user` may restore, newest first. One query reads
+ * every unexpired entry (the trash holds 30 days of deletes); the restore rule then filters, so
+ * the list shows exactly what POST …/restore would accept and nothing of anyone else's.
+ */
+export function listRecordTrash(d: Domain, user: User, limit: number, offset: number): RecordTrashList {
+  const visible = recordTrashStore(d.ctx.db)
+    .list(d.ctx.clock().toISOString())
+    .filter((row) => mayRestore(d, user, row));
+  return {
+    total: visible.length,
+    records: visible.slice(offset, offset + limit).map(({ creators: _c, ...entry }) => entry),
+  };
+}
+
+/**
  * POST /local/records/{uuid}/restore: puts a deleted top-level record back with its uuid,
  * values, child records, files (bytes included) and creators. Allowed to whoever could have
  * deleted it: an editor of the dataset or the record's creator. Logged as `record.restore`
@@ -43,11 +70,7 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   const store = recordTrashStore(d.ctx.db);
   const row = store.get(uuid);
   const dt = row ? d.schema().datatypesByUuid.get(row.dataset_uuid) : undefined;
-  const creators = row ? (JSON.parse(row.creators) as Record<string, number | null>) : {};
-  // The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them back;
-  // with its dataset deleted, its creator or a super-user.
-  const facts = { created_by: creators[uuid] ?? null, public_date: '' };
-  const allowed = dt ? canEditRecord(user, dt, facts, facts) : user.isSuper || facts.created_by === user.id;
+  const allowed = row ? mayRestore(d, user, row) : false;
   // Checked before anything else is said about the entry: one 404 for what is not there and for
   // what the caller may not restore, so the trash reveals no uuid to who could not delete it.
   if (!row || row.expires_at <= d.ctx.clock().toISOString() || !allowed) {

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
-import { freePageStore } from '../../store/freePages.js';
+import { bulkIndexStore } from '../../store/bulkIndexes.js';
+import { reclaimFreePages } from '../reclaimFreePages.js';
 import { searchIndexStore } from '../../store/searchIndex.js';
 
 const BATCH = 2000;
@@ -16,6 +17,9 @@ export class SearchIndex {
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private holds = 0;
+  /** Batches were indexed since the last finished reclaim: their merges may have freed pages. */
+  private merged = false;
+  private stopped = false;
 
   constructor(private readonly ctx: Ctx) {
     this.s = searchIndexStore(ctx.db);
@@ -60,23 +64,32 @@ export class SearchIndex {
     return rows.length === BATCH;
   }
 
-  /** Brings the index up to date now (searches call this: read-your-writes). */
+  /**
+   * Brings the index up to date now (searches call this: read-your-writes). It leaves the free
+   * pages its merges made to the background tick: giving them back is a write with a full fsync,
+   * not something a search should wait for.
+   */
   catchUp(): void {
-    let worked = false;
-    while (this.step()) worked = true;
-    if (worked) this.reclaim();
+    while (this.step()) this.merged = true;
   }
 
   /**
    * After a burst of batches: the index's segment merges leave pages free (~1 MB after a 10k
-   * import's catch-up), given back here rather than kept in the file.
+   * import's catch-up), given back in bounded steps (domain/reclaimFreePages.ts). Not while the
+   * indexer is held or value indexes are deferred: a bulk import is under way, its dropped
+   * indexes' pages are about to be needed again, and it reclaims at its own end. Resolves with
+   * whether nothing is left to do; the next tick continues otherwise.
    */
-  private reclaim(): void {
+  async reclaim(): Promise<boolean> {
+    if (!this.merged) return true;
+    const go = () => !this.stopped && this.holds === 0 && bulkIndexStore(this.ctx.db).deferred().length === 0;
     try {
-      freePageStore(this.ctx.db).reclaim();
+      if (await reclaimFreePages(this.ctx.db, go)) this.merged = false;
     } catch (e) {
       console.error('[odr] search indexer: free pages not reclaimed:', e);
+      this.merged = false;
     }
+    return !this.merged;
   }
 
   /** Pauses background indexing (bulk imports); the returned function resumes it. */
@@ -91,22 +104,23 @@ export class SearchIndex {
 
   /** Follows the change log in the background, a batch per tick so requests interleave. */
   start(intervalMs = 250): void {
+    this.stopped = false;
     const tick = () => {
       if (this.running || this.holds > 0) return;
       this.running = true;
-      let batches = 0;
       const loop = () => {
         try {
           if (this.timer !== null && this.holds === 0 && this.step()) {
-            batches++;
+            this.merged = true;
             return void setImmediate(loop);
           }
         } catch (e) {
           console.error('[odr] search indexer:', e);
         }
-        // Full batches only: a tick that indexed a few edits leaves too little free to look.
-        if (batches > 0) this.reclaim();
-        this.running = false;
+        // Only after full batches (here or in a search's catch-up): a tick that indexed a few
+        // edits leaves too little free to look.
+        if (this.timer === null) this.running = false;
+        else void this.reclaim().finally(() => (this.running = false));
       };
       loop();
     };
@@ -117,6 +131,8 @@ export class SearchIndex {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    // A reclaim between two steps stops there: the database may be closed next.
+    this.stopped = true;
   }
 }
 

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RecordTrashEntry } from '../../../shared/schemas/local';
+import { errorText, recordTrash, restoreRecord } from '../lib/api';
+import { keys } from '../lib/queries';
+import { Time } from '../ui/Time';
+import { toast } from '../ui/toasts';
+
+const KEY = ['record-trash'] as const;
+
+/**
+ * The Trash panel's "Records" part: deleted top-level records the caller may restore. The undo
+ * history dies with the page; this is how a delete is taken back after a reload.
+ */
+export function RecordTrashSection() {
+  const entries = useQuery({ queryKey: KEY, queryFn: recordTrash });
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failed, setFailed] = useState<{ uuid: string; text: string } | null>(null);
+  const restore = async (e: RecordTrashEntry) => {
+    setBusy(e.record_uuid);
+    setFailed(null);
+    try {
+      await restoreRecord(e.record_uuid);
+      toast({ kind: 'info', text: `Restored ${e.name}` });
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: KEY }),
+        qc.invalidateQueries({ queryKey: keys.table(e.dataset_uuid) }),
+        qc.invalidateQueries({ queryKey: keys.record(e.record_uuid) }),
+        qc.invalidateQueries({ queryKey: keys.datasets }),
+      ]);
+    } catch (err) {
+      setFailed({ uuid: e.record_uuid, text: `Could not restore ${e.name}: ${errorText(err)}` });
+    }
+    setBusy(null);
+  };
+  const list = entries.data?.records ?? [];
+  return (
+    <>
+      <h3>Records</h3>
+      {entries.isError && <p role="alert">Could not read the deleted records: {errorText(entries.error)}</p>}
+      {entries.data && list.length === 0 && <p className="muted">No record deleted in the last 30 days.</p>}
+      <ul className="trash-list" aria-label="Deleted records">
+        {list.map((e) => (
+          <li key={e.record_uuid}>
+            <div>
+              <strong>{e.name}</strong>
+              <p className="muted">
+                {e.dataset_name ?? 'deleted dataset'} · deleted <Time ts={e.deleted_at} /> by {e.deleted_by} · kept until{' '}
+                <Time ts={e.expires_at} />
+              </p>
+              {failed?.uuid === e.record_uuid && <p role="alert">{failed.text}</p>}
+            </div>
+            <button type="button" disabled={busy !== null} onClick={() => void restore(e)}>
+              Restore<span className="sr-only"> {e.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {entries.data && entries.data.total > list.length && (
+        <p className="muted">
+          Showing the newest {list.length} of {entries.data.total}.
+        </p>
+      )}
+    </>
+  );
+}
