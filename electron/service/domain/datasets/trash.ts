@@ -193,25 +193,35 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   if (!user.isSuper && m.deleted_by_id !== user.id) throw forbidden('Only who deleted a dataset (or a super-user) may restore it');
   if (d.schema().datatypesByUuid.has(m.dataset_uuid))
     throw new OdrError(409, `A dataset with uuid ${m.dataset_uuid} exists again; delete it first`);
-  for (const h of readdirSync(path.join(dir, 'blobs'))) {
-    if (existsSync(blobs.pathOf(h))) continue;
-    mkdirSync(blobs.dirOf(h), { recursive: true });
-    copyFileSync(path.join(dir, 'blobs', h), blobs.pathOf(h));
-  }
-  await importFile(d, user, path.join(dir, 'template.json'));
-  await importFile(d, user, path.join(dir, 'records.json'));
-  tx(d.ctx, () => {
-    trashStore(d.ctx.db).restoreOwnership(m.dataset_uuid, m.owner_id, m.creators, m.files);
-    d.ctx.schema.changed();
-    const restored = d.schema().datatypesByUuid.get(m.dataset_uuid)!;
-    for (const [userId, role] of m.roles ?? []) if (d.users.get(userId)) d.users.setRole(userId, restored.id, role, user.id);
-    d.log.append(d.now(), {
-      op: 'dataset.restore',
-      userId: user.id,
-      datasetUuid: m.dataset_uuid,
-      new: { name: m.name, records: m.records },
+  // Held until the restored rows commit: a delete of a file with equal bytes meanwhile must
+  // not remove the copies put back here (BlobStore.hold).
+  const hashes = readdirSync(path.join(dir, 'blobs'));
+  for (const h of hashes) blobs.hold(h);
+  try {
+    for (const h of hashes) {
+      if (existsSync(blobs.pathOf(h))) continue;
+      mkdirSync(blobs.dirOf(h), { recursive: true });
+      copyFileSync(path.join(dir, 'blobs', h), blobs.pathOf(h));
+    }
+    await importFile(d, user, path.join(dir, 'template.json'));
+    await importFile(d, user, path.join(dir, 'records.json'));
+    tx(d.ctx, () => {
+      trashStore(d.ctx.db).restoreOwnership(m.dataset_uuid, m.owner_id, m.creators, m.files);
+      d.ctx.schema.changed();
+      const restored = d.schema().datatypesByUuid.get(m.dataset_uuid)!;
+      for (const [userId, role] of m.roles ?? []) if (d.users.get(userId)) d.users.setRole(userId, restored.id, role, user.id);
+      d.log.append(d.now(), {
+        op: 'dataset.restore',
+        userId: user.id,
+        datasetUuid: m.dataset_uuid,
+        new: { name: m.name, records: m.records },
+      });
     });
-  });
+  } finally {
+    blobs.release(hashes);
+    // Bytes nothing references when the restore failed part-way.
+    blobs.removeUnreferenced(hashes);
+  }
   rmSync(dir, { recursive: true, force: true });
   return publicEntry(m);
 }
