@@ -142,7 +142,29 @@ export class FileFetcher {
     if (file.is_image && !info) throw refused('the server sent bytes that are not an image');
     const th = info ? await thumbnail(staged.tmp, info).catch(() => null) : null;
     await commitBlob(this.blobs, staged);
-    const thumb = th ? await storeBuffer(this.blobs, th.data) : null;
+    // Held until the row commit settles: a delete of equal bytes meanwhile leaves them alone.
+    const held = [staged.hash];
+    try {
+      const thumb = th ? await storeBuffer(this.blobs, th.data) : null;
+      if (thumb) held.push(thumb.hash);
+      return this.fill(file, staged, contentType, info, th, thumb);
+    } finally {
+      this.blobs.release(held);
+      // Removes them only if nothing references them now: this commit failed, or the row was
+      // deleted while the bytes arrived (that delete left them to us).
+      this.blobs.removeUnreferenced(held);
+    }
+  }
+
+  /** The row commit of keep(). */
+  private fill(
+    file: FileRow,
+    staged: Staged,
+    contentType: string | null,
+    info: Awaited<ReturnType<typeof probeImage>>,
+    th: Awaited<ReturnType<typeof thumbnail>> | null,
+    thumb: { hash: string; size: number } | null,
+  ): FileRow {
     const declared = contentType && !/^application\/(octet-stream|json)/.test(contentType) ? contentType.split(';')[0]! : undefined;
     const mime = info?.mime ?? getMimeType(file.original_name) ?? declared ?? 'application/octet-stream';
     const rec = this.d.store.byRid(file.record_rid)!;

@@ -84,10 +84,13 @@ export function fileRoutes(d: Domain, blobs: BlobStore, fetchMissing?: (file: Fi
       const t = target;
       await d.writes.run(() => insertUploads(d, user, t, stored));
     } catch (e) {
+      blobs.release(committed);
       await upload.discard();
       blobs.removeUnreferenced(committed);
       throw e;
     }
+    // Held since commitBlob/storeBuffer: a delete of equal bytes meanwhile left them alone.
+    blobs.release(committed);
     d.announce([target.rec]);
     const top = d.store.topOf(target.rec);
     return c.redirect(`${apiBase(c)}/dataset/record/${top.uuid}`, 302);

@@ -1,7 +1,23 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
 import { fileStore } from '../../store/files.js';
+
+/**
+ * Per service, not per BlobStore instance (several serve one ctx): a removal through any of
+ * them must see every writer's holds.
+ */
+interface Shared {
+  /** Hashes whose bytes are in the store while the row that will reference them is not
+   * committed yet (an upload, a sync pull, a thumbnail), with how many writers hold each. */
+  inFlight: Map<string, number>;
+  /** Deferred removals not finished yet. */
+  pending: Set<Promise<void>>;
+  /** Deferred removal batches that synced the WAL first (tests read it). */
+  walSyncs: number;
+}
+const sharedOf = new WeakMap<Ctx, Shared>();
 
 /**
  * File bytes live under <data>/files/ab/cd/<sha256>, named by their content hash: equal
@@ -9,10 +25,14 @@ import { fileStore } from '../../store/files.js';
  */
 export class BlobStore {
   readonly root: string;
+  private readonly shared: Shared;
 
   constructor(private readonly ctx: Ctx) {
     this.root = path.join(ctx.dataDir, 'files');
     mkdirSync(path.join(this.root, 'tmp'), { recursive: true });
+    let shared = sharedOf.get(ctx);
+    if (!shared) sharedOf.set(ctx, (shared = { inFlight: new Map(), pending: new Set(), walSyncs: 0 }));
+    this.shared = shared;
   }
 
   pathOf(hash: string): string {
@@ -29,10 +49,39 @@ export class BlobStore {
   }
 
   /**
-   * Deletes the bytes of hashes no file row references any more. Called inside a transaction
-   * (a sync pull deleting files), it waits until that transaction has ended: deleting the bytes
-   * of a row the transaction then rolls back would leave a file without its content. Answers how
-   * many it removed now (0 when deferred).
+   * Marks bytes as about to be referenced: removeUnreferenced leaves them alone until
+   * `release`. Taken before the bytes land in the store (ingest.ts), released by the writer
+   * once its row commit has settled, either way.
+   */
+  hold(hash: string): void {
+    const held = this.shared.inFlight;
+    held.set(hash, (held.get(hash) ?? 0) + 1);
+  }
+
+  release(hashes: Iterable<string>): void {
+    const held = this.shared.inFlight;
+    for (const h of hashes) {
+      const n = (held.get(h) ?? 0) - 1;
+      if (n > 0) held.set(h, n);
+      else held.delete(h);
+    }
+  }
+
+  /** How many deferred removals made earlier commits durable first (tests read it). */
+  get walSyncCount(): number {
+    return this.shared.walSyncs;
+  }
+
+  /** Settles once every deferred removal asked for so far has run. */
+  async settled(): Promise<void> {
+    while (this.shared.pending.size) await Promise.all(this.shared.pending);
+  }
+
+  /**
+   * Deletes the bytes of hashes no file row references any more (and no writer is about to).
+   * Called inside a transaction (a sync pull deleting files), it waits until that transaction
+   * has ended: deleting the bytes of a row the transaction then rolls back would leave a file
+   * without its content. Answers how many it removed now (0 when deferred).
    */
   removeUnreferenced(hashes: Iterable<string>): number {
     // Deferred past a close: the bytes stay, as they would had the app stopped a moment earlier.
@@ -40,16 +89,54 @@ export class BlobStore {
     if (this.ctx.db.inTransaction) {
       const later = [...hashes];
       // A macrotask, not a microtask: a transaction held across an await would re-queue forever.
-      if (later.length) setImmediate(() => this.removeUnreferenced(later));
+      if (later.length) {
+        const run = new Promise<void>((r) => setImmediate(r))
+          .then(() => this.removeDeferred(later))
+          // Nobody awaits this: a failure leaves the bytes (a leak, never lost content).
+          .catch((e: unknown) => console.warn(`[odr] kept unreferenced file bytes: ${(e as Error).message}`))
+          .finally(() => this.shared.pending.delete(run));
+        this.shared.pending.add(run);
+      }
       return 0;
     }
-    const files = fileStore(this.ctx.db);
     let removed = 0;
-    for (const h of hashes) {
-      if (files.isReferenced(h)) continue;
+    for (const h of this.unreferenced(hashes)) {
       rmSync(this.pathOf(h), { force: true });
       removed++;
     }
     return removed;
+  }
+
+  private unreferenced(hashes: Iterable<string>): string[] {
+    const files = fileStore(this.ctx.db);
+    return [...hashes].filter((h) => !this.shared.inFlight.has(h) && !files.isReferenced(h));
+  }
+
+  /**
+   * The transaction that unreferenced these bytes may have committed without an fsync (a sync
+   * pull's refetchable commit, synchronous=NORMAL): after a power cut its row could come back
+   * while the unlink survived. Syncing the -wal file first makes every earlier commit durable
+   * (a checkpoint that emptied it synced the database first).
+   */
+  private async removeDeferred(hashes: string[]): Promise<void> {
+    if (!this.ctx.db.open) return;
+    if (this.ctx.db.inTransaction || this.unreferenced(hashes).length === 0) {
+      this.removeUnreferenced(hashes);
+      return;
+    }
+    const wal = await open(`${this.ctx.db.name}-wal`, 'r').catch(() => null);
+    if (wal) {
+      try {
+        await wal.datasync();
+      } catch {
+        // Not known durable: the bytes stay (a leak, never a row without its content).
+        return;
+      } finally {
+        await wal.close();
+      }
+    }
+    this.shared.walSyncs++;
+    // Checks again: a writer may have taken or referenced a hash during the sync.
+    this.removeUnreferenced(hashes);
   }
 }

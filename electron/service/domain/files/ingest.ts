@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, fdatasync } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { mkdirSync } from 'node:fs';
 import type { BlobStore } from './blobStore.js';
@@ -20,8 +20,9 @@ const EARLY_FLUSH_BYTES = 16 * 1024 * 1024;
 
 /**
  * Streams `source` to a tmp file, hashing and counting each chunk as it is written (one pass,
- * no stream hops between); never holds the file in memory. The file is flushed to disk once,
- * when it closes: its bytes are on disk before a database row can point at them.
+ * no stream hops between); never holds the file in memory. The flush as the file closes is the
+ * one that makes it durable: its bytes are on disk before a database row can point at them.
+ * Background flushes every EARLY_FLUSH_BYTES only leave that closing flush less to do.
  */
 export async function stage(blobs: BlobStore, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Staged> {
   const tmp = blobs.tmpPath(`${Date.now()}-${randomBytes(8).toString('hex')}`);
@@ -67,37 +68,55 @@ export async function stage(blobs: BlobStore, source: AsyncIterable<Uint8Array>,
   return { tmp, hash: hash.digest('hex'), size };
 }
 
-/** Moves staged bytes to their content address (a copy already there wins; equal bytes). */
+/**
+ * Moves staged bytes to their content address (a copy already there wins; equal bytes). The
+ * hash is held (BlobStore.hold) from before the copy is looked at: the caller releases it once
+ * the row that references it has committed or failed. A failed move releases it here.
+ */
 export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
   const dest = blobs.pathOf(s.hash);
-  const exists = await stat(dest).then(
-    () => true,
-    () => false,
-  );
-  if (exists) {
-    await rm(s.tmp, { force: true });
-  } else {
-    mkdirSync(blobs.dirOf(s.hash), { recursive: true });
-    await rename(s.tmp, dest);
+  blobs.hold(s.hash);
+  try {
+    const exists = await stat(dest).then(
+      () => true,
+      () => false,
+    );
+    if (exists) {
+      await rm(s.tmp, { force: true });
+    } else {
+      mkdirSync(blobs.dirOf(s.hash), { recursive: true });
+      await rename(s.tmp, dest);
+    }
+  } catch (e) {
+    blobs.release([s.hash]);
+    throw e;
   }
   return dest;
 }
 
-/** Stores an in-memory derivative (a thumbnail) under its content address. */
+/**
+ * Stores an in-memory derivative (a thumbnail) under its content address, held like
+ * commitBlob's: the caller releases the hash once its row commit has settled.
+ */
 export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
   const hash = createHash('sha256').update(buf).digest('hex');
   const dest = blobs.pathOf(hash);
-  if (
-    !(await stat(dest).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    mkdirSync(blobs.dirOf(hash), { recursive: true });
-    const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
-    const { writeFile } = await import('node:fs/promises');
-    await writeFile(tmp, buf);
-    await rename(tmp, dest);
+  blobs.hold(hash);
+  try {
+    if (
+      !(await stat(dest).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      mkdirSync(blobs.dirOf(hash), { recursive: true });
+      const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
+      await writeFile(tmp, buf);
+      await rename(tmp, dest);
+    }
+  } catch (e) {
+    blobs.release([hash]);
+    throw e;
   }
   return { hash, size: buf.length };
 }

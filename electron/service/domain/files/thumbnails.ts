@@ -41,31 +41,37 @@ export async function rebuildThumbnails(
       }
       const stored = await storeBuffer(blobs, th.data);
       const old = files.derivativeHashes(img.rid);
-      await d.writes.run(() => {
-        // Derivatives are not record edits (nothing to sync, no change-log entry), but renders
-        // list them: drop the record tree's cached renders here.
-        d.ctx.renders.dropTop(d.store.topOf(d.store.byRid(img.record_rid)!).uuid);
-        files.dropDerivatives(img.rid);
-        files.insert({
-          uuid: newUuid(),
-          recordRid: img.record_rid,
-          fieldId: img.datafield_id,
-          isImage: true,
-          parentRid: img.rid,
-          originalName: img.original_name,
-          contentHash: stored.hash,
-          fileSize: stored.size,
-          mime: th.mime,
-          width: th.width,
-          height: th.height,
-          displayOrder: img.display_order,
-          quality: img.quality,
-          createdBy: img.created_by,
-          createDate: img.create_date,
-          createAuth: img.create_auth,
-          publicDate: img.public_date,
+      try {
+        await d.writes.run(() => {
+          // Derivatives are not record edits (nothing to sync, no change-log entry), but renders
+          // list them: drop the record tree's cached renders here.
+          d.ctx.renders.dropTop(d.store.topOf(d.store.byRid(img.record_rid)!).uuid);
+          files.dropDerivatives(img.rid);
+          files.insert({
+            uuid: newUuid(),
+            recordRid: img.record_rid,
+            fieldId: img.datafield_id,
+            isImage: true,
+            parentRid: img.rid,
+            originalName: img.original_name,
+            contentHash: stored.hash,
+            fileSize: stored.size,
+            mime: th.mime,
+            width: th.width,
+            height: th.height,
+            displayOrder: img.display_order,
+            quality: img.quality,
+            createdBy: img.created_by,
+            createDate: img.create_date,
+            createAuth: img.create_auth,
+            publicDate: img.public_date,
+          });
         });
-      });
+      } finally {
+        // Held since storeBuffer; a failed commit leaves bytes nothing references.
+        blobs.release([stored.hash]);
+        blobs.removeUnreferenced([stored.hash]);
+      }
       blobs.removeUnreferenced(old.filter((h): h is string => h !== null && h !== stored.hash));
     }
     done++;
