@@ -1,10 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { openDataset, ROOT } from './support/app.js';
-import { startServe, type Served } from './support/serve.js';
+import { openDataset } from './support/app.js';
+import { syntheticName as name, syntheticServe } from './support/syntheticServe.js';
 
 // The scaled scroller (renderer/src/lib/scaledScroller.ts) in a real browser. Past Chromium's
 // ~33.5M px box height the table keeps a shorter scroll area and maps its pixels to the list's;
@@ -15,22 +11,10 @@ import { startServe, type Served } from './support/serve.js';
 const N = 3000;
 const LIMIT = 20_000;
 const ROW = 36;
-const name = (i: number) => `S-${String(i).padStart(6, '0')}`;
-let served: Served;
-let dir: string;
 
 test.describe.configure({ timeout: 180_000 });
 
-test.beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-scaled-'));
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', dir, String(N)], { cwd: ROOT, encoding: 'utf8' });
-  if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stdout}\n${seed.stderr}`);
-  served = await startServe(dir);
-});
-test.afterAll(async () => {
-  await served?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const served = syntheticServe('scaled', N);
 
 const grid = (page: Page) => page.getByRole('grid');
 const scroller = (page: Page) => page.getByTestId('table-scroller');
@@ -77,7 +61,7 @@ test('a list past the scroll limit: End, Home, PageDown, arrows, Shift-click and
   page,
 }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await openDataset(page, 'Synthetic Samples', `${served.url}/?maxScrollPx=${LIMIT}`);
+  await openDataset(page, 'Synthetic Samples', `${served().url}/?maxScrollPx=${LIMIT}`);
   await expect(grid(page)).toHaveAttribute('aria-rowcount', String(N + 1));
   await expectShown(page, 0);
   // Really scaled: the scroll area stays at the limit (the rows alone would be 108,000 px).
