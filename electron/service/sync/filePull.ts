@@ -98,14 +98,16 @@ export class FileFetcher {
     const refused = (why: string) => new OdrError(502, `Could not fetch ${what} from ${from}: ${why}; nothing was kept`);
     if (!res.body) throw refused('the answer had no body');
     // The web stream is read directly: a Node stream adapter and transforms in between cost a
-    // third of the throughput. The watchdog only notes the time of each chunk; its one timer
-    // checks that and cancels the read when the body stalls.
+    // third of the throughput. The watchdog only notes when each wait for the server began; its
+    // one timer checks that and cancels the read when the body stalls. Time spent writing to
+    // the disk (a drain, a flush) is not the server's: the clock restarts at each read.
     const reader = res.body.getReader();
     const limit = stallMs();
     let last = performance.now();
+    let reading = false;
     let stalled: Error | undefined;
     const check = () => {
-      const quiet = performance.now() - last;
+      const quiet = reading ? performance.now() - last : 0;
       if (quiet < limit) return void (timer = setTimeout(check, limit - quiet));
       stalled = new Error(`no bytes for ${limit / 1000} s`);
       void reader.cancel(stalled).catch(() => undefined);
@@ -113,10 +115,12 @@ export class FileFetcher {
     let timer = setTimeout(check, limit);
     async function* chunks() {
       for (;;) {
+        last = performance.now();
+        reading = true;
         const { done, value } = await reader.read();
+        reading = false;
         if (stalled) throw stalled;
         if (done) return;
-        last = performance.now();
         yield value;
       }
     }
