@@ -27,9 +27,10 @@ export async function withBulkIndexes<T>(d: Domain, expected: number, run: () =>
       rebuildOrLeave(indexes);
       // Indexes dropped from a database that held data left their pages free; the rebuild took
       // back only some (it writes full pages). Bounded steps with requests served between them:
-      // at 400k+ records that is tens of thousands of pages.
+      // at 400k+ records that is tens of thousands of pages. Not when the rebuild failed: the next
+      // start's rebuild needs those pages again.
       try {
-        await reclaimFreePages(d.ctx.db);
+        if (indexes.deferred().length === 0) await reclaimFreePages(d.ctx.db);
       } catch (e) {
         console.error('[odr] free pages not reclaimed after a bulk import:', e);
       }
