@@ -87,6 +87,20 @@ describe('removing unreferenced bytes inside a transaction', () => {
 });
 
 describe('bytes stored for a row not committed yet', () => {
+  it('are held for the whole service: a removal through another BlobStore skips them until released', async () => {
+    const file = await uploaded(3, 'bytes held through one store, removed through another');
+    const outcome = tx(t.service.ctx, () => deleteFile(d(), d().users.firstSuperUser()!, file.uuid));
+    const writer = blobs();
+    writer.hold(file.hash);
+    writer.hold(file.hash);
+    expect(blobs().removeUnreferenced(outcome.orphanCandidates)).toBe(0);
+    writer.release([file.hash]);
+    expect(blobs().removeUnreferenced(outcome.orphanCandidates)).toBe(0);
+    writer.release([file.hash]);
+    expect(blobs().removeUnreferenced(outcome.orphanCandidates)).toBe(1);
+    expect(existsSync(blobs().pathOf(file.hash))).toBe(false);
+  });
+
   it('survive a delete of a file with the same bytes while the upload waits for its row commit', async () => {
     const text = 'bytes uploaded twice: once kept, once deleted meanwhile';
     const first = await uploaded(0, text);
