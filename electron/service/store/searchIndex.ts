@@ -34,7 +34,9 @@ export const searchIndexStore = perConnection((db: Db) => {
       )
       SELECT top AS rid, group_concat(w, ' ') AS body FROM words GROUP BY top`),
     // One entry, not a term's count: the 'instance' vocabulary stops at the first (migration 020).
-    termFrom: db.prepare<[string, string], string>('SELECT term FROM record_search_instances WHERE term >= ? AND term < ? LIMIT 1').pluck(),
+    // No upper bound in SQL: with one, a probe past the last term in range walked the whole
+    // doclist of the term before it (3 ms at 1M records, 0.3 ms at 100k); the caller checks it.
+    termFrom: db.prepare<[string], string>('SELECT term FROM record_search_instances WHERE term >= ? LIMIT 1').pluck(),
     del: db.prepare<[number]>('DELETE FROM record_search WHERE rowid = ?'),
     ins: db.prepare<[number, string]>('INSERT INTO record_search (rowid, body) VALUES (?, ?)'),
   };
@@ -47,7 +49,9 @@ export const searchIndexStore = perConnection((db: Db) => {
       const out: string[] = [];
       // `term + U+0001` is the next possible term: `>` would walk every entry of `term` first, and
       // the tokenizer never keeps a control character in a term.
-      for (let t = s.termFrom.get(from, to); t !== undefined && out.length < limit; t = s.termFrom.get(`${t}\u0001`, to)) out.push(t);
+      // JS order equals the index's byte order here: callers pass ASCII bounds (see matchQuery).
+      const inRange = (t: string | undefined): t is string => t !== undefined && t < to;
+      for (let t = s.termFrom.get(from); inRange(t) && out.length < limit; t = s.termFrom.get(`${t}\u0001`)) out.push(t);
       return out;
     },
     /** Change-log entries after `seq`, oldest first, at most `limit`. */
