@@ -14,6 +14,8 @@ export const keys = {
   jobs: ['jobs'] as const,
   sync: ['sync'] as const,
   synced: ['synced-datasets'] as const,
+  trash: ['trash'] as const,
+  recordTrash: ['record-trash'] as const,
 };
 
 export const useDatasets = (enabled = true) => useQuery({ queryKey: keys.datasets, queryFn: datasets, enabled });

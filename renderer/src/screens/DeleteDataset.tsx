@@ -37,7 +37,7 @@ export function DeleteDatasetButton({ summary, tpl, onDeleted }: { summary: Data
       await deleteDataset(summary.uuid);
       toast({ kind: 'info', text: `Deleted ${summary.name}; it is in the Trash for 30 days.` });
       onDeleted();
-      await Promise.all([qc.invalidateQueries({ queryKey: keys.datasets }), qc.invalidateQueries({ queryKey: ['trash'] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.datasets }), qc.invalidateQueries({ queryKey: keys.trash })]);
     } catch (e) {
       toast({ kind: 'error', text: `Could not delete ${summary.name}: ${errorText(e)}` });
     }

@@ -6,14 +6,13 @@ import { keys } from '../lib/queries';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 
-const KEY = ['record-trash'] as const;
-
 /**
  * The Trash panel's "Records" part: deleted top-level records the caller may restore. The undo
- * history dies with the page; this is how a delete is taken back after a reload.
+ * history dies with the page; this is how a delete is taken back after a reload. Read afresh each
+ * time the panel opens (staleTime 0): records are deleted elsewhere, without telling this list.
  */
 export function RecordTrashSection() {
-  const entries = useQuery({ queryKey: KEY, queryFn: recordTrash });
+  const entries = useQuery({ queryKey: keys.recordTrash, queryFn: recordTrash, staleTime: 0 });
   const qc = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
   const [failed, setFailed] = useState<{ uuid: string; text: string } | null>(null);
@@ -24,7 +23,7 @@ export function RecordTrashSection() {
       await restoreRecord(e.record_uuid);
       toast({ kind: 'info', text: `Restored ${e.name}` });
       await Promise.all([
-        qc.invalidateQueries({ queryKey: KEY }),
+        qc.invalidateQueries({ queryKey: keys.recordTrash }),
         qc.invalidateQueries({ queryKey: keys.table(e.dataset_uuid) }),
         qc.invalidateQueries({ queryKey: keys.record(e.record_uuid) }),
         qc.invalidateQueries({ queryKey: keys.datasets }),

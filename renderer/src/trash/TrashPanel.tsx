@@ -14,7 +14,7 @@ import { toast } from '../ui/toasts';
  * deletions (every one for a super-user); records: those the caller may restore.
  */
 export function TrashPanel({ onClose }: { onClose: () => void }) {
-  const entries = useQuery({ queryKey: ['trash'], queryFn: trash });
+  const entries = useQuery({ queryKey: keys.trash, queryFn: trash, staleTime: 0 });
   const qc = useQueryClient();
   const restore = async (e: TrashEntry) => {
     const ok = await confirmDialog({
@@ -26,7 +26,7 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
     try {
       await restoreTrash(e.id);
       toast({ kind: 'info', text: `Restored ${e.name}` });
-      await Promise.all([qc.invalidateQueries({ queryKey: ['trash'] }), qc.invalidateQueries({ queryKey: keys.datasets })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.trash }), qc.invalidateQueries({ queryKey: keys.datasets })]);
     } catch (err) {
       toast({ kind: 'error', text: `Could not restore ${e.name}: ${errorText(err)}` });
     }
