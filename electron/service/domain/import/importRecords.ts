@@ -118,6 +118,29 @@ export class RecordImporter {
     }
   }
 
+  /**
+   * A restore's child record (with its own children) put back under `parent`; call inside a
+   * transaction. Logged as an import of the child within its top-level record's tree.
+   */
+  importChild(raw: unknown, types: Map<string, FieldTypeName>, parent: RecordRow): void {
+    try {
+      const row = this.insertTree(normalizeRecord(raw, types), parent, this.d.datatypeOf(parent));
+      this.q.flush();
+      this.stats.imported++;
+      const top = this.d.store.topOf(parent);
+      this.restore?.logged(this.dropped);
+      this.d.log.append(this.d.now(), {
+        op: 'record.import',
+        userId: this.user.id,
+        datasetUuid: this.d.datatypeOf(top).uuid,
+        recordUuid: row.uuid,
+        topRecordUuid: top.uuid,
+      });
+    } finally {
+      this.q.discard();
+    }
+  }
+
   private importTree(rec: OdrRecord): void {
     const existing = this.d.store.byUuid(rec.record_uuid);
     if (existing && !this.replace) {

@@ -150,8 +150,8 @@ export interface DeleteOutcome {
 
 /**
  * DELETE /record[/uuid]: every uuid is resolved and checked before anything is deleted; then
- * all go in one transaction (with their descendants). The change log keeps a snapshot; top-level
- * records also go to the record trash, from which POST /local/records/{uuid}/restore takes them back.
+ * all go in one transaction (with their descendants). The change log keeps a snapshot; each
+ * record also goes to the record trash, from which POST /local/records/{uuid}/restore takes it back.
  */
 export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOutcome {
   if (uuids.length === 0) throw badRequest('No record UUIDs provided');
@@ -170,9 +170,8 @@ export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOut
       for (const h of d.store.fileHashesUnder(rec.rid)) hashes.add(h);
       const snapshot = d.render(rec, { viewer: SYSTEM_USER, now: at, apiBase: '' });
       d.logRecordChange(at, user, rec, { op: 'record.delete', old: snapshot, new: null });
-      // A child record goes with its parent's tree or is re-added from the parent; a top-level
-      // one can be restored on its own (undo of the delete, records/trash.ts).
-      if (rec.parent_rid === null) keepDeleted(d, user, rec, snapshot, at);
+      // Restorable on its own (undo of the delete, records/trash.ts); a child under its parent.
+      keepDeleted(d, user, rec, snapshot, at);
       const top = d.store.topOf(rec);
       announced.push({ datasetUuid: d.datatypeOf(top).uuid, recordUuid: top.uuid });
       if (rec.parent_rid !== null) d.store.touch(rec.parent_rid, at);
