@@ -147,6 +147,17 @@ describe('a removed child record goes to the trash', () => {
     expect((await restore(childOf(2))).status).toBe(200);
   });
 
+  it("the top-level record's creator, who may remove its children, may restore one", async () => {
+    const userId = t.service.domain.users.findByEmail(USER.email)!.id;
+    // As if the user had made the parent: the child's edit right comes from the top-level record.
+    t.service.ctx.db.prepare('UPDATE records SET created_by = ? WHERE uuid = ?').run(userId, parentOf(2));
+    const before = await parentNow(2);
+    await user.deleteRecords([childOf(2)]);
+    expect((await trash(user)).map((e) => e.record_uuid)).toContain(childOf(2));
+    expect((await restore(childOf(2), user)).status).toBe(200);
+    expect(await parentNow(2)).toEqual(before);
+  });
+
   it('with its parent deleted: refused (restore the parent first), the parent comes back, then the child', async () => {
     const whole = await parentNow(3);
     await t.admin.deleteRecords([childOf(3)]);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { boundRemoteOf, restoreRecord, startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, boundRemoteOf, restoreRecord, type gateProxy, type RemoteProc } from './support.js';
 
 // Undo of a child record's delete on a synced dataset: the restored child is made again under
 // its parent on the server (a second service process), whether or not the delete had gone out.
@@ -11,6 +11,7 @@ const NOTES = SYNTH.childField(3);
 let remote: RemoteProc;
 let local: TestService;
 let remoteId: number;
+let gate: Awaited<ReturnType<typeof gateProxy>>;
 
 const run = async () => {
   const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
@@ -24,16 +25,16 @@ const kids = (r: OdrRecord) =>
     .sort((a, b) => (a[0] < b[0] ? -1 : 1));
 const notesOf = (r: OdrRecord) => r.records.map((c) => c.fields.find((f) => f.field_uuid === NOTES)?.value).sort();
 
-beforeAll(async () => {
-  remote = await startRemote(21);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(`${remote.url}`, ADMIN.email, ADMIN.password);
-  expect((await run()).pulled).toBe(21);
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+const recordDelete = (method: string, path: string) => method === 'DELETE' && path.endsWith('/record');
+
+attachedPair(
+  31,
+  (p) => {
+    ({ remote, local, remoteId } = p);
+    gate = p.gate!;
+  },
+  { gated: true },
+);
 
 describe('restoring a deleted child record on a synced dataset (two processes, real HTTP)', () => {
   it('delete, sync, restore, sync: the child is back under its parent on the remote', async () => {
@@ -75,5 +76,31 @@ describe('restoring a deleted child record on a synced dataset (two processes, r
     expect(there.records).toHaveLength(count);
     expect(kids(there).find(([u]) => u === child)?.[1]).toBe('edited, deleted, restored');
     expect(kids(await local.admin.record(parent)).find(([u]) => u === child)?.[1]).toBe('edited, deleted, restored');
+  });
+
+  it('restored while its delete is on its way: made anew under its parent there, kept here', async () => {
+    const parent = SYNTH.record(30);
+    const child = SYNTH.childRecord(30, 0);
+    await local.admin.setValue(child, NOTES, 'deleted and restored meanwhile');
+    await run();
+    const before = notesOf(await remote.client.record(parent));
+    await local.admin.deleteRecords([child]);
+    const held = gate.hold(recordDelete);
+    const pass = run();
+    await held.reached;
+    expect((await restoreRecord(local, child)).status).toBe(200);
+    local.service.sync.status(); // the restore is collected while the delete is still on its way
+    held.release();
+    await pass;
+    expect(kids(await local.admin.record(parent)).find(([u]) => u === child)?.[1], 'still here after the pass').toBe(
+      'deleted and restored meanwhile',
+    );
+    await run();
+
+    const there = boundRemoteOf(local, child);
+    expect(there, 'bound to a new server record').toBeTruthy();
+    expect(notesOf(await remote.client.record(parent))).toEqual(before);
+    expect((await run()).pushed).toBe(0);
+    expect(kids(await local.admin.record(parent)).find(([u]) => u === child)?.[1]).toBe('deleted and restored meanwhile');
   });
 });
