@@ -42,10 +42,10 @@ test('child records: a compact table; add opens the new one, open shows its fiel
   await section.getByRole('button', { name: 'Remove Subsamples record added in e2e' }).click();
   const dlg = page.getByRole('dialog', { name: /^Remove Subsamples record “added in e2e”\?$/ });
   await expect(dlg).toBeVisible();
-  // A child record is not kept in the record trash: the dialog must not let it look undoable.
-  await expect(dlg).toContainText('This is permanent and cannot be undone');
-  await expect(dlg).toContainText('its values, child records and files go with it');
-  await expect(dlg).not.toContainText('Undo');
+  // Kept in the record trash and on the undo list (childUndo.spec.ts): the dialog says so.
+  await expect(dlg).toContainText('Its values, child records and files go with it');
+  await expect(dlg).toContainText('Undo (Ctrl+Z) brings it back');
+  await expect(dlg).not.toContainText('permanent');
   await dlg.getByRole('button', { name: 'Cancel' }).click();
   expect(await childCount(20)).toBe(before + 1);
   await section.getByRole('button', { name: 'Remove Subsamples record added in e2e' }).click();

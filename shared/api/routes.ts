@@ -390,17 +390,22 @@ export const ROUTES: RouteDoc[] = [
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
   }),
-  local('get', '/records/trash', 'Deleted top-level records the caller may restore, newest first', {
+  local('get', '/records/trash', 'Deleted records (top-level and child) the caller may restore, newest first', {
     description:
-      'Entries of the last 30 days that POST /local/records/{uuid}/restore would accept from the caller (its creator, an editor of its dataset or a super-user); others are left out. `limit` 1 … 500 (default 100), `offset` pages; `total` counts them all.',
+      "Entries of the last 30 days that POST /local/records/{uuid}/restore would accept from the caller (its creator or its top-level record's, an editor of its dataset or a super-user); others are left out. A child record names its parent (`parent_uuid`, `parent_name`). `limit` 1 … 500 (default 100), `offset` pages; `total` counts them all.",
     query: RecordTrashQuery,
     ok: ok(RecordTrashList, 'Deleted records'),
   }),
-  local('post', '/records/{uuid}/restore', 'Put a deleted top-level record back (same uuid, values, child records, files)', {
-    description:
-      'Deleted top-level records stay restorable for 30 days (undo of a delete). Its id and place in the list come back when still free. The template is never written: values under fields, options or tags removed since stay under the removed rows or are dropped (named in the log entry). Allowed to whoever could delete it: its creator, an editor of its dataset or a super-user. 404 when it is not in the trash or the caller may not restore it (checked first), 409 when it exists or its dataset is deleted. Logged as `record.restore`, so sync sends it.',
-    ok: ok(OdrRecord, 'The restored record'),
-  }),
+  local(
+    'post',
+    '/records/{uuid}/restore',
+    'Put a deleted record back (same uuid, values, child records, files); a child under its parent',
+    {
+      description:
+        'Deleted records stay restorable for 30 days (undo of a delete). A top-level record\'s id and place in the list come back when still free; a child record goes back under its parent, which must be there (409 "restore the parent record first" otherwise: a child deleted before its parent is an entry of its own). The template is never written: values under fields, options or tags removed since stay under the removed rows or are dropped (named in the log entry). Allowed to whoever could delete it: its creator (of a child: or its top-level record\'s), an editor of its dataset or a super-user. 404 when it is not in the trash or the caller may not restore it (checked first), 409 when it exists, its dataset or its parent record is deleted. Logged as `record.restore`, so sync sends it.',
+      ok: ok(OdrRecord, 'The restored record'),
+    },
+  ),
   local('get', '/records/{uuid}/history', "A record's history (its and its child records' changes), newest first", {
     description:
       'From the change log: who, when, old and new value (option, tag and file uuids as stored). Gated like a record read; child records the caller may not read are left out. `field` narrows to one field, `limit` ≤ 500 (default 200), `before` pages back by sequence number.',

@@ -89,6 +89,10 @@ export const RecordTrashEntry = z.object({
   expires_at: z.string(),
   /** Email of who deleted it. */
   deleted_by: z.string(),
+  /** A child record's parent (it is restored under it, which must be there); null for a top-level record. */
+  parent_uuid: z.string().nullable(),
+  /** The parent's name as the table showed it at the delete. */
+  parent_name: z.string().nullable(),
 });
 export type RecordTrashEntry = z.infer<typeof RecordTrashEntry>;
 export const RecordTrashList = z.object({ records: z.array(RecordTrashEntry), total: Int });

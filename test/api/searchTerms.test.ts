@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
+import { seededRandom } from '../../shared/seededRandom.js';
+import { recordLists } from '../../electron/service/store/recordLists.js';
+import { searchIndexStore } from '../../electron/service/store/searchIndex.js';
+import { ftsQuery } from '../../electron/service/domain/search/searchIndex.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
 // A word's prefix becomes the indexed terms it stands for, read from the index's 'instance'
 // vocabulary one seek per term (migration 020: the 'row' vocabulary read each term's whole
 // doclist, 50 ms for a common word at 1M records). The terms must be exactly those indexed now:
 // every one, in order, none that a delete or an edit removed, and a prefix past 16 terms stays a prefix.
+// A word's expansion is kept while nothing new is indexed, and only then.
 
 let t: TestService;
 const FIELD = SYNTH.field('Short Text');
@@ -46,5 +51,67 @@ describe('prefix → indexed terms', () => {
     for (let i = 0; i < 17; i++) await set(i, `qmany${String.fromCharCode(97 + i)}`);
     expect(expansion('qmany')).toBe('"qmany"*');
     expect(expansion('qmanya')).toBe('"qmanya"');
+  });
+});
+
+describe('kept expansions', () => {
+  /** How many vocabulary walks `fn` makes (the store's own method, counted on its way through). */
+  const walks = (fn: () => void): number => {
+    const store = searchIndexStore(t.service.ctx.db);
+    const real = store.termsBetween;
+    let n = 0;
+    store.termsBetween = (...a) => (n++, real(...a));
+    try {
+      fn();
+    } finally {
+      store.termsBetween = real;
+    }
+    return n;
+  };
+
+  it('a word is looked up once while nothing is indexed, and again after any write', async () => {
+    expect(walks(() => expansion('qkept qkeptother'))).toBe(2);
+    expect(walks(() => expansion('QKEPT qkept'))).toBe(0);
+    expect(expansion('qkept')).toBe('"qkept"');
+    // A write naming none of these words still drops them: the index moved on.
+    await set(3, 'unrelated');
+    expect(walks(() => expansion('qkept'))).toBe(1);
+    await set(4, 'qkeptnew');
+    expect(expansion('qkept')).toBe('"qkeptnew"');
+    await set(4, 'plain');
+    expect(expansion('qkept')).toBe('"qkept"');
+  });
+
+  it('every search between random writes finds what the plain prefix query finds', async () => {
+    const d = t.service.domain;
+    const dt = d.datatype(SYNTH.dataset);
+    const admin = d.users.firstSuperUser()!;
+    const rids = (match: string | null) =>
+      recordLists(d.ctx.db).tableOrder({
+        dt: dt.id,
+        user: admin.id,
+        now: d.now(),
+        scope: 'all',
+        match,
+        sort: { kind: 'rid' },
+        dir: 'ASC',
+        filter: null,
+      });
+    const rand = seededRandom(17);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    // Words sharing prefixes, so writes add and remove terms that kept prefixes stand for.
+    const words = ['qr', 'qra', 'qrab', 'qrb', 'qrba', 'qrabc', 'Qrä', 'qs'];
+    const prefixes = ['q', 'qr', 'qra', 'qrab', 'qrb', 'qs', 'qr qra', 'qrabc'];
+    let found = 0;
+    for (let step = 0; step < 60; step++) {
+      if (rand() < 0.4) await set(Math.floor(rand() * 10), `${pick(words)} ${pick(words)}`);
+      const input = pick(prefixes);
+      // The expansion first: it brings the index up to date, which the plain query does not.
+      const got = rids(expansion(input));
+      const want = rids(ftsQuery(input));
+      expect(got, `step ${step}: ${input}`).toEqual(want);
+      found += want.length;
+    }
+    expect(found).toBeGreaterThan(0);
   });
 });

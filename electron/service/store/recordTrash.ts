@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
 
-/** A deleted top-level record as kept for a restore (the rules: domain/records/trash.ts). */
+/** A deleted record (top-level or child) as kept for a restore (the rules: domain/records/trash.ts). */
 export interface RecordTrashRow {
   record_uuid: string;
   /** Its storage row (its place in the list), taken again on restore when still free. */
@@ -14,10 +14,16 @@ export interface RecordTrashRow {
   snapshot: string;
   /** JSON: record uuid → created_by, over the tree. */
   creators: string;
-  /** JSON: file uuid → [created_by, content_hash], over the tree. */
+  /** JSON: file uuid → [created_by, content_hash, source_href, mime], over the tree (before migration 021: the first two). */
   files: string;
   /** JSON: values and selections under removed fields, options and tags (the snapshot hides them). */
   hidden: string;
+  /** A child record's parent (restored under it); null for a top-level record. */
+  parent_uuid: string | null;
+  /** The parent's name as the table shows it when the child was deleted. */
+  parent_name: string | null;
+  /** A child's top-level record's creator (who may edit the child); null for a top-level record. */
+  top_created_by: number | null;
 }
 
 const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
@@ -36,6 +42,9 @@ export interface RecordTrashListRow {
   deleted_by: string;
   /** JSON: record uuid → created_by (the restore rule needs the top record's creator). */
   creators: string;
+  parent_uuid: string | null;
+  parent_name: string | null;
+  top_created_by: number | null;
 }
 
 /** What deleting a record to its trash and restoring it reads and writes. */
@@ -44,13 +53,24 @@ export const recordTrashStore = perConnection((db: Db) => {
     creators: db.prepare<[number], { uuid: string; created_by: number | null }>(
       `${SUBTREE} SELECT r.uuid, r.created_by FROM records r JOIN sub ON r.rid = sub.rid`,
     ),
-    files: db.prepare<[number], { uuid: string; created_by: number | null; content_hash: string | null }>(
-      `${SUBTREE} SELECT f.uuid, f.created_by, f.content_hash FROM files f JOIN sub ON f.record_rid = sub.rid`,
+    files: db.prepare<
+      [number],
+      { uuid: string; created_by: number | null; content_hash: string | null; source_href: string | null; mime: string | null }
+    >(`${SUBTREE} SELECT f.uuid, f.created_by, f.content_hash, f.source_href, f.mime FROM files f JOIN sub ON f.record_rid = sub.rid`),
+    put: db.prepare<
+      [string, number, string, string, string, number, string, string, string, string, string | null, string | null, number | null]
+    >(
+      `INSERT INTO record_trash (record_uuid, rid, dataset_uuid, deleted_at, expires_at, deleted_by, snapshot, creators, files, hidden,
+         parent_uuid, parent_name, top_created_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    put: db.prepare<[string, number, string, string, string, number, string, string, string, string]>(
-      `INSERT INTO record_trash (record_uuid, rid, dataset_uuid, deleted_at, expires_at, deleted_by, snapshot, creators, files, hidden)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    // As the table names a record: its name field's value, else its id.
+    nameOf: db
+      .prepare<[number], string>(
+        `SELECT CAST(COALESCE(NULLIF(v.value, ''), r.internal_id) AS TEXT) FROM records r JOIN datatypes d ON d.id = r.datatype_id
+         LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = d.name_field_id WHERE r.rid = ?`,
+      )
+      .pluck(),
     hidden: db
       .prepare<[number], string>(
         `${SUBTREE} SELECT json_object(
@@ -90,7 +110,7 @@ export const recordTrashStore = perConnection((db: Db) => {
     list: db.prepare<[string], RecordTrashListRow>(
       `SELECT t.record_uuid, t.dataset_uuid, d.name AS dataset_name,
          CAST(COALESCE(NULLIF(t.snapshot ->> '$.record_name', ''), t.snapshot ->> '$.internal_id', t.record_uuid) AS TEXT) AS name,
-         t.deleted_at, t.expires_at, COALESCE(u.email, '') AS deleted_by, t.creators
+         t.deleted_at, t.expires_at, COALESCE(u.email, '') AS deleted_by, t.creators, t.parent_uuid, t.parent_name, t.top_created_by
        FROM record_trash t LEFT JOIN datatypes d ON d.uuid = t.dataset_uuid LEFT JOIN users u ON u.id = t.deleted_by
        WHERE t.expires_at > ? ORDER BY t.deleted_at DESC, t.record_uuid`,
     ),
@@ -100,18 +120,20 @@ export const recordTrashStore = perConnection((db: Db) => {
     blobsOf: db.prepare<[string], string>('SELECT content_hash FROM record_trash_blobs WHERE record_uuid = ?').pluck(),
     setCreators: db.prepare<[string]>('UPDATE records SET created_by = j.value FROM json_each(?) j WHERE records.uuid = j.key'),
     setFiles: db.prepare<[string]>(
-      `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]')
+      `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]'),
+         source_href = CASE WHEN json_array_length(j.value) > 2 THEN json_extract(j.value, '$[2]') ELSE files.source_href END,
+         mime = CASE WHEN json_array_length(j.value) > 3 THEN json_extract(j.value, '$[3]') ELSE files.mime END
        FROM json_each(?) j WHERE files.uuid = j.key`,
     ),
   };
   return {
     /** Record uuid → creator over the tree under `rid` (itself included). */
     creators: (rid: number) => Object.fromEntries(s.creators.all(rid).map((r) => [r.uuid, r.created_by])),
-    /** File uuid → [creator, content hash] over the tree under `rid`. */
+    /** File uuid → [creator, content hash, source href, mime] over the tree under `rid` (the snapshot has neither: its href is rendered). */
     files: (rid: number) =>
-      Object.fromEntries(s.files.all(rid).map((f) => [f.uuid, [f.created_by, f.content_hash]])) as Record<
+      Object.fromEntries(s.files.all(rid).map((f) => [f.uuid, [f.created_by, f.content_hash, f.source_href, f.mime]])) as Record<
         string,
-        [number | null, string | null]
+        [number | null, string | null, string | null, string | null]
       >,
     /** Keeps a deleted record (a second delete of the same uuid, after a restore, replaces it) and holds its files' bytes. */
     put: (row: RecordTrashRow) => {
@@ -127,10 +149,15 @@ export const recordTrashStore = perConnection((db: Db) => {
         row.creators,
         row.files,
         row.hidden,
+        row.parent_uuid,
+        row.parent_name,
+        row.top_created_by,
       );
       s.keepBlobs.run(row.record_uuid, row.files);
     },
     get: (uuid: string) => s.get.get(uuid),
+    /** A record's name as the table shows it (its name field's value, else its id). */
+    nameOf: (rid: number) => s.nameOf.get(rid) ?? '',
     /** Every entry not expired at `now`, newest first (who may see which: domain/records/trash.ts). */
     list: (now: string) => s.list.all(now),
     /** Forgets an entry (restored or expired); its bytes' hold goes with it (ON DELETE CASCADE). */

@@ -34,6 +34,10 @@ export interface TreeRecordRow {
   database_uuid: string;
 }
 
+// A record's tree, top-level or child: itself and its descendants (by parent, indexed).
+const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT rid FROM records WHERE uuid = ? UNION ALL
+  SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
+
 /** Filling `sync_outbox` from the change log (the rules are sync/outbox.ts's). */
 export const syncOutbox = perConnection((db: Db) => {
   const s = {
@@ -56,11 +60,10 @@ export const syncOutbox = perConnection((db: Db) => {
       `DELETE FROM sync_outbox WHERE record_uuid = ? AND op = 'delete' AND state IN ('pending', 'parked', 'conflict')`,
     ),
     forgetRecords: db.prepare<[string]>(
-      `DELETE FROM sync_id_map WHERE local_uuid IN (SELECT r.uuid FROM records t JOIN records r ON r.top_rid = t.rid WHERE t.uuid = ?)`,
+      `${SUBTREE} DELETE FROM sync_id_map WHERE local_uuid IN (SELECT r.uuid FROM records r JOIN sub ON r.rid = sub.rid)`,
     ),
     forgetFiles: db.prepare<[string]>(
-      `DELETE FROM sync_file_map WHERE local_uuid IN
-         (SELECT f.uuid FROM records t JOIN records r ON r.top_rid = t.rid JOIN files f ON f.record_rid = r.rid WHERE t.uuid = ?)`,
+      `${SUBTREE} DELETE FROM sync_file_map WHERE local_uuid IN (SELECT f.uuid FROM files f JOIN sub ON f.record_rid = sub.rid)`,
     ),
     pendingUpload: db
       .prepare<[string], number>(`SELECT id FROM sync_outbox WHERE item_uuid = ? AND op = 'file_upload' AND state = 'pending'`)
@@ -68,10 +71,10 @@ export const syncOutbox = perConnection((db: Db) => {
     dropFile: db.prepare<[string]>(`DELETE FROM sync_outbox WHERE item_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\' AND state = 'pending'`),
     synced: db.prepare<[], string>('SELECT DISTINCT dataset_uuid FROM sync_datasets').pluck(),
     tree: db.prepare<[string], TreeRecordRow>(
-      `SELECT r.uuid, p.uuid AS parent_uuid, d.uuid AS database_uuid FROM records t
-         JOIN records r ON r.top_rid = t.rid JOIN datatypes d ON d.id = r.datatype_id
+      `${SUBTREE} SELECT r.uuid, p.uuid AS parent_uuid, d.uuid AS database_uuid FROM sub
+         JOIN records r ON r.rid = sub.rid JOIN datatypes d ON d.id = r.datatype_id
          LEFT JOIN records p ON p.rid = r.parent_rid
-       WHERE t.uuid = ? ORDER BY r.rid`,
+       ORDER BY r.rid`,
     ),
     // Known to a server: created from here (mapped), or listed in its top-level record's last
     // server copy (pulled records keep the server's uuids).
@@ -94,16 +97,16 @@ export const syncOutbox = perConnection((db: Db) => {
     hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
     /** Drops a record's delete that is not done (waiting, or refused); whether there was one. */
     dropUndoneDelete: (record: string) => s.dropUndoneDelete.run(record).changes > 0,
-    /** Forgets which server records and files a top-level record's tree was bound to: the server deleted them. */
-    forgetRemote: (top: string) => {
-      s.forgetRecords.run(top);
-      s.forgetFiles.run(top);
+    /** Forgets which server records and files a record's tree was bound to: the server deleted them. */
+    forgetRemote: (record: string) => {
+      s.forgetRecords.run(record);
+      s.forgetFiles.run(record);
     },
     hasPendingUpload: (file: string) => s.pendingUpload.get(file) !== undefined,
     /** Every dataset synced with some remote. */
     syncedDatasets: () => new Set(s.synced.all()),
-    /** The records of a top-level record's tree, parents before children. */
-    tree: (top: string) => s.tree.all(top),
+    /** The records of a record's tree (itself included), parents before children. */
+    tree: (record: string) => s.tree.all(record),
     /** Whether a server knows the record (see `known`). */
     known: (uuid: string, top: string) => s.known.get({ uuid, top, needle: `"record_uuid":"${uuid}"` }) === 1,
     /** Drops the pending operations of one file. */

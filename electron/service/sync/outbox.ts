@@ -78,11 +78,12 @@ export function collectOutbox(ctx: Ctx): number {
           break;
         }
         case 'record.restore':
-          // A deleted record is back (its import entry follows and converges or creates it). While
-          // its delete is not done (waiting, or refused by the server) the server still has it:
-          // the delete is dropped and the record keeps its server identity. Once done, the server's
-          // copy is gone: the tree is forgotten there and created anew. A delete on its way right
-          // now is dropped too; its push sees the record back and makes it anew (recreateRestored).
+          // A deleted record (top-level or child) is back (its import entry follows and converges
+          // or creates it; a child's under its parent). While its delete is not done (waiting, or
+          // refused by the server) the server still has it: the delete is dropped and the record
+          // keeps its server identity. Once done, the server's copy is gone: the tree is forgotten
+          // there and created anew. A delete on its way right now is dropped too; its push sees
+          // the record back and makes it anew (recreateRestored).
           if (outbox.dropUndoneDelete(r.record_uuid)) outbox.dropRecord(r.record_uuid);
           else outbox.forgetRemote(r.record_uuid);
           break;
@@ -119,8 +120,11 @@ export function collectOutbox(ctx: Ctx): number {
   return added;
 }
 
-/** Queues what brings a tree to the server: a create for each record it does not know, then a converge for each. */
-function queueTree(outbox: ReturnType<typeof syncOutbox>, dataset: string, record: string, top: string, at: string): number {
+/**
+ * Queues what brings a tree (a top-level record's or a child's) to the server: a create for each
+ * record it does not know (`gone`: for each, the server deleted the tree), then a converge for each.
+ */
+function queueTree(outbox: ReturnType<typeof syncOutbox>, dataset: string, record: string, top: string, at: string, gone = false): number {
   let added = 0;
   const add = (uuid: string, op: OpName, payload: unknown = null) => {
     outbox.upsert({
@@ -136,7 +140,7 @@ function queueTree(outbox: ReturnType<typeof syncOutbox>, dataset: string, recor
     added++;
   };
   for (const t of outbox.tree(record)) {
-    const known = outbox.known(t.uuid, top);
+    const known = !gone && outbox.known(t.uuid, top);
     if (!known && !t.parent_uuid) add(t.uuid, 'create', { imported: true });
     else if (!known) add(t.uuid, 'create_child', { parent_uuid: t.parent_uuid, database_uuid: t.database_uuid });
     add(t.uuid, 'converge');
@@ -145,19 +149,20 @@ function queueTree(outbox: ReturnType<typeof syncOutbox>, dataset: string, recor
 }
 
 /**
- * A top-level record restored here while its delete was on its way: the server has deleted it
- * by now, so its tree is forgotten there and queued to be made anew. The change log is collected
- * first, so the restore's own entries cannot undo this afterwards.
+ * A record (top-level or child) restored here while its delete was on its way: the server has
+ * deleted it by now, so its tree is forgotten there and queued to be made anew (whatever the
+ * last server copy of its top-level record still lists). The change log is collected first, so
+ * the restore's own entries cannot undo this afterwards.
  */
-export function recreateRestored(ctx: Ctx, dataset: string, top: string): void {
+export function recreateRestored(ctx: Ctx, dataset: string, record: string, top: string): void {
   const outbox = syncOutbox(ctx.db);
   transaction(
     ctx.db,
     () => {
       collectOutbox(ctx);
-      outbox.forgetRemote(top);
-      outbox.dropRecord(top);
-      queueTree(outbox, dataset, top, top, new Date().toISOString());
+      outbox.forgetRemote(record);
+      outbox.dropRecord(record);
+      queueTree(outbox, dataset, record, top, new Date().toISOString(), true);
     },
     'immediate',
   );

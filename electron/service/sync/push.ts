@@ -124,8 +124,8 @@ export class Pusher {
               x.state.dropBase(r);
               x.state.done(op);
             });
-            // Restored here while the delete was on its way (only top-level records come back).
-            if (op.record_uuid === top && x.d.store.byUuid(top)) recreateRestored(x.d.ctx, op.dataset_uuid, top);
+            // Restored here while the delete was on its way.
+            if (x.d.store.byUuid(op.record_uuid)) recreateRestored(x.d.ctx, op.dataset_uuid, op.record_uuid, top);
           }
           sent.push(op);
         } else if (isFileOp(op)) {

@@ -5,12 +5,15 @@ import { PLUGIN, pluginNamed } from '../../../shared/plugins/renderPlugins';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
 import { api, errorText } from '../lib/api';
+import { pushOperation, useEdits } from '../lib/edits';
+import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { cellText } from '../lib/cellText';
 import { keys } from '../lib/queries';
 import { recordName } from '../lib/recordName';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote } from '../plugins';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
+import { withArticle } from '../../../shared/article';
 
 /** Columns of the compact table: the child dataset's first few fields that read as one line. */
 const COLUMNS = 4;
@@ -18,7 +21,8 @@ const COLUMNS = 4;
 /**
  * A child dataset inside its parent record: a compact table (one row per child record, its
  * first fields as columns) with Add, Open (the record's fields under its row) and Remove (after
- * an in-app confirmation). A single child record is open from the start. Child datasets drawn
+ * an in-app confirmation; a step of the undo history like a record delete: the service keeps it
+ * in its record trash). A single child record is open from the start. Child datasets drawn
  * by a record plugin (References: one citation each) keep that view instead of a table.
  */
 export function ChildRecords({
@@ -34,6 +38,7 @@ export function ChildRecords({
   body: (rec: OdrRecord) => ReactNode;
 }) {
   const qc = useQueryClient();
+  const { undo } = useEdits();
   const children = (parent.records ?? []).filter((c) => c.database_uuid === child.template_uuid);
   const [open, setOpen] = useState<Set<string>>(() => new Set(children.length === 1 ? [children[0]!.record_uuid] : []));
   const [adding, setAdding] = useState(false);
@@ -55,7 +60,7 @@ export function ChildRecords({
       const made = (saved.records ?? []).find((c) => c.database_uuid === child.template_uuid && !before.has(c.record_uuid));
       if (made) setOpen((o) => new Set([...o, made.record_uuid]));
     } catch (e) {
-      toast({ kind: 'error', text: `Could not add a ${child.name} record: ${errorText(e)}` });
+      toast({ kind: 'error', text: `Could not add ${withArticle(child.name)} record: ${errorText(e)}` });
     }
     setAdding(false);
     refresh();
@@ -64,18 +69,17 @@ export function ChildRecords({
     if (
       !(await confirmDialog({
         title: `Remove ${child.name} record “${label(c)}”?`,
-        body: 'This is permanent and cannot be undone: its values, child records and files go with it and are not kept in the Trash.',
+        body: 'Its values, child records and files go with it. Undo (Ctrl+Z) brings it back under this record; the Trash keeps it for 30 days.',
         confirm: 'Remove',
         danger: true,
       }))
     )
       return;
-    try {
-      await api.deleteRecords([c.record_uuid]);
-      toast({ kind: 'info', text: `Removed ${child.name} record “${label(c)}”` }, 3000);
-    } catch (e) {
-      toast({ kind: 'error', text: `Could not remove the ${child.name} record: ${errorText(e)}` });
-    }
+    const what = `${child.name} record “${label(c)}”`;
+    const { op, error } = await deleteRecords([c.record_uuid], what);
+    if (op) pushOperation(op);
+    if (error) toast({ kind: 'error', text: `Could not remove the ${child.name} record: ${errorText(error)}` });
+    else if (op) toast({ kind: 'info', text: `Removed ${what}`, action: { label: 'Undo', run: () => undo(op) } }, UNDO_TOAST_MS);
     refresh();
   };
   const toggle = (uuid: string) =>

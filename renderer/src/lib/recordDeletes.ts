@@ -3,9 +3,12 @@ import { holdingEvents, type Operation } from './edits';
 
 /** The service deletes at most this many records per request (MAX_DELETE). */
 const CHUNK = 100;
+/** How long a delete's toast offers Undo (Ctrl+Z works as long as the page lives). */
+export const UNDO_TOAST_MS = 6000;
 
 /**
- * Deletes records at once and answers the undo-history step for it: undo puts them back from the
+ * Deletes records (top-level, or child records from the record pane) at once and answers the
+ * undo-history step for it: undo puts them back (a child under its parent) from the
  * service's record trash (POST /local/records/{uuid}/restore, kept 30 days), redo deletes them
  * again. Both pick up where a failed run stopped: the step knows which records are gone.
  * `op` is null when nothing was deleted; `error` says why not all were.

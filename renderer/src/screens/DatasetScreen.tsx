@@ -11,7 +11,7 @@ import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
 import { pushOperation, useEdits } from '../lib/edits';
-import { deleteRecords } from '../lib/recordDeletes';
+import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { firstNames } from '../lib/namedRecords';
 import { namedList } from '../lib/namedList';
 import { RecordTable, queryOf, type PickMods, type TableState } from './RecordTable';
@@ -26,7 +26,6 @@ import type { SearchView, ViewFilter } from '../../../shared/schemas/view';
 import { ImportCsv } from './ImportCsv';
 
 /** How long the "Deleted" notice offers its Undo button (Ctrl+Z works as long as the step is on the undo list). */
-const UNDO_TOAST_MS = 6000;
 /** The longest a delete's confirmation waits for the names of records it has not loaded. */
 const NAMES_WAIT_MS = 300;
 /** The list never gets narrower than this; the record pane never narrower than PANE_MIN. */

@@ -6,8 +6,15 @@ import { keys } from '../lib/queries';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 
+/** Its dataset; a child record's also names the parent it goes back under. */
+const where = (e: RecordTrashEntry) => {
+  const dataset = e.dataset_name ?? 'deleted dataset';
+  return e.parent_uuid === null ? dataset : `${dataset} record in “${e.parent_name ?? e.parent_uuid}”`;
+};
+
 /**
- * The Trash panel's "Records" part: deleted top-level records the caller may restore. The undo
+ * The Trash panel's "Records" part: deleted records the caller may restore (a child record named
+ * with its parent, under which it comes back). The undo
  * history dies with the page; this is how a delete is taken back after a reload. Read afresh each
  * time the panel opens (staleTime 0): records are deleted elsewhere, without telling this list.
  */
@@ -22,10 +29,12 @@ export function RecordTrashSection() {
     try {
       await restoreRecord(e.record_uuid);
       toast({ kind: 'info', text: `Restored ${e.name}` });
+      // A child shows in its top-level record and that record's dataset, which the entry does not name.
+      const child = e.parent_uuid !== null;
       await Promise.all([
         qc.invalidateQueries({ queryKey: keys.recordTrash }),
-        qc.invalidateQueries({ queryKey: keys.table(e.dataset_uuid) }),
-        qc.invalidateQueries({ queryKey: keys.record(e.record_uuid) }),
+        qc.invalidateQueries({ queryKey: child ? ['table'] : keys.table(e.dataset_uuid) }),
+        qc.invalidateQueries({ queryKey: child ? ['record'] : keys.record(e.record_uuid) }),
         qc.invalidateQueries({ queryKey: keys.datasets }),
       ]);
     } catch (err) {
@@ -45,8 +54,7 @@ export function RecordTrashSection() {
             <div>
               <strong>{e.name}</strong>
               <p className="muted">
-                {e.dataset_name ?? 'deleted dataset'} · deleted <Time ts={e.deleted_at} /> by {e.deleted_by} · kept until{' '}
-                <Time ts={e.expires_at} />
+                {where(e)} · deleted <Time ts={e.deleted_at} /> by {e.deleted_by} · kept until <Time ts={e.expires_at} />
               </p>
               {failed?.uuid === e.record_uuid && <p role="alert">{failed.text}</p>}
             </div>

@@ -11,6 +11,7 @@ import { forbidden } from '../errors.js';
 import { editsAll } from '../permissions.js';
 import { pulledRecordStore } from '../../store/pulledRecords.js';
 import { recordImportStatements, type RecordDataQueue } from '../../store/recordImport.js';
+import { WHO } from '../rights.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
 // their uuids and ids. Datatypes and fields the template did not declare are created from the
@@ -117,6 +118,29 @@ export class RecordImporter {
     }
   }
 
+  /**
+   * A restore's child record (with its own children) put back under `parent`; call inside a
+   * transaction. Logged as an import of the child within its top-level record's tree.
+   */
+  importChild(raw: unknown, types: Map<string, FieldTypeName>, parent: RecordRow): void {
+    try {
+      const row = this.insertTree(normalizeRecord(raw, types), parent, this.d.datatypeOf(parent));
+      this.q.flush();
+      this.stats.imported++;
+      const top = this.d.store.topOf(parent);
+      this.restore?.logged(this.dropped);
+      this.d.log.append(this.d.now(), {
+        op: 'record.import',
+        userId: this.user.id,
+        datasetUuid: this.d.datatypeOf(top).uuid,
+        recordUuid: row.uuid,
+        topRecordUuid: top.uuid,
+      });
+    } finally {
+      this.q.discard();
+    }
+  }
+
   private importTree(rec: OdrRecord): void {
     const existing = this.d.store.byUuid(rec.record_uuid);
     if (existing && !this.replace) {
@@ -146,8 +170,7 @@ export class RecordImporter {
   }
 
   private assertMayWrite(dt: DatatypeInfo): void {
-    if (!editsAll(this.user, dt))
-      throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only its admins and editors can.`);
+    if (!editsAll(this.user, dt)) throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only ${WHO.editsAll} can.`);
   }
 
   private datatypeFor(rec: OdrRecord, parentDt: DatatypeInfo | null): DatatypeInfo {

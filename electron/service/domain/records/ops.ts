@@ -11,6 +11,7 @@ import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOption, writeScalar, writeTag, type WriteCtx } from './fieldWrites.js';
 import { keepDeleted } from './trash.js';
+import { WHO } from '../rights.js';
 
 export const MAX_DELETE = 100;
 
@@ -42,7 +43,7 @@ export function createRecord(d: Domain, user: User, datasetUuid: string, input: 
   if (dt.parentId !== null) {
     throw badRequest(`${datasetUuid} is a child datatype: its records are created inside a parent record (save with record_uuid "")`);
   }
-  if (!canAddRecords(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}.`);
+  if (!canAddRecords(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}: only ${WHO.addsRecords} can.`);
   const now = d.now();
   const created = input.created ? parseDateOrThrow(d, input.created, 'created') : now;
   const publicDate = input.publicDate ? parseDateOrThrow(d, input.publicDate, 'public_date') : dt.newRecordsPublic ? now : PRIVATE_DATE;
@@ -149,8 +150,8 @@ export interface DeleteOutcome {
 
 /**
  * DELETE /record[/uuid]: every uuid is resolved and checked before anything is deleted; then
- * all go in one transaction (with their descendants). The change log keeps a snapshot; top-level
- * records also go to the record trash, from which POST /local/records/{uuid}/restore takes them back.
+ * all go in one transaction (with their descendants). The change log keeps a snapshot; each
+ * record also goes to the record trash, from which POST /local/records/{uuid}/restore takes it back.
  */
 export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOutcome {
   if (uuids.length === 0) throw badRequest('No record UUIDs provided');
@@ -169,9 +170,8 @@ export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOut
       for (const h of d.store.fileHashesUnder(rec.rid)) hashes.add(h);
       const snapshot = d.render(rec, { viewer: SYSTEM_USER, now: at, apiBase: '' });
       d.logRecordChange(at, user, rec, { op: 'record.delete', old: snapshot, new: null });
-      // A child record goes with its parent's tree or is re-added from the parent; a top-level
-      // one can be restored on its own (undo of the delete, records/trash.ts).
-      if (rec.parent_rid === null) keepDeleted(d, user, rec, snapshot, at);
+      // Restorable on its own (undo of the delete, records/trash.ts); a child under its parent.
+      keepDeleted(d, user, rec, snapshot, at);
       const top = d.store.topOf(rec);
       announced.push({ datasetUuid: d.datatypeOf(top).uuid, recordUuid: top.uuid });
       if (rec.parent_rid !== null) d.store.touch(rec.parent_rid, at);

@@ -4,22 +4,27 @@ import { OdrError } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { RecordImporter } from '../import/importRecords.js';
 import { canEditRecord } from '../permissions.js';
+import type { DatatypeInfo } from '../schemaCache.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordTrashStore } from '../../store/recordTrash.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
+import { WHO } from '../rights.js';
 
-// A deleted top-level record stays restorable for RECORD_TRASH_DAYS: undoing a delete is an
-// ordinary step of the undo history, and a person may take it back long after a toast is gone.
-// The trash holds the record tree in ODR export form (the importer reads it back with the same
-// uuids), its records' and files' creators, and a hold on its files' bytes.
+// A deleted record, top-level or child, stays restorable for RECORD_TRASH_DAYS: undoing a delete
+// is an ordinary step of the undo history, and a person may take it back long after a toast is
+// gone. The trash holds the record tree in ODR export form (the importer reads it back with the
+// same uuids), its records' and files' creators, and a hold on its files' bytes. A child comes
+// back under its parent, which must be there (a deleted parent is restored first, without the
+// children deleted before it: each is an entry of its own).
 
 export const RECORD_TRASH_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** Keeps a top-level record about to be deleted; call in the delete's transaction, before the delete. */
+/** Keeps a record about to be deleted; call in the delete's transaction, before the delete. */
 export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unknown, at: string): void {
   const store = recordTrashStore(d.ctx.db);
+  const parent = rec.parent_rid === null ? undefined : d.store.byRid(rec.parent_rid);
   store.put({
     record_uuid: rec.uuid,
     rid: rec.rid,
@@ -31,18 +36,27 @@ export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unk
     creators: JSON.stringify(store.creators(rec.rid)),
     files: JSON.stringify(store.files(rec.rid)),
     hidden: store.hidden(rec.rid),
+    parent_uuid: parent?.uuid ?? null,
+    parent_name: parent ? store.nameOf(parent.rid) : null,
+    top_created_by: parent ? d.store.topOf(rec).created_by : null,
   });
 }
 
 /**
- * The delete rule (canEditRecord): editors, and the creator unless a read-only role holds them
- * back; with its dataset deleted, its creator or a super-user. One rule for the list and the restore.
+ * The delete rule (canEditRecord): editors, and the creator (of a child: or of its top-level
+ * record, as at the delete) unless a read-only role holds them back; with its dataset deleted,
+ * its creator or a super-user. One rule for the list and the restore.
  */
-function mayRestore(d: Domain, user: User, row: { record_uuid: string; dataset_uuid: string; creators: string }): boolean {
+function mayRestore(
+  d: Domain,
+  user: User,
+  row: { record_uuid: string; dataset_uuid: string; creators: string; parent_uuid: string | null; top_created_by: number | null },
+): boolean {
   const dt = d.schema().datatypesByUuid.get(row.dataset_uuid);
   const creators = JSON.parse(row.creators) as Record<string, number | null>;
   const facts = { created_by: creators[row.record_uuid] ?? null, public_date: '' };
-  return dt ? canEditRecord(user, dt, facts, facts) : user.isSuper || facts.created_by === user.id;
+  const top = row.parent_uuid === null ? facts : { created_by: row.top_created_by, public_date: '' };
+  return dt ? canEditRecord(user, dt, facts, top) : user.isSuper || facts.created_by === user.id;
 }
 
 /**
@@ -56,15 +70,16 @@ export function listRecordTrash(d: Domain, user: User, limit: number, offset: nu
     .filter((row) => mayRestore(d, user, row));
   return {
     total: visible.length,
-    records: visible.slice(offset, offset + limit).map(({ creators: _c, ...entry }) => entry),
+    records: visible.slice(offset, offset + limit).map(({ creators: _c, top_created_by: _t, ...entry }) => entry),
   };
 }
 
 /**
- * POST /local/records/{uuid}/restore: puts a deleted top-level record back with its uuid,
- * values, child records, files (bytes included) and creators. Allowed to whoever could have
- * deleted it: an editor of the dataset or the record's creator. Logged as `record.restore`
- * (before the import's own entry), which tells sync whether the server still has the record.
+ * POST /local/records/{uuid}/restore: puts a deleted record back with its uuid, values, child
+ * records, files (bytes included) and creators; a child under its parent. Allowed to whoever
+ * could have deleted it: an editor of the dataset or the record's (or its top record's) creator.
+ * Logged as `record.restore` (before the import's own entry), which tells sync whether the
+ * server still has the record.
  */
 export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   const store = recordTrashStore(d.ctx.db);
@@ -76,24 +91,29 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   if (!row || row.expires_at <= d.ctx.clock().toISOString() || !allowed) {
     throw new OdrError(
       404,
-      `Record ${uuid} is not in the trash for you: it was never deleted here, is restored already, was deleted more than ${RECORD_TRASH_DAYS} days ago, or only its creator, the dataset's editors or a super-user may restore it.`,
+      `Record ${uuid} is not in the trash for you: it was never deleted here, is restored already, was deleted more than ${RECORD_TRASH_DAYS} days ago, or only ${WHO.editsRecord} may restore it.`,
     );
   }
   if (d.store.byUuid(uuid)) throw new OdrError(409, `Record ${uuid} exists; there is nothing to restore.`);
   if (!dt) throw new OdrError(409, `The dataset of record ${uuid} (${row.dataset_uuid}) is deleted: restore the dataset first.`);
+  const parent = row.parent_uuid === null ? null : parentFor(d, row.parent_uuid, uuid, dt);
+  const top = parent ? d.store.topOf(parent) : null;
   tx(d.ctx, () => {
     // Logged before the import's own entry, naming what the template no longer holds (dropped).
     const logged = (dropped: string[]) =>
       d.log.append(d.now(), {
         op: 'record.restore',
         userId: user.id,
-        datasetUuid: dt.uuid,
+        datasetUuid: top ? d.datatypeOf(top).uuid : dt.uuid,
         recordUuid: uuid,
-        topRecordUuid: uuid,
+        topRecordUuid: top ? top.uuid : uuid,
         new: dropped.length ? { dropped } : undefined,
       });
     const importer = new RecordImporter(d, user, false, { ridOf: (u) => (u === uuid ? row.rid : undefined), logged });
-    importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
+    if (parent) {
+      importer.importChild(JSON.parse(row.snapshot), importer.typesByUuid(), parent);
+      d.store.touch(parent.rid, d.now()); // as the delete did: the parent changed
+    } else importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
     store.restoreOwnership(row.creators, row.files);
     store.restoreHidden(row.hidden);
     store.remove(uuid);
@@ -101,6 +121,18 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   const rec = d.store.byUuid(uuid)!;
   d.announce([rec]);
   return rec;
+}
+
+/** A child's parent, which must be there and still hold its dataset (else 409: nothing is written). */
+function parentFor(d: Domain, parentUuid: string, uuid: string, dt: DatatypeInfo): RecordRow {
+  const parent = d.store.byUuid(parentUuid);
+  if (!parent) {
+    throw new OdrError(409, `The parent record ${parentUuid} of record ${uuid} is deleted: restore the parent record first.`);
+  }
+  if (dt.parentId !== parent.datatype_id) {
+    throw new OdrError(409, `Dataset ${dt.uuid} of record ${uuid} is no longer a child dataset of record ${parentUuid}'s dataset.`);
+  }
+  return parent;
 }
 
 /** Forgets trashed records whose time is up and lets go of the bytes only they held. */

@@ -18,6 +18,7 @@ import recordTrash from './017_record_trash.js';
 import datasetCountsGen from './018_dataset_counts_gen.js';
 import recordTrashHidden from './019_record_trash_hidden.js';
 import searchTermInstances from './020_search_term_instances.js';
+import recordTrashChildren from './021_record_trash_children.js';
 
 export interface Migration {
   version: number;
@@ -47,4 +48,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 18, name: 'dataset_counts_gen', sql: datasetCountsGen },
   { version: 19, name: 'record_trash_hidden', sql: recordTrashHidden },
   { version: 20, name: 'search_term_instances', sql: searchTermInstances },
+  { version: 21, name: 'record_trash_children', sql: recordTrashChildren },
 ];
