@@ -17,9 +17,9 @@ module.exports = {
       name: 'shared-is-self-contained',
       severity: 'error',
       comment:
-        'shared/ is used by the service, the renderer and main alike: only itself and pure-JS libraries (zod, papaparse), no platform.',
+        'shared/ is used by the service, the renderer and main alike: only itself and pure-JS libraries (zod, papaparse, indefinite), no platform.',
       from: { path: '^shared/' },
-      to: { pathNot: ['^shared/', '^node_modules/(zod|papaparse)/'] },
+      to: { pathNot: ['^shared/', '^node_modules/(zod|papaparse|indefinite)/'] },
     },
     {
       name: 'store-uses-shared-only',

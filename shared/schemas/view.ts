@@ -6,15 +6,22 @@ import { Int } from './common.js';
 // schemas and the renderer builds them with the same ones.
 
 const FieldRef = z.string().min(1, 'field must not be empty').max(64, 'field is longer than 64 characters');
-/** A number (`-1.5`) or a date (`2024-05-01`): the field's type says which. */
-const Bound = z.string().max(32, 'a bound is longer than 32 characters');
+/**
+ * A number (`-1.5` or `"-1.5"`) or a date (`"2024-05-01"`): the field's type says which. JSON
+ * numbers are taken as they are, so scripts need not quote them.
+ */
+const Bound = z.union([z.number(), z.string().max(32, 'a bound is longer than 32 characters')]);
 
 /** One per-field filter; every filter of a view must hold (AND), together with the full-text `q`. */
 export const ViewFilter = z.discriminatedUnion(
   'kind',
   [
-    /** A text field contains the words (case-insensitive). */
-    z.object({ kind: z.literal('text'), field: FieldRef, contains: z.string().min(1, 'contains must not be empty').max(500) }),
+    /** A text field contains the words (case-insensitive); a JSON number is searched as its digits. */
+    z.object({
+      kind: z.literal('text'),
+      field: FieldRef,
+      contains: z.union([z.number(), z.string().min(1, 'contains must not be empty').max(500)]),
+    }),
     /** A number or date field between min and max (each inclusive, each optional but not both). */
     z.object({ kind: z.literal('range'), field: FieldRef, min: Bound.optional(), max: Bound.optional() }),
     /** An option or tag field has one of these (uuids) selected — or, with `not`, none of them. */

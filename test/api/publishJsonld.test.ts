@@ -97,10 +97,14 @@ describe('POST /dataset/publish', () => {
     await refused(400, /dataset_uuid is required/, () => call(tok.admin, 'POST', '/dataset/publish', {}));
     await refused(404, /DataType can't be found/, () => call(tok.admin, 'POST', '/dataset/publish', { dataset_uuid: 'nosuch' }));
     await refused(400, /top-level/, () => call(tok.admin, 'POST', '/dataset/publish', { dataset_uuid: ds.child }));
-    await refused(403, /admins may publish/, () => call(tok.user, 'POST', '/dataset/publish', { dataset_uuid: ds.uuid }));
+    await refused(403, /owner, its admins and super-users may publish/, () =>
+      call(tok.user, 'POST', '/dataset/publish', { dataset_uuid: ds.uuid }),
+    );
     // An edit role is not enough: publishing changes the dataset.
     await call(tok.admin, 'POST', '/user/permissions', { user_email: 'editor@test.local', dataset_uuid: ds.uuid, permission: 'edit_all' });
-    await refused(403, /admins may publish/, () => call(tok.editor, 'POST', '/dataset/publish', { dataset_uuid: ds.uuid }));
+    await refused(403, /owner, its admins and super-users may publish/, () =>
+      call(tok.editor, 'POST', '/dataset/publish', { dataset_uuid: ds.uuid }),
+    );
     await refused(403, /act for another user/, () =>
       call(tok.user, 'POST', '/dataset/publish', { dataset_uuid: ds.uuid, user_email: ADMIN.email }),
     );

@@ -126,8 +126,8 @@ describe('POST /user/permissions', () => {
     await refused(400, /Super-Admin/, () => grant(tokens.admin, PEER.email, 'view_all'));
     // A non-super-user who administers nothing: 403 whether or not the email exists.
     await refused(403, /Insufficient permissions/, () => grant(tokens.user, 'ghost@test.local', 'view_all'));
-    await refused(403, /dataset's admins/, () => grant(tokens.user, 'new@test.local', 'view_all'));
-    await refused(403, /dataset's admins/, () => grant(tokens.user, '', 'admin'));
+    await refused(403, /the dataset's owner and admins may grant/, () => grant(tokens.user, 'new@test.local', 'view_all'));
+    await refused(403, /the dataset's owner and admins may grant/, () => grant(tokens.user, '', 'admin'));
   });
 
   it('a role counts from the next request, on the cached-token fast path too, and revoking takes it back', async () => {
@@ -159,7 +159,7 @@ describe('POST /user/permissions', () => {
     expect(digestAll(t.service)).toBe(before);
     await refused(400, /own group membership/, () => grant(tokens.user, '', 'view_all'));
     expect((await grant(tokens.admin, USER.email, 'none')).status).toBe(200);
-    await refused(403, /dataset's admins/, () => grant(tokens.user, 'new@test.local', 'none'));
+    await refused(403, /the dataset's owner and admins may grant/, () => grant(tokens.user, 'new@test.local', 'none'));
   });
 });
 

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { badRequest } from '../domain/errors.js';
 import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../shared/jsonDepth.js';
+import { zodMessage } from '../../../shared/zodMessage.js';
 
 /** Parses a JSON body; empty or malformed bodies are a 400 naming the problem. */
 export async function jsonBody(c: Context, opts: { optional?: boolean } = {}): Promise<unknown> {
@@ -24,7 +25,9 @@ export async function jsonBody(c: Context, opts: { optional?: boolean } = {}): P
 export async function parsedJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   const body = await jsonBody(c);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
-  return schema.parse(body);
+  const r = schema.safeParse(body);
+  if (!r.success) throw badRequest(zodMessage(r.error, { input: body }));
+  return r.data;
 }
 
 /**

@@ -5,17 +5,10 @@ import { ZodError } from 'zod';
 import type { ErrorBody } from '../../../shared/schemas/common.js';
 import { OdrError } from '../domain/errors.js';
 import { ImportError } from '../domain/import/importFile.js';
+import { zodMessage } from '../../../shared/zodMessage.js';
 
 export function errorBody(code: number, message: string): ErrorBody {
   return { error: { code, message } };
-}
-
-/** "job.total: job.total must be an integer" — names the field that failed. */
-export function zodMessage(e: ZodError): string {
-  const issue = e.issues[0];
-  if (!issue) return 'Malformed request syntax';
-  const where = issue.path.join('.');
-  return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
 }
 
 /**

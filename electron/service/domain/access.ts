@@ -1,4 +1,5 @@
 import { forbidden, notFound } from './errors.js';
+import { WHO } from './rights.js';
 import { canEditRecord, canViewRecord } from './permissions.js';
 import type { RecordStore } from '../store/records.js';
 import type { RecordRow } from '../store/rows.js';
@@ -32,15 +33,14 @@ export function canEdit(d: Domain, user: User, rec: RecordRow): boolean {
 }
 
 export function assertRead(d: Domain, user: User, rec: RecordRow): RecordRow {
-  if (!canRead(d, user, rec)) throw forbidden(`You may not view record ${rec.uuid}.`);
+  if (!canRead(d, user, rec)) throw forbidden(`You may not view record ${rec.uuid}: only ${WHO.viewsRecord} can.`);
   return rec;
 }
 
 /** Edit right; a caller who cannot even read the record is told nothing more than on a read. */
 export function assertEdit(d: Domain, user: User, rec: RecordRow): RecordRow {
   assertRead(d, user, rec);
-  if (!canEdit(d, user, rec))
-    throw forbidden(`You may not edit record ${rec.uuid}: only its creator, the dataset's owner or a super-user can.`);
+  if (!canEdit(d, user, rec)) throw forbidden(`You may not edit record ${rec.uuid}: only ${WHO.editsRecord} can.`);
   return rec;
 }
 

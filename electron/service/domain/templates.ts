@@ -1,6 +1,6 @@
 import type { DatabaseListEntry, Template, TemplateField, TemplateMetadata, TemplateTag } from '../../../shared/schemas/template.js';
 import type { Domain } from './domain.js';
-import { badRequest, forbidden, notFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
 import { newUuid } from './ids.js';
 import { canViewDatatype } from './permissions.js';
 import type { DatatypeInfo, FieldInfo, Schema, TagInfo } from './schemaCache.js';
@@ -8,6 +8,7 @@ import { tx } from './tx.js';
 import type { User } from './users.js';
 import { PRIVATE_DATE } from '../../../shared/dates.js';
 import { templateCloneStatements } from '../store/templateImport.js';
+import { datasetHidden } from './rights.js';
 
 const rendered = new WeakMap<Schema, Map<number, Template>>();
 
@@ -86,7 +87,7 @@ export function readTemplate(d: Domain, user: User, uuid: string): Template {
   const dt = schema.datatypesByUuid.get(uuid);
   if (!dt) throw notFound('Datatype');
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-  if (!canViewDatatype(user, dt, d.now())) throw forbidden();
+  if (!canViewDatatype(user, dt, d.now())) throw datasetHidden(dt);
   let cache = rendered.get(schema);
   if (!cache) rendered.set(schema, (cache = new Map()));
   let t = cache.get(dt.id);
@@ -120,7 +121,7 @@ export function createDatasetFromTemplate(d: Domain, user: User, templateUuid: s
   const source = d.schema().datatypesByUuid.get(templateUuid);
   if (!source) throw notFound('Template');
   if (source.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-  if (!canViewDatatype(user, source, d.now())) throw forbidden();
+  if (!canViewDatatype(user, source, d.now())) throw datasetHidden(source);
   const at = d.now();
   const { insDt, insField, insOption, insTag, setName } = templateCloneStatements(d.ctx.db);
 

@@ -12,6 +12,7 @@ import { OdrError, badRequest, forbidden, notFound } from './errors.js';
 import { isAdmin } from './permissions.js';
 import { tx } from './tx.js';
 import { generatePassword, type User } from './users.js';
+import { WHO } from './rights.js';
 
 // Managing users and their dataset roles: the real server's POST /user and POST
 // /user/permissions (docs/odr-server.md), and the Users screen's /local routes. Every change
@@ -80,11 +81,11 @@ export function grantRole(d: Domain, caller: User, form: { user_email?: string; 
   const role = ROLE_OF_PERMISSION[form.permission as PermissionName];
   const target = form.user_email === '' ? caller : d.users.findByEmail(form.user_email);
   if (!target) {
-    if (!caller.isSuper) throw forbidden();
+    if (!caller.isSuper) throw forbidden(`Insufficient permissions: roles are granted by ${WHO.grantsRoles}, to users that exist.`);
     throw unknownEmail(form.user_email);
   }
   const dt = d.datatype(form.dataset_uuid, 'Datatype');
-  if (!isAdmin(caller, dt)) throw forbidden("Only a super-user or the dataset's admins may grant roles on it.");
+  if (!isAdmin(caller, dt)) throw forbidden(`Only ${WHO.grantsRoles} may grant roles on it.`);
   if (target.isSuper) throw badRequest('Unable to change group membership for a Super-Admin.');
   if (dt.parentId !== null)
     throw badRequest('Unable to change group membership for a child datatype, since only top-level datatypes have groups');

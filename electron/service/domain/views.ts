@@ -1,11 +1,12 @@
 import { ColumnLayout, SearchView, type SavedSearch, type SavedSearchCreate } from '../../../shared/schemas/view.js';
 import { viewsRepository, type SavedSearchRow, type ViewsRepository } from '../store/views.js';
 import type { Domain } from './domain.js';
-import { badRequest, forbidden, notFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
 import { canViewDatatype } from './permissions.js';
 import type { DatatypeInfo } from './schemaCache.js';
 import { filterTerms } from './search/viewFilters.js';
 import type { User } from './users.js';
+import { datasetHidden } from './rights.js';
 
 const MAX_SAVED = 200;
 
@@ -20,7 +21,7 @@ export class Views {
   private readable(user: User, uuid: string): DatatypeInfo {
     const dt = this.d.datatype(uuid);
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-    if (!canViewDatatype(user, dt, this.d.now())) throw forbidden();
+    if (!canViewDatatype(user, dt, this.d.now())) throw datasetHidden(dt);
     return dt;
   }
 

@@ -13,6 +13,7 @@ import { recordName } from '../lib/recordName';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote } from '../plugins';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
+import { withArticle } from '../../../shared/article';
 
 /** Columns of the compact table: the child dataset's first few fields that read as one line. */
 const COLUMNS = 4;
@@ -59,7 +60,7 @@ export function ChildRecords({
       const made = (saved.records ?? []).find((c) => c.database_uuid === child.template_uuid && !before.has(c.record_uuid));
       if (made) setOpen((o) => new Set([...o, made.record_uuid]));
     } catch (e) {
-      toast({ kind: 'error', text: `Could not add a ${child.name} record: ${errorText(e)}` });
+      toast({ kind: 'error', text: `Could not add ${withArticle(child.name)} record: ${errorText(e)}` });
     }
     setAdding(false);
     refresh();

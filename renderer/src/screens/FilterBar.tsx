@@ -44,7 +44,17 @@ function kindOf(f: TemplateField): Filterable | undefined {
 }
 
 let nextId = 1;
-const draftOf = (f: ViewFilter): Draft => ({ ...f, id: nextId++ });
+/** A saved filter as a draft; bounds and words a script sent as JSON numbers become their text. */
+const draftOf = (f: ViewFilter): Draft => {
+  const { contains, min, max, ...rest } = f as Partial<Record<'contains' | 'min' | 'max', string | number>> & ViewFilter;
+  return {
+    ...rest,
+    id: nextId++,
+    ...(contains !== undefined && { contains: String(contains) }),
+    ...(min !== undefined && { min: String(min) }),
+    ...(max !== undefined && { max: String(max) }),
+  };
+};
 
 /** The drafts complete enough to send. */
 export function completeFilters(drafts: Draft[]): ViewFilter[] {

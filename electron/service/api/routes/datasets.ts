@@ -3,7 +3,7 @@ import { formatTimestamp } from '../../../../shared/dates.js';
 import type { AppEnv, Tokens } from '../auth.js';
 import { formFields, jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, forbidden, notFound } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../domain/errors.js';
 import { MAX_RECORD_TRASH_PAGE, RecordTrashQuery } from '../../../../shared/schemas/local.js';
 import { canViewDatatype } from '../../domain/permissions.js';
 import { RecordSearch } from '../../domain/search/recordSearch.js';
@@ -16,6 +16,7 @@ import { datasetJsonLd, JSONLD_DEFAULT_LIMIT } from '../../domain/datasets/jsonl
 import { JsonLdQuery } from '../../../../shared/schemas/jsonld.js';
 import { fileStore } from '../../store/files.js';
 import { recordLists } from '../../store/recordLists.js';
+import { datasetHidden } from '../../domain/rights.js';
 
 /** DELETE /dataset/{uuid} (to the trash), publish, JSON-LD, modified files and the legacy id-based downloads. */
 export function datasetRoutes(d: Domain, blobs: BlobStore) {
@@ -66,7 +67,7 @@ export function datasetRoutes(d: Domain, blobs: BlobStore) {
     const dt = d.datatype(c.req.param('uuid')!, 'Datatype');
     if (dt.parentId !== null) throw badRequest('Datatype must be top-level');
     const user = c.get('user');
-    if (!canViewDatatype(user, dt, d.now())) throw forbidden();
+    if (!canViewDatatype(user, dt, d.now())) throw datasetHidden(dt);
     const [limit, offset] = [c.req.param('limit'), c.req.param('offset')].map((v) => Number(v ?? 0));
     if (limit! >= 1e9) throw badRequest('Limit must be less than a billion');
     if (offset! >= 1e9) throw badRequest('Offset must be less than a billion');

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { BatchRequest } from '../../../../shared/schemas/batch.js';
 import type { AppEnv } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { runBatch } from '../../domain/records/batch.js';
 
@@ -9,7 +9,7 @@ import { runBatch } from '../../domain/records/batch.js';
 export function localBatchRoutes(d: Domain) {
   const app = new Hono<AppEnv>();
   app.post('/datasets/:uuid/batch', async (c) => {
-    const req = BatchRequest.parse(await jsonBody(c));
+    const req = await parsedJson(c, BatchRequest);
     const user = c.get('user');
     return c.json(await d.writes.run(() => runBatch(d, user, c.req.param('uuid'), req)));
   });

@@ -9,11 +9,12 @@ import type { AppEnv } from '../auth.js';
 import { parsedJson } from '../body.js';
 import { apiBase } from './context.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, forbidden, notFound } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../domain/errors.js';
 import { exportsDir, planExport, runExport } from '../../domain/export/exportView.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { startJob } from '../../domain/jobRunner.js';
 import { canViewDatatype } from '../../domain/permissions.js';
+import { datasetHidden } from '../../domain/rights.js';
 
 const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TYPES = { csv: 'text/csv; charset=utf-8', json: 'application/json', zip: 'application/zip' } as const;
@@ -27,7 +28,7 @@ export function localExportRoutes(d: Domain, blobs: BlobStore) {
     const user = c.get('user');
     const dt = d.datatype(c.req.param('uuid'));
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-    if (!canViewDatatype(user, dt, d.now())) throw forbidden();
+    if (!canViewDatatype(user, dt, d.now())) throw datasetHidden(dt);
     const plan = planExport(d, user, dt, req);
     const base = apiBase(c);
     const job = startJob(

@@ -7,7 +7,7 @@ import type { AppEnv } from '../auth.js';
 import { readMultipartUpload } from '../upload.js';
 import { csvImportJob, csvPreview } from './csvImport.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, forbidden } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails.js';
 import { importFile } from '../../domain/import/importFile.js';
@@ -16,6 +16,7 @@ import { isAdmin } from '../../domain/permissions.js';
 import { recordsEventFor, type RecordsEvent } from '../../domain/recordEvents.js';
 import { createSampleDataset, MAX_SAMPLE_RECORDS } from '../../domain/sample/createSample.js';
 import type { JobList } from '../../../../shared/schemas/job.js';
+import { adminsOnly } from '../../domain/rights.js';
 
 const IMPORT_LIMIT = 4 * 1024 * 1024 * 1024;
 
@@ -140,7 +141,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
   app.post('/thumbnails/:dataset', (c) => {
     const user = c.get('user');
     const dt = d.datatype(c.req.param('dataset'));
-    if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may rebuild its thumbnails");
+    if (!isAdmin(user, dt)) throw adminsOnly('rebuild its thumbnails');
     const images = originalImages(d, d.schema().subtreeIds(dt));
     const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, (r) =>
       rebuildThumbnails(d, blobs, images, r),

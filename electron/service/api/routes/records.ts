@@ -9,6 +9,8 @@ import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '
 import { saveRecord } from '../../domain/records/save.js';
 import { recordJson, renderOpts, sendJson } from './context.js';
 import { joinJson } from '../../domain/renderCache.js';
+import { savePlace } from '../../domain/records/savePlace.js';
+import { zodMessage } from '../../../../shared/zodMessage.js';
 
 const DIGITS = '{[0-9]+}';
 
@@ -72,7 +74,9 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
       throw badRequest('Request body must be a record JSON object');
     if (typeof (payload as { record_uuid?: unknown }).record_uuid !== 'string')
       throw badRequest('Top-level Records must have a record_uuid set');
-    const parsed = SaveRecord.parse(payload);
+    const checked = SaveRecord.safeParse(payload);
+    if (!checked.success) throw badRequest(zodMessage(checked.error, { input: payload, place: savePlace(d.schema(), payload) }));
+    const parsed = checked.data;
     const rec = await d.writes.run(() => saveRecord(d, user, parsed));
     return recordJson(c, d, rec, user);
   };

@@ -3,13 +3,14 @@ import { DatasetSearchBody, TemplateSearchPost } from '../../../../shared/schema
 import type { AppEnv } from '../auth.js';
 import { formFields, jsonBody, parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest, forbidden, notFound } from '../../domain/errors.js';
+import { badRequest, notFound } from '../../domain/errors.js';
 import { canViewDatatype } from '../../domain/permissions.js';
 import { fieldStats, fieldStatsByDataset } from '../../domain/search/fieldStats.js';
 import { RecordSearch, type Criteria } from '../../domain/search/recordSearch.js';
 import { datasetKeyCriteria, decodeKey, fieldListCriteria, templateKeyCriteria } from '../../domain/search/searchKeys.js';
 import { templateField } from '../../domain/templates.js';
 import { renderOpts } from './context.js';
+import { datasetHidden } from '../../domain/rights.js';
 
 const DIGITS = '{[0-9]+}';
 
@@ -54,7 +55,7 @@ export function searchRoutes(d: Domain) {
     const body = await parsedJson(c, DatasetSearchBody);
     const dt = d.datatype(c.req.param('uuid')!);
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-    if (!canViewDatatype(c.get('user'), dt, d.now())) throw forbidden();
+    if (!canViewDatatype(c.get('user'), dt, d.now())) throw datasetHidden(dt);
     return c.json({ records: render(c, slice(matches(c, fieldListCriteria(dt, body), p), p)) });
   });
 
@@ -85,7 +86,8 @@ export function searchRoutes(d: Domain) {
     const user = c.get('user');
     const f = d.schema().fieldsByUuid.get(uuid);
     if (!f) throw notFound('Datafield');
-    if (!canViewDatatype(user, d.schema().datatypes.get(f.datatypeId)!.top, now)) throw forbidden();
+    const top = d.schema().datatypes.get(f.datatypeId)!.top;
+    if (!canViewDatatype(user, top, now)) throw datasetHidden(top);
     return c.json(templateField(f));
   });
 

@@ -1,12 +1,13 @@
 import { datasetStore } from '../../store/datasets.js';
 import type { RecordRow } from '../../store/rows.js';
 import type { Domain } from '../domain.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { isAdmin } from '../permissions.js';
 import { publicDateFrom, publicDateFor } from '../records/ops.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
+import { adminsOnly } from '../rights.js';
 
 // POST /dataset/publish as the real server does it (docs/odr-server.md §5.12): the dataset's
 // public date, and that of its (metadata) record and every record under it; a metadata
@@ -26,7 +27,7 @@ export function publishDataset(d: Domain, caller: User, form: PublishForm): stri
   const user = d.users.actAs(caller, form.user_email);
   const dt = d.datatype(form.dataset_uuid, 'DataType');
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-  if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may publish it");
+  if (!isAdmin(user, dt)) throw adminsOnly('publish it');
   const store = datasetStore(d.ctx.db);
   const firstOf = (t: DatatypeInfo) => {
     const uuid = store.firstTopRecordUuid(t.id);
@@ -42,7 +43,7 @@ export function publishDataset(d: Domain, caller: User, form: PublishForm): stri
   const parts: { dt: DatatypeInfo; rec: RecordRow | undefined }[] = [{ dt, rec }];
   const described = dt.metadataForUuid ? d.schema().datatypesByUuid.get(dt.metadataForUuid) : undefined;
   if (described) {
-    if (!isAdmin(user, described)) throw forbidden(`Only the admins of ${described.uuid} may publish it`);
+    if (!isAdmin(user, described)) throw adminsOnly(`publish dataset ${described.uuid}, which it describes`);
     parts.push({ dt: described, rec: firstOf(described) });
   }
   // Every date is parsed before anything is written: a bad one is a 400 that changed nothing.

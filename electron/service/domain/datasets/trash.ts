@@ -27,6 +27,7 @@ import { viewsRepository } from '../../store/views.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
+import { adminsOnly } from '../rights.js';
 
 // DELETE /dataset/{uuid} on a desktop: a person deletes by mistake, so the dataset goes to a
 // trash for 30 days. The trash holds the dataset in ODR export form (template + records, which
@@ -62,7 +63,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   // As on the real server: the metadata dataset's uuid deletes the dataset it describes.
   if (dt.metadataForUuid) dt = d.schema().datatypesByUuid.get(dt.metadataForUuid) ?? dt;
   if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-  if (!isAdmin(user, dt)) throw forbidden("Only the dataset's admins may delete it");
+  if (!isAdmin(user, dt)) throw adminsOnly('delete it');
   // Sync never sends a dataset delete to the lab's server, and the next pull would bring it back.
   if (syncOutbox(d.ctx.db).syncedDatasets().has(dt.uuid)) {
     throw new OdrError(
@@ -190,7 +191,7 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   const dir = path.join(trashRoot(d), id);
   const m = readMeta(dir);
   if (!m) throw notFound('trash entry');
-  if (!user.isSuper && m.deleted_by_id !== user.id) throw forbidden('Only who deleted a dataset (or a super-user) may restore it');
+  if (!user.isSuper && m.deleted_by_id !== user.id) throw forbidden('Only the user who deleted a dataset and super-users may restore it.');
   if (d.schema().datatypesByUuid.has(m.dataset_uuid))
     throw new OdrError(409, `A dataset with uuid ${m.dataset_uuid} exists again; delete it first`);
   // Held until the restored rows commit: a delete of a file with equal bytes meanwhile must

@@ -10,6 +10,7 @@ import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { isPublicAt } from '../../../../shared/dates.js';
 import { fileStore } from '../../store/files.js';
+import { withArticle } from '../../../../shared/article.js';
 
 /** Where an upload goes, from POST /file's form fields (docs/odr-server.md §5.14). */
 export interface UploadTarget {
@@ -55,7 +56,7 @@ export function resolveUploadTarget(d: Domain, user: User, form: UploadForm): Up
   const field = dt.fields.find((f) => f.templateFieldUuid === fieldKey) ?? dt.fields.find((f) => f.uuid === fieldKey);
   if (!field) throw notFound('Datafield');
   if (field.type.storage !== 'files')
-    throw badRequest(`Field ${field.uuid} "${field.name}" is a ${field.fieldtype} field, not a File or Image field`);
+    throw badRequest(`Field ${field.uuid} "${field.name}" is ${withArticle(field.fieldtype)} field, not a File or Image field`);
   const displayOrder = intField(form.display_order, 'display_order');
   if (form.display_order && field.type.name !== 'Image') throw badRequest('display_order applies to images only');
   return {

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { getMimeType } from 'hono/utils/mime';
 import { badRequest } from '../errors.js';
+import { withArticle } from '../../../../shared/article.js';
 
 // The real server's default thumbnail box (ODR's image size "thumbnail": 500×375).
 export const THUMBNAIL = { width: 500, height: 375 } as const;
@@ -82,10 +83,11 @@ export async function checkUpload(
     throw badRequest(
       imageField
         ? `"${name}" is not an image this service can read (JPEG, PNG, GIF, WebP or TIFF)`
-        : `"${name}" is named as a ${named} image but its content is not one`,
+        : `"${name}" is named as ${withArticle(named ?? '')} image but its content is not one`,
     );
   }
-  if (claimsImage && named !== info.mime) throw badRequest(`"${name}" is named as a ${named} image but its content is ${info.mime}`);
+  if (claimsImage && named !== info.mime)
+    throw badRequest(`"${name}" is named as ${withArticle(named ?? '')} image but its content is ${info.mime}`);
   if (info.width * info.height > MAX_IMAGE_PIXELS) {
     throw badRequest(`"${name}" is ${info.width}×${info.height} pixels; images over ${MAX_IMAGE_PIXELS / 1e6} megapixels are refused`);
   }

@@ -2,6 +2,7 @@ import { checkValue, type StoredValue } from '../../../../shared/fieldTypes.js';
 import type { CsvColumn, CsvMapping } from '../../../../shared/schemas/csvImport.js';
 import { badRequest } from '../errors.js';
 import type { DatatypeInfo, FieldInfo, TagInfo } from '../schemaCache.js';
+import { withArticle } from '../../../../shared/article.js';
 
 // How CSV columns become field writes. Scalar cells pass the value endpoint's own check
 // (checkValue, the one definition writeScalar applies again when writing); options and tags are
@@ -63,7 +64,7 @@ export function resolveColumns(dt: DatatypeInfo, names: string[], mapping: CsvMa
     const f = byUuid(chosen);
     if (!f) throw badRequest(`mapping: "${chosen}" (for column "${name}") is not a field of dataset ${dt.uuid}`);
     if (!IMPORTABLE.has(f.type.storage)) {
-      throw badRequest(`mapping: field "${f.name}" is a ${f.fieldtype} field, which a CSV cannot fill (column "${name}")`);
+      throw badRequest(`mapping: field "${f.name}" is ${withArticle(f.fieldtype)} field, which a CSV cannot fill (column "${name}")`);
     }
     if (taken.has(f.id)) throw badRequest(`mapping: columns "${taken.get(f.id)}" and "${name}" both go to field "${f.name}"`);
     taken.set(f.id, name);

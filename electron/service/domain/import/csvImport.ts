@@ -22,6 +22,7 @@ import {
   type CellWrite,
   type ResolvedColumns,
 } from './csvFields.js';
+import { WHO } from '../rights.js';
 
 // CSV rows become new top-level records of one dataset. The file is streamed (papaparse's
 // Node stream mode), never held whole; every row is converted and checked (the value endpoint's
@@ -113,7 +114,7 @@ const isBlank = (row: string[]) => row.length === 1 && row[0]!.trim() === '';
 export async function openCsv(d: Domain, user: User, file: string, datasetUuid: string, mapping?: CsvMapping): Promise<CsvPlan> {
   const dt = d.datatype(datasetUuid, 'Dataset');
   if (dt.parentId !== null) throw badRequest(`${datasetUuid} is a child dataset: rows are imported into a top-level dataset`);
-  if (!mayImportInto(user, dt)) throw forbidden(`You may not import records into dataset ${datasetUuid}: only its admins and editors can.`);
+  if (!mayImportInto(user, dt)) throw forbidden(`You may not import records into dataset ${datasetUuid}: only ${WHO.editsAll} can.`);
   const { size, lines } = await checkText(file);
   let header: string[] | null = null;
   let hasRow = false;

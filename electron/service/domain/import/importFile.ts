@@ -10,6 +10,7 @@ import { ExportFormatError, jsonArrayElements } from './jsonElements.js';
 import { withBulkIndexes } from './bulkIndexes.js';
 import { forbidden } from '../errors.js';
 import { isAdmin } from '../permissions.js';
+import { WHO } from '../rights.js';
 
 export class ImportError extends Error {}
 
@@ -113,7 +114,8 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
   const schema = d.schema();
   const checkRights = (x: typeof t): void => {
     const dt = schema.datatypesByUuid.get(x.template_uuid);
-    if (dt && !isAdmin(user, dt)) throw forbidden(`You may not change the template of dataset ${dt.top.uuid}: only its admins can.`);
+    if (dt && !isAdmin(user, dt))
+      throw forbidden(`You may not change the template of dataset ${dt.top.uuid}: only ${WHO.administers} can.`);
     x.related_databases.forEach(checkRights);
   };
   checkRights(t);

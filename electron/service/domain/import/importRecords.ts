@@ -11,6 +11,7 @@ import { forbidden } from '../errors.js';
 import { editsAll } from '../permissions.js';
 import { pulledRecordStore } from '../../store/pulledRecords.js';
 import { recordImportStatements, type RecordDataQueue } from '../../store/recordImport.js';
+import { WHO } from '../rights.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
 // their uuids and ids. Datatypes and fields the template did not declare are created from the
@@ -169,8 +170,7 @@ export class RecordImporter {
   }
 
   private assertMayWrite(dt: DatatypeInfo): void {
-    if (!editsAll(this.user, dt))
-      throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only its admins and editors can.`);
+    if (!editsAll(this.user, dt)) throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only ${WHO.editsAll} can.`);
   }
 
   private datatypeFor(rec: OdrRecord, parentDt: DatatypeInfo | null): DatatypeInfo {

@@ -1,11 +1,12 @@
 import { formatTimestamp } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
-import { badRequest, forbidden } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { canViewDatatype, seesAll } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists, type ListScope } from '../../store/recordLists.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
+import { datasetHidden } from '../rights.js';
 
 export const MAX_PAGE = 10_000;
 
@@ -49,7 +50,7 @@ export class RecordLists {
 
   private scope(user: User, dt: DatatypeInfo): ListScope {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
-    if (!canViewDatatype(user, dt, this.d.now())) throw forbidden();
+    if (!canViewDatatype(user, dt, this.d.now())) throw datasetHidden(dt);
     return seesAll(user, dt) ? 'all' : 'visible';
   }
 

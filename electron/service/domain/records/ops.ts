@@ -11,6 +11,7 @@ import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOption, writeScalar, writeTag, type WriteCtx } from './fieldWrites.js';
 import { keepDeleted } from './trash.js';
+import { WHO } from '../rights.js';
 
 export const MAX_DELETE = 100;
 
@@ -42,7 +43,7 @@ export function createRecord(d: Domain, user: User, datasetUuid: string, input: 
   if (dt.parentId !== null) {
     throw badRequest(`${datasetUuid} is a child datatype: its records are created inside a parent record (save with record_uuid "")`);
   }
-  if (!canAddRecords(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}.`);
+  if (!canAddRecords(user, dt, d.now())) throw forbidden(`You may not add records to dataset ${datasetUuid}: only ${WHO.addsRecords} can.`);
   const now = d.now();
   const created = input.created ? parseDateOrThrow(d, input.created, 'created') : now;
   const publicDate = input.publicDate ? parseDateOrThrow(d, input.publicDate, 'public_date') : dt.newRecordsPublic ? now : PRIVATE_DATE;

@@ -11,6 +11,7 @@ import type { User } from '../users.js';
 import { writeOptionSet, writeScalar, writeTagSet, type WriteCtx } from './fieldWrites.js';
 import { parseDateOrThrow, publicDateFor, selectDefaults, writeCtx } from './ops.js';
 import { fileStore } from '../../store/files.js';
+import { withArticle } from '../../../../shared/article.js';
 
 // POST /dataset/record — a delta save (seed contract): only what the payload names is touched.
 // Fields and child records left out stay as they are (unlike the real server, which deletes
@@ -31,7 +32,7 @@ function resolveField(dt: DatatypeInfo, p: SaveField): FieldInfo {
 }
 
 function structureError(f: FieldInfo, key: string): OdrError {
-  return badRequest(`Field ${f.uuid} "${f.name}" is a ${f.fieldtype} field and takes no "${key}"`);
+  return badRequest(`Field ${f.uuid} "${f.name}" is ${withArticle(f.fieldtype)} field and takes no "${key}"`);
 }
 
 function writeField(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: SaveField, created: string | undefined): boolean {

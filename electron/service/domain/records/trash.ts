@@ -9,6 +9,7 @@ import type { RecordRow } from '../../store/rows.js';
 import { recordTrashStore } from '../../store/recordTrash.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
+import { WHO } from '../rights.js';
 
 // A deleted record, top-level or child, stays restorable for RECORD_TRASH_DAYS: undoing a delete
 // is an ordinary step of the undo history, and a person may take it back long after a toast is
@@ -90,7 +91,7 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   if (!row || row.expires_at <= d.ctx.clock().toISOString() || !allowed) {
     throw new OdrError(
       404,
-      `Record ${uuid} is not in the trash for you: it was never deleted here, is restored already, was deleted more than ${RECORD_TRASH_DAYS} days ago, or only its creator, the dataset's editors or a super-user may restore it.`,
+      `Record ${uuid} is not in the trash for you: it was never deleted here, is restored already, was deleted more than ${RECORD_TRASH_DAYS} days ago, or only ${WHO.editsRecord} may restore it.`,
     );
   }
   if (d.store.byUuid(uuid)) throw new OdrError(409, `Record ${uuid} exists; there is nothing to restore.`);

@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { FIELD_TYPE_NAMES, type FieldTypeName } from '../../../../shared/fieldTypes.js';
 import { seededRandom as rng } from '../../../../shared/seededRandom.js';
+import { withArticle } from '../../../../shared/article.js';
 
 // A synthetic ODR dataset in export format: a template with every field type and a child
 // datatype, and record lists of any size (one record in ten has 1-3 children). Deterministic
@@ -47,7 +48,7 @@ export function syntheticTemplate() {
     const f: Record<string, unknown> = {
       internal_id: 9001 + i,
       name: t === 'Short Text' ? 'Sample ID' : `${t} field`,
-      description: `A ${t} field`,
+      description: `${withArticle(t).replace(/^a/, 'A')} field`,
       fieldtype: t,
       field_uuid: SYNTH.field(t),
       template_field_uuid: null,

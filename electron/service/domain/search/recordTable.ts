@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { badRequest, forbidden } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { canViewDatatype, seesAll } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists, type TableArgs, type TableSort } from '../../store/recordLists.js';
@@ -11,6 +11,7 @@ import type { DatasetSummary } from '../../../../shared/schemas/local.js';
 import type { ViewFilter } from '../../../../shared/schemas/view.js';
 import { termsWhere } from './recordSearch.js';
 import { filterTerms } from './viewFilters.js';
+import { datasetHidden } from '../rights.js';
 
 /** What the table reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
 export interface TableView {
@@ -100,7 +101,7 @@ export class RecordTable {
   queryRids(user: User, dt: DatatypeInfo, q: TableQuery): TableRids {
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     const now = this.d.now();
-    if (!canViewDatatype(user, dt, now)) throw forbidden();
+    if (!canViewDatatype(user, dt, now)) throw datasetHidden(dt);
     const admin = seesAll(user, dt);
     const match = q.q ? this.search.matchQuery(q.q) : null;
     const lists = recordLists(this.d.ctx.db);

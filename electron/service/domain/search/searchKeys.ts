@@ -1,10 +1,11 @@
 import type { Domain } from '../domain.js';
 import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../../shared/jsonDepth.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { canViewDatatype } from '../permissions.js';
 import type { DatatypeInfo, FieldInfo, TagInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import type { Comparison, Criteria, Term, TextMatch } from './recordSearch.js';
+import { datasetHidden } from '../rights.js';
 
 // The real server's search keys (SearchKeyService in OpenDataRepository/data-publisher):
 // url-safe base64 of a JSON object. Dataset keys name fields by numeric id (`{"dt_id":"3",
@@ -129,7 +130,7 @@ export function datasetKeyCriteria(d: Domain, user: User, key: Record<string, un
   const start = schema.datatypes.get(Number(dtId));
   if (!start || start.isMaster) throw notFound('Datatype');
   const dt = start.top;
-  if (!canViewDatatype(user, dt, d.now())) throw forbidden();
+  if (!canViewDatatype(user, dt, d.now())) throw datasetHidden(dt);
   if (key.gen !== undefined && key.gen_lim !== undefined) throw invalid('only allowed to have at most one of "gen" or "gen_lim"');
   const inTree = new Set(schema.subtreeIds(dt));
   const fieldById = (id: string): FieldInfo => {

@@ -1,8 +1,10 @@
 import { ViewFilters, type ViewFilter } from '../../../../shared/schemas/view.js';
 import { badRequest } from '../errors.js';
+import { pathText, zodMessage } from '../../../../shared/zodMessage.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import type { Term } from './recordSearch.js';
 import { dateTerm, tagAndDescendants } from './searchKeys.js';
+import { withArticle } from '../../../../shared/article.js';
 
 // The record list's per-field filters become the same search terms the ODR search routes use
 // (recordSearch.ts): one search implementation, whichever way a search is asked for.
@@ -19,12 +21,12 @@ export function parseFilters(raw: string | undefined): ViewFilter[] {
     throw badRequest('filters must be a JSON array of filters');
   }
   const r = ViewFilters.safeParse(json);
-  if (!r.success) {
-    const i = r.error.issues[0]!;
-    throw badRequest(`filters${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`);
-  }
+  if (!r.success) throw badRequest(zodMessage(r.error, { input: json, place: (path) => pathText(path, 'filters') }));
   return r.data;
 }
+
+/** A range bound as text (a JSON number as its digits); blank means no bound. */
+const boundText = (v: string | number | undefined): string | undefined => (typeof v === 'number' ? String(v) : v?.trim() || undefined);
 
 function fieldOf(dt: DatatypeInfo, uuid: string, at: string): FieldInfo {
   const f = dt.fieldsByUuid.get(uuid) ?? dt.fields.find((x) => x.templateFieldUuid === uuid);
@@ -37,21 +39,24 @@ function termOf(dt: DatatypeInfo, flt: ViewFilter, at: string): Term {
   if (flt.kind === 'public') return { kind: 'public', public: flt.public };
   const f = fieldOf(dt, flt.field, at);
   const s = f.type.storage;
-  const wrongType = (what: string) => badRequest(`${at}: ${f.name} is a ${f.fieldtype} field, not ${what}`);
+  const wrongType = (what: string) => badRequest(`${at}: ${f.name} is ${withArticle(f.fieldtype)} field, not ${what}`);
   switch (flt.kind) {
     case 'text':
       if (s !== 'text') throw wrongType('a text field');
-      return { kind: 'text', fields: [f], match: { mode: 'contains', text: flt.contains } };
+      return { kind: 'text', fields: [f], match: { mode: 'contains', text: String(flt.contains) } };
     case 'range': {
-      const min = flt.min?.trim() || undefined;
-      const max = flt.max?.trim() || undefined;
+      const min = boundText(flt.min);
+      const max = boundText(flt.max);
       if (min === undefined && max === undefined) throw badRequest(`${at}: a range needs min or max`);
       if (s === 'datetime') {
         for (const [k, v] of [
           ['min', min],
           ['max', max],
         ] as const)
-          if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest(`${at}.${k}: "${v}" is not a date (YYYY-MM-DD)`);
+          if (v !== undefined && (typeof flt[k] === 'number' || !/^\d{4}-\d{2}-\d{2}$/.test(v)))
+            throw badRequest(
+              `${at}.${k}: ${JSON.stringify(flt[k])} is not a date: ${f.name} is a DateTime field, so its bounds are "YYYY-MM-DD" strings`,
+            );
         return dateTerm([f], min, max);
       }
       if (s !== 'integer' && s !== 'decimal') throw wrongType('a number or date field');
@@ -61,8 +66,10 @@ function termOf(dt: DatatypeInfo, flt: ViewFilter, at: string): Term {
         ['max', max, '<='],
       ] as const) {
         if (v === undefined) continue;
-        if (!NUMBER_RE.test(v)) throw badRequest(`${at}.${k}: "${v}" is not a number`);
-        all.push({ op, value: Number(v) });
+        const given = flt[k];
+        if (typeof given === 'number') all.push({ op, value: given });
+        else if (NUMBER_RE.test(v)) all.push({ op, value: Number(v) });
+        else throw badRequest(`${at}.${k}: "${v}" is not a number`);
       }
       return { kind: 'compare', fields: [f], numeric: true, all };
     }

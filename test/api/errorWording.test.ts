@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import { ErrorBody } from '../../shared/schemas/common.js';
+import { USER, startSyntheticService, type TestService } from '../support/service.js';
+
+// What a refused request says, over real HTTP: a schema error names the field (uuid and name)
+// and what it takes, a 403 names every kind of user who may, a type goes with its right article,
+// and numeric filter bounds take JSON numbers. Each refusal also changes nothing.
+
+const DS = SYNTH.dataset;
+const R = SYNTH.record(1);
+const INT = SYNTH.field('Integer');
+const BOOL = SYNTH.field('Boolean');
+
+let t: TestService;
+let userToken = '';
+beforeAll(async () => {
+  t = await startSyntheticService(12);
+  userToken = (await t.loginAs(USER.email, USER.password)).token!;
+});
+afterAll(() => t.close());
+
+async function call(method: string, path: string, body?: unknown, token = t.admin.token!) {
+  const base = path.startsWith('/local/') ? t.host.url : t.api;
+  const form = body instanceof FormData || body instanceof URLSearchParams;
+  const res = await fetch(`${base}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, text, json: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** The request is refused with `status`, an ODR error body, and nothing stored changes. */
+async function refusal(status: number, method: string, path: string, body?: unknown, token?: string): Promise<string> {
+  const before = t.digest();
+  const r = await call(method, path, body, token);
+  expect(r.status, `${method} ${path} → ${r.text}`).toBe(status);
+  const message = ErrorBody.parse(r.json).error.message;
+  expect(t.digest(), `${method} ${path} changed data`).toBe(before);
+  return message;
+}
+
+const save = (fields: unknown[], records?: unknown[]) => ({ record_uuid: R, fields, ...(records ? { records } : {}) });
+
+describe('schema errors name the field and what it takes', () => {
+  it('a save with a wrong value type names the field by uuid, name and type, and quotes what was given', async () => {
+    const m = await refusal(
+      400,
+      'POST',
+      '/dataset/record',
+      save([
+        { field_uuid: SYNTH.field('Long Text'), value: 'ok' },
+        { field_uuid: INT, value: { a: 1 } },
+      ]),
+    );
+    expect(m).toBe(`Field ${INT} "Integer field" (Integer): value must be a string, a number, true, false or null, not {"a":1}`);
+  });
+
+  it('a Boolean selected "yes" lists the flags it takes', async () => {
+    const m = await refusal(400, 'POST', '/dataset/record', save([{ field_uuid: BOOL, selected: 'yes' }]));
+    expect(m).toBe(`Field ${BOOL} "Boolean field" (Boolean): selected must be 0, 1, "0", "1", true, false or null, not "yes"`);
+  });
+
+  it('an entry named by template_field_uuid, an unknown field and a child record are named too', async () => {
+    const m1 = await refusal(400, 'PUT', '/dataset', save([{ field_uuid: 'nope', values: 'x' }]));
+    expect(m1).toBe('Field nope (fields[0]): values must be an array, not "x"');
+    const child = { record_uuid: SYNTH.childRecord(1, 1), fields: [{ field_uuid: SYNTH.childField(1), value: [1] }] };
+    const m2 = await refusal(400, 'POST', '/dataset/record', save([], [child]));
+    expect(m2).toMatch(
+      new RegExp(`^Child record ${SYNTH.childRecord(1, 1)}, field ${SYNTH.childField(1)} "Split" \\(Short Text\\): value must be`),
+    );
+    expect(m2).toContain('not [1]');
+    const m3 = await refusal(400, 'POST', '/dataset/record', save([{ field_uuid: SYNTH.field('File'), files: [{ file_uuid: 5 }] }]));
+    expect(m3).toBe(`Field ${SYNTH.field('File')} "File field" (File): files[0].file_uuid must be a string, not 5`);
+  });
+
+  // The class: every schema-checked body, whichever route, says where and what in words.
+  const bodies: [string, string, unknown, RegExp][] = [
+    ['POST', `/record/${R}/${INT}/value`, { value: { nested: true } }, /^"value" must be a string, number or boolean$/],
+    ['POST', '/dataset/record', { record_uuid: R, fields: 'x' }, /^fields must be an array, not "x"$/],
+    ['POST', '/dataset/record', { user_email: 5, dataset: { record_uuid: R } }, /record_uuid/],
+    ['DELETE', '/record', { record_uuids: [1] }, /^record_uuids\[0\] must be a string, not a number$/],
+    ['POST', `/local/datasets/${DS}/batch`, { records: 'all' }, /^records must be an array, not "all"$/],
+    [
+      'PUT',
+      `/local/datasets/${DS}/columns`,
+      { columns: [{ key: '_id', width: 'wide' }] },
+      /^columns\[0\]\.width must be a number, not "wide"$/,
+    ],
+  ];
+  for (const [method, path, body, want] of bodies) {
+    it(`${method} ${path} ${JSON.stringify(body)} → 400 in words`, async () => {
+      const m = await refusal(400, method, path, body);
+      expect(m).toMatch(want);
+      expect(m).not.toMatch(/Invalid input|\.\d+\./);
+    });
+  }
+});
+
+describe('numeric range filters take JSON numbers', () => {
+  const list = (filters: unknown) =>
+    call('GET', `/local/datasets/${DS}/records?limit=50&filters=${encodeURIComponent(JSON.stringify(filters))}`);
+  const uuids = (r: Awaited<ReturnType<typeof call>>) =>
+    (r.json as { records: { record_uuid: string }[] }).records.map((x) => x.record_uuid);
+
+  it('Integer and Decimal bounds as numbers select what the same bounds as strings select', async () => {
+    for (const field of [INT, SYNTH.field('Decimal')]) {
+      const all = await list([]);
+      expect(all.status).toBe(200);
+      const values = (all.json as { records: { fields: { field_uuid: string; value: unknown }[] }[] }).records
+        .map((r) => Number(r.fields.find((f) => f.field_uuid === field)?.value))
+        .filter((v) => Number.isFinite(v))
+        .sort((a, b) => a - b);
+      expect(values.length, 'the sample has values to filter').toBeGreaterThan(3);
+      const min = values[1]!;
+      const max = values.at(-2)!;
+      const asNumbers = await list([{ kind: 'range', field, min, max }]);
+      const asStrings = await list([{ kind: 'range', field, min: String(min), max: String(max) }]);
+      expect(asNumbers.status, asNumbers.text).toBe(200);
+      expect(asStrings.status, asStrings.text).toBe(200);
+      expect(uuids(asNumbers)).toEqual(uuids(asStrings));
+      expect(uuids(asNumbers).length).toBe(values.filter((v) => v >= min && v <= max).length);
+    }
+  });
+
+  it('a text filter takes a number as its digits; a date bound must stay a "YYYY-MM-DD" string', async () => {
+    const text = await list([{ kind: 'text', field: SYNTH.field('Short Text'), contains: 1 }]);
+    expect(text.status, text.text).toBe(200);
+    const date = await list([{ kind: 'range', field: SYNTH.field('DateTime'), min: 2020 }]);
+    expect(date.status).toBe(400);
+    expect(ErrorBody.parse(date.json).error.message).toBe(
+      'filters[0].min: 2020 is not a date: DateTime field is a DateTime field, so its bounds are "YYYY-MM-DD" strings',
+    );
+    const bad = await list([{ kind: 'range', field: INT, min: true }]);
+    expect(ErrorBody.parse(bad.json).error.message).toBe('filters[0].min must be a number or a string, not true');
+  });
+});
+
+describe('403s name everyone who may', () => {
+  it('editing a record names its creator, the dataset owner, admins, editors and super-users', async () => {
+    const m = await refusal(403, 'POST', `/record/${R}/${INT}/value`, { value: 5 }, userToken);
+    expect(m).toMatch(/may not edit record/);
+    for (const who of ['creator', 'owner', 'admins', 'editors', 'super-users']) expect(m).toContain(who);
+  });
+
+  it('dataset admin rights (delete, publish, thumbnails, roles) name the owner, its admins and super-users', async () => {
+    const cases: [string, string, unknown][] = [
+      ['DELETE', `/dataset/${DS}`, undefined],
+      ['POST', '/dataset/publish', new URLSearchParams({ dataset_uuid: DS })],
+      ['POST', `/local/thumbnails/${DS}`, undefined],
+      ['POST', '/user/permissions', new URLSearchParams({ user_email: USER.email, dataset_uuid: DS, permission: 'admin' })],
+    ];
+    for (const [method, path, body] of cases) {
+      const m = await refusal(403, method, path, body, userToken);
+      for (const who of ['owner', 'admins', 'super-users']) expect(m, `${method} ${path}`).toContain(who);
+    }
+  });
+});
+
+describe('a type takes its article', () => {
+  it('an upload to an Integer field says "an Integer field"', async () => {
+    const f = new FormData();
+    f.set('dataset_uuid', DS);
+    f.set('record_uuid', R);
+    f.set('field_uuid', INT);
+    f.set('file', new Blob(['x'], { type: 'text/plain' }), 'x.txt');
+    const m = await refusal(400, 'POST', '/file', f);
+    expect(m).toBe(`Field ${INT} "Integer field" is an Integer field, not a File or Image field`);
+  });
+
+  it('a filter on an Image field and a save key a type does not take say "an Image" and "an Integer"', async () => {
+    const r = await call(
+      'GET',
+      `/local/datasets/${DS}/records?filters=${encodeURIComponent(JSON.stringify([{ kind: 'text', field: SYNTH.field('Image'), contains: 'a' }]))}`,
+    );
+    expect(ErrorBody.parse(r.json).error.message).toBe('filters[0]: Image field is an Image field, not a text field');
+    const m = await refusal(400, 'POST', '/dataset/record', save([{ field_uuid: INT, values: [] }]));
+    expect(m).toBe(`Field ${INT} "Integer field" is an Integer field and takes no "values"`);
+  });
+});
