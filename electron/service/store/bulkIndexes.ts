@@ -47,12 +47,12 @@ export const bulkIndexStore = perConnection((db: Db) => {
     rebuild: () => {
       const keep = saved();
       if (!Object.keys(keep).length) return;
-      // The sort spills past its 64 MB runs (cache_size) at ~400k records. With temp_store=MEMORY
-      // (db.ts, for queries' small temp B-trees) the runs went to in-memory temp files: at 1M the
-      // build took 38 s CPU and 1 GB of RSS, against 26.5 s and 270-460 MB with real temp files
-      // (the OS page cache holds them; deleted at the end), same runs. MEMORY also turns the
-      // sorter's helper threads off; with files one helper sorts a full run while this thread
-      // reads the next (two runs in memory at most). Both go back after the build.
+      // The sort spills past runs of cache_size (db.ts), from tens of thousands of records on.
+      // With temp_store=MEMORY (db.ts, for queries' small temp B-trees) the runs went to in-memory
+      // temp files: at 1M the build took 38 s CPU and 1 GB of RSS, against 26.5 s and 270-460 MB
+      // with real temp files (the OS page cache holds them; deleted at the end), same runs. MEMORY
+      // also turns the sorter's helper threads off; with files one helper sorts a full run while
+      // this thread reads the next (two runs in memory at most). Both go back after the build.
       const threads = db.pragma('threads', { simple: true }) as number;
       const tempStore = db.pragma('temp_store', { simple: true }) as number;
       // The pragma cannot change inside a transaction (none of the callers is in one).
