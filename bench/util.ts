@@ -95,6 +95,8 @@ export async function mbPerSec(fn: () => Promise<number>): Promise<number> {
 
 export interface ChildStats {
   maxRssMb?: number;
+  /** What the resident memory was made of at its highest sample (bench/server.ts). */
+  peakParts?: string;
   /** CPU time used so far, user + system, µs. */
   cpuUs?: number;
   batches?: number;

@@ -237,6 +237,7 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     unit: 'MB',
     target: '≤ 400 MB',
     pass: rss <= 400,
+    note: stats.peakParts ? `at its highest sample: ${stats.peakParts}` : undefined,
   });
   ctx.add({
     section: 'http',

@@ -241,6 +241,55 @@ describe('bulk imports build the value indexes once at their end', () => {
     expect(await search(t, [{ field_uuid: decimal, value: '>=0.4 <10' }])).toHaveLength(4);
   });
 
+  it('a rebuild sorts through temp files (its runs spilled to memory took 1 GB at 1M) and puts the connection back', () => {
+    const dir = tempDir('odr-rebuild-');
+    const db = openDatabase(path.join(dir, 'odr.sqlite'));
+    try {
+      db.pragma('foreign_keys = OFF'); // value rows without their records: only the index build matters here
+      const ins = db.prepare(
+        "INSERT INTO field_values (record_rid, datafield_id, value, create_date, update_date, create_auth) VALUES (?, ?, ?, '', '', '')",
+      );
+      const indexes = bulkIndexStore(db);
+      indexes.defer();
+      db.transaction(() => {
+        for (let i = 0; i < 30_000; i++) ins.run(i, 1 + (i % 3), `${(i * 7919) % 30_000}.5 value ${'x'.repeat(i % 40)}`);
+      })();
+      // ~1 MB sort runs (the smallest SQLite takes), so this sort spills as a 1M import's does.
+      db.pragma('cache_size = -256');
+      expect(db.pragma('temp_store', { simple: true })).toBe(2); // db.ts: MEMORY for queries
+      const threads = db.pragma('threads', { simple: true });
+      const during: unknown[] = [];
+      const exec = db.exec.bind(db);
+      db.exec = (sql: string) => {
+        if (/^CREATE INDEX/i.test(sql)) during.push(db.pragma('temp_store', { simple: true }));
+        return exec(sql);
+      };
+      indexes.rebuild();
+      db.exec = exec;
+      expect(during).toEqual([1, 1]); // FILE for each index built
+      expect(db.pragma('temp_store', { simple: true })).toBe(2);
+      expect(db.pragma('threads', { simple: true })).toBe(threads);
+      expect(indexes.deferred()).toEqual([]);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      // The index built from spilled runs is in order: its walk equals a sort of the rows.
+      const walked = db
+        .prepare(
+          'SELECT record_rid FROM field_values INDEXED BY field_values_by_field WHERE datafield_id = 2 ORDER BY value COLLATE NOCASE, record_rid',
+        )
+        .pluck()
+        .all();
+      const sorted = db
+        .prepare('SELECT record_rid FROM field_values NOT INDEXED WHERE datafield_id = 2 ORDER BY value COLLATE NOCASE, record_rid')
+        .pluck()
+        .all();
+      expect(walked).toHaveLength(10_000);
+      expect(walked).toEqual(sorted);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a rebuild's commit leaves its pages in the WAL for the checkpointer and puts the backstop back", () => {
     // A bare connection: no checkpointer worker, so only this thread could move pages to the file.
     const dir = tempDir('odr-rebuild-');

@@ -167,6 +167,16 @@ describe('a removed child record goes to the trash', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error?.message).toMatch(/restore the parent record first/);
     expect(t.digest(), 'nothing half-restored').toBe(before);
+    // Its parent's entry gone (expired: purged here by hand): said so.
+    const kept = t.service.ctx.db.prepare('SELECT * FROM record_trash WHERE record_uuid = ?').get(parentOf(3)) as Record<string, unknown>;
+    t.service.ctx.db.prepare('DELETE FROM record_trash WHERE record_uuid = ?').run(parentOf(3));
+    const orphan = await restore(childOf(3));
+    expect(orphan.status).toBe(409);
+    expect(orphan.body.error?.message).toMatch(/no longer in the trash: it cannot come back/);
+    const cols = Object.keys(kept);
+    t.service.ctx.db
+      .prepare(`INSERT INTO record_trash (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+      .run(...Object.values(kept));
     expect((await restore(parentOf(3))).status).toBe(200);
     expect((await t.admin.record(parentOf(3))).records, 'the child deleted before its parent is an entry of its own').toHaveLength(0);
     expect((await restore(childOf(3))).status).toBe(200);

@@ -8,6 +8,7 @@ import { SYNTH, syntheticRecord, syntheticTemplate } from '../../bench/synthetic
 import { importRecordObjects, importTemplate } from '../../electron/service/domain/import/importFile.js';
 import { canViewRecord } from '../../electron/service/domain/permissions.js';
 import { RecordLists } from '../../electron/service/domain/records/list.js';
+import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../electron/service/domain/renderCache.js';
 import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
 // The rendered-record cache must never serve a stale or an over-visible record: every read over
@@ -385,5 +386,40 @@ describe("the host's fast path for record reads", () => {
       expect(body).toBe(await viaApp.text());
       if (fast) expect(fast.toString()).toBe(body);
     }
+  });
+});
+
+describe('the memory it holds', () => {
+  it('counts each entry’s bookkeeping in its budget and keeps no shared-pool slices', () => {
+    const o = opts(t.admin);
+    // Child records: small renders (~1 KB), where bookkeeping weighs most.
+    const uuids = d()
+      .ctx.db.prepare('SELECT uuid FROM records WHERE parent_rid IS NOT NULL ORDER BY rid LIMIT 8')
+      .pluck()
+      .all() as string[];
+    const recs = uuids.map((u) => d().store.byUuid(u)!);
+    const sizes = recs.map((r) => Buffer.byteLength(JSON.stringify(d().reader.renderRecord(r, o))));
+    expect(recs).toHaveLength(8);
+
+    const roomy = new RenderCache(d().ctx);
+    const kept = recs.map((r) => roomy.record(d().reader, r, o));
+    expect(roomy.size).toBe(8);
+    expect(roomy.heldBytes).toBe(sizes.reduce((a, b) => a + b, 0) + 8 * ENTRY_OVERHEAD_BYTES);
+    // Renders under 4 KB, which Buffer.from would cut from a shared 8 KB slab: each kept in its own.
+    kept.forEach((bytes, i) => {
+      expect(bytes.length).toBeLessThan(4096);
+      expect(bytes.toString()).toBe(JSON.stringify(d().reader.renderRecord(recs[i]!, o)));
+      expect([bytes.byteOffset, bytes.buffer.byteLength]).toEqual([0, bytes.length]);
+    });
+
+    // Room for exactly the first seven with their overhead: the eighth evicts.
+    const budget = sizes.slice(0, 7).reduce((a, b) => a + b, 0) + 7 * ENTRY_OVERHEAD_BYTES;
+    expect(Math.max(...sizes)).toBeLessThan(budget / 16);
+    const tight = new RenderCache(d().ctx, budget);
+    recs.slice(0, 7).forEach((r) => tight.record(d().reader, r, o));
+    expect([tight.size, tight.heldBytes]).toEqual([7, budget]);
+    tight.record(d().reader, recs[7]!, o);
+    expect(tight.size).toBeLessThan(8);
+    expect(tight.heldBytes).toBeLessThanOrEqual(budget);
   });
 });

@@ -7,6 +7,7 @@ import { RemoteClient, RemoteError } from '../../electron/service/sync/remoteCli
 
 let server: Mockttp;
 let client: RemoteClient;
+let logins: () => Promise<number>;
 const base = () => `${server.url}/api/v4`;
 const json = (body: unknown) => ({ statusCode: 200, json: body });
 
@@ -14,7 +15,8 @@ beforeEach(async () => {
   server = getLocal();
   await server.start();
   let n = 0;
-  await server.forPost('/api/v4/token').thenCallback(() => json({ token: `tok${++n}` }));
+  const token = await server.forPost('/api/v4/token').thenCallback(() => json({ token: `tok${++n}` }));
+  logins = async () => (await token.getSeenRequests()).length;
   client = new RemoteClient(base(), 'me@example.org', 'pw');
 });
 afterEach(() => server.stop());
@@ -91,6 +93,30 @@ describe('remote client against real-shaped server answers', () => {
     // Two re-logins in one call are not tried: the second failure surfaces, the next call works.
     await expect(client.call((c) => c.databases())).rejects.toMatchObject({ kind: 'auth' });
     await expect(client.call((c) => c.databases())).resolves.toEqual({ databases: [] });
+  });
+
+  it("shares one session's token between its clients: one login for all, and the token a 401 renewed", async () => {
+    const ok = { databases: [] };
+    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok1' }).times(2).thenJson(200, ok);
+    await server
+      .forGet('/api/v4/search/databases')
+      .withHeaders({ authorization: 'Bearer tok1' })
+      .thenJson(401, { error: { code: 401, message: 'Expired JWT Token' } });
+    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok2' }).thenJson(200, ok);
+    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok3' }).thenJson(200, ok);
+    const session = {};
+    const [a, b] = [new RemoteClient(base(), 'me@example.org', 'pw', session), new RemoteClient(base(), 'me@example.org', 'pw', session)];
+    // A sync run's client, then a file download's: the second does not log in again.
+    await expect(a.call((c) => c.databases())).resolves.toEqual(ok);
+    await expect(b.call((c) => c.databases())).resolves.toEqual(ok);
+    expect(await logins()).toBe(1);
+    // The token expires: whichever client meets the 401 logs in, the other uses the new token.
+    await expect(a.call((c) => c.databases())).resolves.toEqual(ok);
+    await expect(b.call((c) => c.databases())).resolves.toEqual(ok);
+    expect(await logins()).toBe(2);
+    // A client of no session logs in for itself.
+    await expect(client.call((c) => c.databases())).resolves.toEqual(ok);
+    expect(await logins()).toBe(3);
   });
 
   it('tries a failed read again, but never a failed write; a 5xx write is "ambiguous"', async () => {

@@ -40,6 +40,8 @@ export class SyncService {
   readonly files: FileFetcher;
   /** One client per remote for file downloads (a login per file would cost more than the file). */
   private readonly fileClients = new Map<number, RemoteClient>();
+  /** Per remote, the token its clients share (RemoteClient's `session`): one login, not one per run. */
+  private readonly sessions = new Map<number, { token?: string }>();
 
   constructor(
     private readonly d: Domain,
@@ -108,13 +110,16 @@ export class SyncService {
     }
     const id = syncRemotes(this.db).upsert(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
     this.fileClients.delete(id);
+    this.sessions.delete(id);
     // Attached again (perhaps with a new password): a live mode paused by a refused login resumes.
     await this.live.restart(id);
     return id;
   }
 
   private client(r: RemoteRow): RemoteClient {
-    return new RemoteClient(r.url, r.username, this.secrets.open(r.password_enc));
+    let session = this.sessions.get(r.id);
+    if (!session) this.sessions.set(r.id, (session = {}));
+    return new RemoteClient(r.url, r.username, this.secrets.open(r.password_enc), session);
   }
 
   /** `concurrency`: top-level records pushed at once (default PUSH_CONCURRENCY). */

@@ -376,6 +376,7 @@ export function DatasetScreen({
               type="search"
               placeholder="Search records…"
               aria-label="Search records"
+              title={'Words match as you type. "two words" finds a phrase; -word leaves out records with that word.'}
               value={search}
               onChange={(e) => setSearch(e.target.value)}
               onKeyDown={(e) => {

@@ -5,7 +5,7 @@ import type { OdrRecord } from '../../../shared/schemas/record';
 import type { ViewQuery } from '../../../shared/schemas/selection';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
 import type { Template } from '../../../shared/schemas/template';
-import { api, tablePage } from '../lib/api';
+import { api, errorText, tablePage } from '../lib/api';
 import { keys, seedRecord } from '../lib/queries';
 import { groupImages } from '../editor/imageGroups';
 import { recordName } from '../lib/recordName';
@@ -493,6 +493,12 @@ export function RecordTable({
             })}
           </div>
         </div>
+        {/* A search the service refuses (one that only excludes words) says why, not "no match". */}
+        {first.error ? (
+          <p className="empty" role="alert">
+            {errorText(first.error)}
+          </p>
+        ) : null}
         {counted && total === 0 && (
           <p className="empty">
             {state.filters.length ? 'No record matches these filters.' : state.q ? `No record matches “${state.q}”.` : 'No records yet.'}

@@ -126,8 +126,14 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
 /** A child's parent, which must be there and still hold its dataset (else 409: nothing is written). */
 function parentFor(d: Domain, parentUuid: string, uuid: string, dt: DatatypeInfo): RecordRow {
   const parent = d.store.byUuid(parentUuid);
-  if (!parent) {
+  if (!parent && recordTrashStore(d.ctx.db).get(parentUuid)) {
     throw new OdrError(409, `The parent record ${parentUuid} of record ${uuid} is deleted: restore the parent record first.`);
+  }
+  if (!parent) {
+    throw new OdrError(
+      409,
+      `The parent record ${parentUuid} of record ${uuid} is deleted and no longer in the trash: it cannot come back.`,
+    );
   }
   if (dt.parentId !== parent.datatype_id) {
     throw new OdrError(409, `Dataset ${dt.uuid} of record ${uuid} is no longer a child dataset of record ${parentUuid}'s dataset.`);

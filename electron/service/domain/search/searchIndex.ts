@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { bulkIndexStore } from '../../store/bulkIndexes.js';
 import { reclaimFreePages } from '../reclaimFreePages.js';
 import { searchIndexStore } from '../../store/searchIndex.js';
+import { buildMatch, parseSearch } from './searchSyntax.js';
 
 const BATCH = 2000;
 /** A prefix standing for more indexed terms than this stays a prefix query. */
@@ -22,8 +23,8 @@ export class SearchIndex {
   /** Batches were indexed since the last finished reclaim: their merges may have freed pages. */
   private merged = false;
   private stopped = false;
-  /** `matchQuery`'s word → FTS5 query part, valid while the index cursor is at `expandedAt`. */
-  private readonly expansions = new Map<string, string>();
+  /** A word → the indexed terms it is a prefix of (`expand`), valid while the index cursor is at `expandedAt`. */
+  private readonly expansions = new Map<string, string[] | null>();
   private expandedAt = -1;
 
   constructor(private readonly ctx: Ctx) {
@@ -31,31 +32,33 @@ export class SearchIndex {
   }
 
   /**
-   * User input → an FTS5 query that means what `ftsQuery` means, over the index as it is now:
-   * a word's prefix becomes the few indexed terms it stands for, OR-ed (FTS5 streams those in
-   * rowid order; a prefix query merges every matching doclist first, so its first page cost as
-   * much as all matches). Only plain ASCII words: for them the tokenizer's folding is lower
-   * case alone, so the vocabulary lookup is exact; other words stay prefixes.
+   * User input (syntax: searchSyntax.ts) → an FTS5 query that means what `ftsQuery` means, over
+   * the index as it is now: a last word's prefix becomes the few indexed terms it stands for,
+   * OR-ed (FTS5 streams those in rowid order; a prefix query merges every matching doclist
+   * first, so its first page cost as much as all matches). Only plain ASCII words: for them the
+   * tokenizer's folding is lower case alone, so the vocabulary lookup is exact; other words stay
+   * prefixes. Throws a 400 for a search that only excludes.
    */
   matchQuery(input: string): string | null {
-    const words = ftsWords(input);
-    if (words.length === 0) return null;
+    const parsed = parseSearch(input);
+    if (parsed.include.length === 0) return buildMatch(parsed);
     this.catchUp();
     // Expansions hold for one state of the index: whatever was indexed since may add or drop terms.
     const at = this.s.cursor();
     if (at !== this.expandedAt) this.forgetExpansions();
     this.expandedAt = at;
-    return words.map((w) => this.expand(w)).join(' AND ');
+    return buildMatch(parsed, (w) => this.expand(w));
   }
 
   /**
-   * One word's part of `matchQuery`, kept per word. Finding where a term's entries end in the
-   * vocabulary walks its whole doclist (FTS5 seeks terms by the page they start on): 1–5 ms for a
-   * common word at 1M records, 0.05 ms at 100k. Searches between two writes share words (typing
-   * on, adding a word, paging), so each word pays that once per index state.
+   * The indexed terms a word is a prefix of (null: more than EXPANDED, or not plain ASCII), kept
+   * per word. Finding where a term's entries end in the vocabulary walks its whole doclist (FTS5
+   * seeks terms by the page they start on): 1–5 ms for a common word at 1M records, 0.05 ms at
+   * 100k. Searches between two writes share words (typing on, adding a word, paging), so each
+   * word pays that once per index state.
    */
-  private expand(w: string): string {
-    if (!/^[A-Za-z0-9]+$/.test(w)) return prefixTerm(w);
+  private expand(w: string): string[] | null {
+    if (!/^[A-Za-z0-9]+$/.test(w)) return null;
     const low = w.toLowerCase();
     const kept = this.expansions.get(low);
     if (kept !== undefined) {
@@ -64,19 +67,11 @@ export class SearchIndex {
       return kept;
     }
     const next = low.slice(0, -1) + String.fromCharCode(low.charCodeAt(low.length - 1) + 1);
-    const terms = this.s.termsBetween(low, next, EXPANDED + 1);
-    // No term: nothing can match, and the exact word says so at once.
-    const part =
-      terms.length === 0
-        ? `"${low}"`
-        : terms.length > EXPANDED
-          ? prefixTerm(w)
-          : terms.length === 1
-            ? `"${terms[0]}"`
-            : `(${terms.map((t) => `"${t}"`).join(' OR ')})`;
-    this.expansions.set(low, part);
+    const found = this.s.termsBetween(low, next, EXPANDED + 1);
+    const terms = found.length > EXPANDED ? null : found;
+    this.expansions.set(low, terms);
     while (this.expansions.size > EXPANSIONS_KEPT) this.expansions.delete(this.expansions.keys().next().value!);
-    return part;
+    return terms;
   }
 
   /** Drops every kept word expansion (the next search of each word reads the vocabulary again). */
@@ -171,11 +166,7 @@ export class SearchIndex {
   }
 }
 
-/** User input → an FTS5 query: every word must appear, each as a prefix; no operators leak in. */
+/** User input → an FTS5 query with every prefix left to FTS5 (the reference `matchQuery` must equal). */
 export function ftsQuery(input: string): string | null {
-  const words = ftsWords(input);
-  return words.length ? words.map(prefixTerm).join(' AND ') : null;
+  return buildMatch(parseSearch(input));
 }
-
-const ftsWords = (input: string): string[] => (input.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 16);
-const prefixTerm = (w: string) => `"${w.replace(/"/g, '""')}"*`;
