@@ -26,39 +26,28 @@ export interface ParsedSearch {
 /** Words in one search, at most: a pasted paragraph is not a search. */
 const MAX_WORDS = 16;
 
+/**
+ * One part: an optional `-` touching what follows, then a quoted text (its closing quote, when
+ * typed, in group 3) or a run up to a space or a quote. One pass, linear in the input.
+ */
+const PART = /(-(?=\S))?(?:"([^"]*)("?)|([^\s"]+))/gu;
+
 /** The index's word characters (its unicode61 tokenizer splits on everything else). */
 export const searchWords = (text: string): string[] => text.match(/[\p{L}\p{N}_]+/gu) ?? [];
 
 export function parseSearch(input: string): ParsedSearch {
-  const s = input.normalize('NFKC');
   const out: ParsedSearch = { include: [], exclude: [] };
   let room = MAX_WORDS;
-  let i = 0;
-  while (i < s.length && room > 0) {
-    if (/\s/u.test(s[i]!)) {
-      i++;
-      continue;
-    }
-    const negated = s[i] === '-' && i + 1 < s.length && !/\s/u.test(s[i + 1]!);
-    if (negated) i++;
-    let text: string;
-    const quoted = s[i] === '"';
-    let open = false;
-    if (quoted) {
-      const close = s.indexOf('"', i + 1);
-      open = close < 0;
-      text = s.slice(i + 1, open ? s.length : close);
-      i = open ? s.length : close + 1;
-    } else {
-      const end = s.slice(i).search(/[\s"]/u);
-      text = s.slice(i, end < 0 ? s.length : i + end);
-      i += text.length;
-    }
-    const words = searchWords(text).slice(0, room);
+  for (const m of input.normalize('NFKC').matchAll(PART)) {
+    const [, minus, quotedText, close, plain] = m;
+    const quoted = quotedText !== undefined;
+    const words = searchWords(quoted ? quotedText : plain!).slice(0, room);
     if (words.length === 0) continue;
     room -= words.length;
     // Exclusions are whole words: a prefix would drop records while the word is half typed.
-    (negated ? out.exclude : out.include).push({ words, prefix: !negated && (!quoted || open) });
+    const prefix = !minus && (!quoted || close === '');
+    (minus ? out.exclude : out.include).push({ words, prefix });
+    if (room === 0) break;
   }
   return out;
 }
