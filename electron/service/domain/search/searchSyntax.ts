@@ -12,6 +12,8 @@ import { badRequest } from '../errors.js';
  * - a lone `-`, a stray quote and any other punctuation only separate words.
  */
 export interface SearchPart {
+  /** The part as typed, for messages. */
+  typed: string;
   /** Folded by FTS5's tokenizer, not here: they are quoted into the query as typed. */
   words: string[];
   /** The last word stands for every indexed term it begins. */
@@ -46,7 +48,7 @@ export function parseSearch(input: string): ParsedSearch {
     room -= words.length;
     // Exclusions are whole words: a prefix would drop records while the word is half typed.
     const prefix = !minus && (!quoted || close === '');
-    (minus ? out.exclude : out.include).push({ words, prefix });
+    (minus ? out.exclude : out.include).push({ typed: m[0], words, prefix });
     if (room === 0) break;
   }
   return out;
@@ -59,7 +61,7 @@ export function parseSearch(input: string): ParsedSearch {
 export function buildMatch(p: ParsedSearch, terms: (word: string) => string[] | null = () => null): string | null {
   if (p.include.length === 0) {
     if (p.exclude.length === 0) return null;
-    const shown = p.exclude.map((x) => `-${x.words.length > 1 ? `"${x.words.join(' ')}"` : x.words[0]}`).join(' ');
+    const shown = p.exclude.map((x) => x.typed).join(' ');
     throw badRequest(`A search needs a word to find: ${shown} only excludes records. Add a word to look for, e.g. "basalt ${shown}".`);
   }
   const include = p.include.map((x) => part(x, terms)).join(' AND ');
