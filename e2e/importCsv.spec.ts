@@ -128,4 +128,19 @@ test('Import CSV: mapping, preview with the failing rows, import job with progre
   const job = page.getByRole('complementary', { name: 'Jobs' }).locator('li', { hasText: 'CSV import' }).first();
   await expect(job).toContainText(NAME);
   await expect(job).toContainText('complete');
+  // Once the dialog is closed, Jobs still says what was refused and lists those rows.
+  await expect(job.getByTestId('csv-job-outcome')).toContainText('2,000 imported · 2 refused');
+  await job.getByText('Show the 2 refused rows').click();
+  const refused = job.getByRole('region', { name: 'Rows that fail' });
+  await expect(refused.getByRole('row')).toHaveCount(4);
+  await expect(refused.getByRole('row').nth(1).getByRole('cell')).toHaveText([
+    '4',
+    'Integer field',
+    'Invalid Integer value: "twelve" is not an integer',
+  ]);
+  // Every job kind has its label: no entry shows a raw type such as "sample" or "import_csv".
+  const kinds = await page.getByRole('complementary', { name: 'Jobs' }).locator('.job-head strong').allInnerTexts();
+  expect(kinds.length).toBeGreaterThan(0);
+  for (const k of kinds) expect(k, 'a job kind without a label').not.toMatch(/^[a-z_]+$/);
+  await everyShot(page, 'k-jobs-csv-refused');
 });

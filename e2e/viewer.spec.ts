@@ -106,6 +106,24 @@ test.describe('CheMin (real ODR export)', () => {
     const cell = await tableCell(page, 'Rocknest (5th scoop)', 'Images');
     await expect(cell).toHaveText(/^\d+ images$/);
     await everyShot(page, 'i-image-column');
+    // File names stay readable beside the long "not on this computer" note (which wraps instead):
+    // each shows whole, or at least 12 characters' worth, at every window size.
+    for (const size of [
+      { width: 1024, height: 700 },
+      { width: 1400, height: 900 },
+    ]) {
+      await page.setViewportSize(size);
+      const names = await images.locator('.file-name').evaluateAll((els) =>
+        els.map((e) => ({
+          text: e.textContent ?? '',
+          shown: e.clientWidth,
+          needs: e.scrollWidth,
+          ch: parseFloat(getComputedStyle(e).fontSize) / 2,
+        })),
+      );
+      expect(names.length).toBeGreaterThan(0);
+      for (const n of names) expect(n.shown, `${n.text} at ${size.width}px`).toBeGreaterThanOrEqual(Math.min(n.needs, 12 * n.ch));
+    }
     await images
       .getByRole('button', { name: /^View / })
       .first()

@@ -217,8 +217,11 @@ test('search says how many records match; a new record is scrolled to, shown and
   await page.getByRole('button', { name: 'New record' }).click();
   const created = pane(page);
   await expect(created).toBeVisible();
-  const focused = created.locator('.fields input:not([type=file]), .fields textarea, .fields select').first();
-  await expect(focused).toBeFocused();
+  // The first field is a Boolean checkbox: the focus goes to the first text field (the ID), so typing lands.
+  await expect(created.locator('.fields .field').first()).toHaveAttribute('data-fieldtype', 'Boolean');
+  await expect(field(created, 'Sample ID').getByRole('textbox')).toBeFocused();
+  await page.keyboard.type('Typed at once');
+  await expect(field(created, 'Sample ID').getByRole('textbox')).toHaveValue('Typed at once');
   const active = grid(page).locator('.row.active[data-record]');
   await expect(active).toBeInViewport();
   await expect(active).toHaveAttribute('aria-selected', 'true');

@@ -9,6 +9,22 @@ export const PhpDate = z.object({
 });
 export type PhpDate = z.infer<typeof PhpDate>;
 
+/**
+ * The kinds of job the service starts, with the label the Jobs panel shows: a new kind is a
+ * row here, so none appears raw. Jobs clients create through POST /job keep their own type.
+ */
+export const JOB_KIND_LABELS = {
+  import: 'Import',
+  import_csv: 'CSV import',
+  export: 'Export',
+  rebuild_thumbnails: 'Thumbnails',
+  sample: 'Sample data',
+  sync: 'Sync',
+  sync_files: 'File download',
+} as const;
+export type JobKind = keyof typeof JOB_KIND_LABELS;
+export const jobLabel = (type: string): string => (JOB_KIND_LABELS as Record<string, string>)[type] ?? type;
+
 export const JOB_STATES = ['running', 'complete', 'cancelled', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 

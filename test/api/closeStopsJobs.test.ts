@@ -51,7 +51,7 @@ function gatedJob(d: Domain, then: (r: JobReporter) => unknown) {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const user = d.users.firstSuperUser()!;
-  const job = startJob(d, user, { type: 'test_work', target: 'gate', total: 100 }, async (r) => {
+  const job = startJob(d, user, { type: 'sample', target: 'gate', total: 100 }, async (r) => {
     await gate;
     return then(r);
   });

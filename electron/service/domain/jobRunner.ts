@@ -1,4 +1,4 @@
-import type { TrackedJob } from '../../../shared/schemas/job.js';
+import type { JobKind, TrackedJob } from '../../../shared/schemas/job.js';
 import type { Domain } from './domain.js';
 import { OdrError } from './errors.js';
 import type { User } from './users.js';
@@ -53,7 +53,7 @@ export async function startOrCleanUp<T>(cleanUp: () => unknown, start: () => T):
 export function startJob(
   d: Domain,
   user: User,
-  kind: { type: string; target: string; total: number; data?: unknown },
+  kind: { type: JobKind; target: string; total: number; data?: unknown },
   work: (r: JobReporter) => Promise<unknown>,
 ): TrackedJob {
   assertAcceptsJobs(d, kind.type);

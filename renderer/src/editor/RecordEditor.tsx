@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { PRIVATE_DATE, formatTimestamp } from '../../../shared/dates';
-import { fieldType } from '../../../shared/fieldTypes';
+import { FIELD_TYPE_NAMES, FIELD_TYPES, fieldType } from '../../../shared/fieldTypes';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { api, errorText, type Session } from '../lib/api';
@@ -171,6 +171,18 @@ function RecordBody({ top, rec, tpl, depth }: { top: string; rec: OdrRecord; tpl
   );
 }
 
+/**
+ * Where typing lands, best first: a Short Text field (where names and IDs live), another text
+ * field, a number or date, then anything (a checkbox or list ignores typed keys).
+ */
+const inputsOf = (types: readonly string[]) => types.map((t) => `.fields .field[data-fieldtype="${t}"] :is(input, textarea)`).join(', ');
+const FOCUS_ORDER = [
+  inputsOf(['Short Text']),
+  inputsOf(FIELD_TYPE_NAMES.filter((t) => FIELD_TYPES[t].storage === 'text')),
+  '.fields input:not([type=file]):not([type=checkbox]):not([type=radio]):not([type=hidden]), .fields textarea',
+  '.fields input:not([type=file]), .fields textarea, .fields select',
+];
+
 export function RecordEditor({
   uuid,
   tpl,
@@ -237,7 +249,15 @@ export function RecordEditor({
   );
   useEffect(() => {
     if (!focusFirst || !rec) return;
-    pane.current?.querySelector<HTMLElement>('.fields input:not([type=file]), .fields textarea, .fields select')?.focus();
+    // Typing must land: a checkbox or a list ignores keys, so it gets the focus only when the
+    // record has nothing else.
+    for (const sel of FOCUS_ORDER) {
+      const el = pane.current?.querySelector<HTMLElement>(sel);
+      if (el) {
+        el.focus();
+        break;
+      }
+    }
     onFocused();
   }, [focusFirst, rec, onFocused]);
 

@@ -1,23 +1,38 @@
-import type { TrackedJob } from '../../../shared/schemas/job';
+import { CsvImportResult } from '../../../shared/schemas/csvImport';
+import { jobLabel, type TrackedJob } from '../../../shared/schemas/job';
 import { api, errorText } from '../lib/api';
 import { exportDownload } from '../lib/exports';
 import { useJobs } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
+import { CsvFailures } from './CsvFailures';
 import { ImportOdrButton } from './ImportOdrButton';
-
-const LABELS: Record<string, string> = {
-  import: 'Import',
-  import_csv: 'CSV import',
-  rebuild_thumbnails: 'Thumbnails',
-  sync: 'Sync',
-  export: 'Export',
-};
 
 export function percent(j: TrackedJob): number {
   if (j.state === 'complete') return 100;
   return j.total > 0 ? Math.min(100, Math.floor((j.current / j.total) * 100)) : 0;
+}
+
+/** A finished CSV import's counts, and the rows it refused behind a disclosure. */
+function CsvOutcome({ job }: { job: TrackedJob }) {
+  if (job.job_type !== 'import_csv' || job.state !== 'complete') return null;
+  const r = CsvImportResult.safeParse(job.additional_data);
+  if (!r.success) return null;
+  const { imported, failed_rows: refused, failures, failures_truncated } = r.data;
+  return (
+    <div className="job-outcome" data-testid="csv-job-outcome">
+      <p className="small">
+        {imported.toLocaleString()} imported · {refused.toLocaleString()} refused
+      </p>
+      {refused > 0 && (
+        <details>
+          <summary>Show the {refused === 1 ? 'refused row' : `${refused.toLocaleString()} refused rows`}</summary>
+          <CsvFailures list={failures} total={refused} truncated={failures_truncated} />
+        </details>
+      )}
+    </div>
+  );
 }
 
 /** Running and recent jobs with live progress (from the event stream); start an import here. */
@@ -37,7 +52,7 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
         {jobs.map((j) => (
           <li key={j.id} className={`job job-${j.state}`} data-job={j.id}>
             <div className="job-head">
-              <strong>{LABELS[j.job_type] ?? j.job_type}</strong>
+              <strong>{jobLabel(j.job_type)}</strong>
               <span className="muted" title={j.target_entity}>
                 {j.target_entity}
               </span>
@@ -46,7 +61,7 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
             <progress
               max={100}
               value={percent(j)}
-              aria-label={`${LABELS[j.job_type] ?? j.job_type} ${j.target_entity} progress`}
+              aria-label={`${jobLabel(j.job_type)} ${j.target_entity} progress`}
               aria-valuetext={`${percent(j)} %`}
             />
             <div className="job-foot">
@@ -66,6 +81,7 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
                 </a>
               )}
             </div>
+            <CsvOutcome job={j} />
           </li>
         ))}
       </ul>

@@ -1,45 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { CsvImportResult, type CsvMapping, type CsvPreview, type CsvRowFailure } from '../../../shared/schemas/csvImport';
+import { CsvImportResult, type CsvMapping, type CsvPreview } from '../../../shared/schemas/csvImport';
 import { errorText, previewCsv, startCsvImport } from '../lib/api';
 import { keys, useJobs } from '../lib/queries';
+import { CsvFailures as Failures } from '../jobs/CsvFailures';
 import { percent } from '../jobs/JobsPanel';
 import { DialogActions, Modal } from '../ui/Dialog';
-
-/** Failures listed in the dialog; the rest are counted (the job result keeps them all). */
-const SHOWN_FAILURES = 200;
-
-function Failures({ list, total, truncated }: { list: CsvRowFailure[]; total: number; truncated: boolean }) {
-  if (list.length === 0) return null;
-  const more = list.length - Math.min(list.length, SHOWN_FAILURES);
-  return (
-    <div className="csv-failures" role="region" aria-label="Rows that fail" tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Column</th>
-            <th scope="col">Problem</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.slice(0, SHOWN_FAILURES).map((f, i) => (
-            <tr key={i}>
-              <td>{f.row}</td>
-              <td>{f.column ?? '(whole row)'}</td>
-              <td>{f.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {(more > 0 || truncated) && (
-        <p className="muted">
-          …and {truncated ? 'more' : more.toLocaleString()} more problem{more === 1 ? '' : 's'} in {total.toLocaleString()} failing rows.
-        </p>
-      )}
-    </div>
-  );
-}
 
 /**
  * Import CSV into a dataset: pick a file, check how its columns map to fields (guessed from the

@@ -248,7 +248,8 @@ export function RecordTable({
   const exactN = exactFor === viewId ? exact.data : undefined;
   const capped = lowerBound && exactN === undefined;
   const total = plain ? knownTotal : lowerBound ? (exactN ?? first.data!.n) : (first.data?.n ?? 0);
-  const counted = plain || first.data !== undefined;
+  // A refused search counts as none: the count must not keep the previous search's figure.
+  const counted = plain || first.data !== undefined || first.isError;
   useEffect(() => {
     if (askExact) setExactFor(JSON.stringify(viewKeyRef.current));
   }, [askExact]);
@@ -493,13 +494,14 @@ export function RecordTable({
             })}
           </div>
         </div>
-        {/* A search the service refuses (one that only excludes words) says why, not "no match". */}
+        {/* A search the service refuses (one that only excludes words) says why, not "no match". A
+            plain paragraph like the one below: a grid may own rows only, so no alert role here. */}
         {first.error ? (
-          <p className="empty" role="alert">
+          <p className="empty" data-testid="search-error">
             {errorText(first.error)}
           </p>
         ) : null}
-        {counted && total === 0 && (
+        {counted && total === 0 && !first.error && (
           <p className="empty">
             {state.filters.length ? 'No record matches these filters.' : state.q ? `No record matches “${state.q}”.` : 'No records yet.'}
           </p>

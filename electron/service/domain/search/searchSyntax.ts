@@ -12,6 +12,8 @@ import { badRequest } from '../errors.js';
  * - a lone `-`, a stray quote and any other punctuation only separate words.
  */
 export interface SearchPart {
+  /** The part as typed, for messages. */
+  typed: string;
   /** Folded by FTS5's tokenizer, not here: they are quoted into the query as typed. */
   words: string[];
   /** The last word stands for every indexed term it begins. */
@@ -26,39 +28,28 @@ export interface ParsedSearch {
 /** Words in one search, at most: a pasted paragraph is not a search. */
 const MAX_WORDS = 16;
 
+/**
+ * One part: an optional `-` touching what follows, then a quoted text (its closing quote, when
+ * typed, in group 3) or a run up to a space or a quote. One pass, linear in the input.
+ */
+const PART = /(-(?=\S))?(?:"([^"]*)("?)|([^\s"]+))/gu;
+
 /** The index's word characters (its unicode61 tokenizer splits on everything else). */
 export const searchWords = (text: string): string[] => text.match(/[\p{L}\p{N}_]+/gu) ?? [];
 
 export function parseSearch(input: string): ParsedSearch {
-  const s = input.normalize('NFKC');
   const out: ParsedSearch = { include: [], exclude: [] };
   let room = MAX_WORDS;
-  let i = 0;
-  while (i < s.length && room > 0) {
-    if (/\s/u.test(s[i]!)) {
-      i++;
-      continue;
-    }
-    const negated = s[i] === '-' && i + 1 < s.length && !/\s/u.test(s[i + 1]!);
-    if (negated) i++;
-    let text: string;
-    const quoted = s[i] === '"';
-    let open = false;
-    if (quoted) {
-      const close = s.indexOf('"', i + 1);
-      open = close < 0;
-      text = s.slice(i + 1, open ? s.length : close);
-      i = open ? s.length : close + 1;
-    } else {
-      const end = s.slice(i).search(/[\s"]/u);
-      text = s.slice(i, end < 0 ? s.length : i + end);
-      i += text.length;
-    }
-    const words = searchWords(text).slice(0, room);
+  for (const m of input.normalize('NFKC').matchAll(PART)) {
+    const [, minus, quotedText, close, plain] = m;
+    const quoted = quotedText !== undefined;
+    const words = searchWords(quoted ? quotedText : plain!).slice(0, room);
     if (words.length === 0) continue;
     room -= words.length;
     // Exclusions are whole words: a prefix would drop records while the word is half typed.
-    (negated ? out.exclude : out.include).push({ words, prefix: !negated && (!quoted || open) });
+    const prefix = !minus && (!quoted || close === '');
+    (minus ? out.exclude : out.include).push({ typed: m[0], words, prefix });
+    if (room === 0) break;
   }
   return out;
 }
@@ -70,7 +61,7 @@ export function parseSearch(input: string): ParsedSearch {
 export function buildMatch(p: ParsedSearch, terms: (word: string) => string[] | null = () => null): string | null {
   if (p.include.length === 0) {
     if (p.exclude.length === 0) return null;
-    const shown = p.exclude.map((x) => `-${x.words.length > 1 ? `"${x.words.join(' ')}"` : x.words[0]}`).join(' ');
+    const shown = p.exclude.map((x) => x.typed).join(' ');
     throw badRequest(`A search needs a word to find: ${shown} only excludes records. Add a word to look for, e.g. "basalt ${shown}".`);
   }
   const include = p.include.map((x) => part(x, terms)).join(' AND ');
