@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as Electron from 'electron';
 import { randomBytes } from 'node:crypto';
@@ -100,7 +100,14 @@ function secretKey(e: ElectronApi, userData: string): string | undefined {
   const file = path.join(userData, 'sync-key.sealed');
   if (existsSync(file)) return safe.decryptString(readFileSync(file));
   const key = randomBytes(32).toString('base64');
-  writeFileSync(file, safe.encryptString(key), { mode: 0o600 });
+  // Flushed before any password is sealed with it: a key lost to a power cut loses them all.
+  writeFileSync(file, safe.encryptString(key), { mode: 0o600, flush: true });
+  // Its name too (Windows cannot open a directory to sync it; NTFS journals names itself).
+  if (process.platform !== 'win32') {
+    const dir = openSync(userData, 'r');
+    fsyncSync(dir);
+    closeSync(dir);
+  }
   return key;
 }
 

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileDurableSync } from '../domain/files/durableFs.js';
 
 /** Encrypts remote passwords at rest. Electron's host passes one backed by safeStorage. */
 export interface SecretBox {
@@ -18,7 +19,8 @@ export function keyFileBox(dataDir: string): SecretBox {
   if (existsSync(file)) key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   else {
     key = randomBytes(32);
-    writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+    // Durable before any password is sealed with it: a key lost to a power cut loses them all.
+    writeFileDurableSync(file, key.toString('base64'), { mode: 0o600 });
   }
   return keyBox(key);
 }

@@ -1,16 +1,4 @@
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { TrashEntry } from '../../../../shared/schemas/local.js';
 import type { DatasetRole } from '../../../../shared/schemas/users.js';
@@ -19,6 +7,7 @@ import type { Domain } from '../domain.js';
 import { SYSTEM_USER } from '../domain.js';
 import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
+import { copyFileDurableSync, mkdirDurableSync, syncDirSync, syncFileSync, writeFileDurableSync } from '../files/durableFs.js';
 import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
 import { syncOutbox } from '../../store/syncOutbox.js';
@@ -76,10 +65,11 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   const now = d.now();
   const id = newUuid();
   const dir = path.join(trashRoot(d), id);
-  mkdirSync(path.join(dir, 'blobs'), { recursive: true });
+  mkdirDurableSync(path.join(dir, 'blobs'));
 
   // Everything below runs without yielding, so no write can slip between snapshot and delete.
-  writeFileSync(path.join(dir, 'template.json'), JSON.stringify(readTemplate(d, SYSTEM_USER, dt.uuid)));
+  // Every file is on disk before the delete commits (meta.json, written last, makes the entry).
+  writeFileDurableSync(path.join(dir, 'template.json'), JSON.stringify(readTemplate(d, SYSTEM_USER, dt.uuid)));
   const rows = trashStore(d.ctx.db);
   const tops = rows.tops(dt.id);
   const fd = openSync(path.join(dir, 'records.json'), 'w');
@@ -94,6 +84,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
       writeSync(fd, (i ? ',' : '') + chunk);
     }
     writeSync(fd, ']}');
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -106,8 +97,11 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
       linkSync(blobs.pathOf(h), target);
     } catch {
       copyFileSync(blobs.pathOf(h), target);
+      syncFileSync(target);
     }
   }
+  syncDirSync(path.join(dir, 'blobs'));
+  syncDirSync(dir);
   const meta: TrashMeta = {
     id,
     dataset_uuid: dt.uuid,
@@ -122,7 +116,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     creators,
     files: Object.fromEntries(fileRows.map((f) => [f.uuid, [f.created_by, f.content_hash]])),
   };
-  writeFileSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
+  writeFileDurableSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
 
   tx(d.ctx, () => {
     rows.deleteDataset(dt.id);
@@ -201,8 +195,7 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   try {
     for (const h of hashes) {
       if (existsSync(blobs.pathOf(h))) continue;
-      mkdirSync(blobs.dirOf(h), { recursive: true });
-      copyFileSync(path.join(dir, 'blobs', h), blobs.pathOf(h));
+      copyFileDurableSync(path.join(dir, 'blobs', h), blobs.pathOf(h), blobs.tmpPath(`restore-${h}`));
     }
     await importFile(d, user, path.join(dir, 'template.json'));
     await importFile(d, user, path.join(dir, 'records.json'));

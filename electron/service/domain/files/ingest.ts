@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, fdatasync } from 'node:fs';
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
-import { mkdirSync } from 'node:fs';
 import type { BlobStore } from './blobStore.js';
+import { mkdirDurable, renameDurable } from './durableFs.js';
 
 /** Bytes that streamed into the store's tmp area, hashed on the way. */
 export interface Staged {
@@ -69,7 +69,8 @@ export async function stage(blobs: BlobStore, source: AsyncIterable<Uint8Array>,
 }
 
 /**
- * Moves staged bytes to their content address (a copy already there wins; equal bytes). The
+ * Moves staged bytes to their content address (a copy already there wins; equal bytes), the new
+ * name synced like the bytes: a row committed after this never points at a name a power cut took. The
  * hash is held (BlobStore.hold) from before the copy is looked at: the caller releases it once
  * the row that references it has committed or failed. A failed move releases it here.
  */
@@ -84,8 +85,8 @@ export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
     if (exists) {
       await rm(s.tmp, { force: true });
     } else {
-      mkdirSync(blobs.dirOf(s.hash), { recursive: true });
-      await rename(s.tmp, dest);
+      await mkdirDurable(blobs.dirOf(s.hash));
+      await renameDurable(s.tmp, dest);
     }
   } catch (e) {
     blobs.release([s.hash]);
@@ -109,10 +110,10 @@ export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash
         () => false,
       ))
     ) {
-      mkdirSync(blobs.dirOf(hash), { recursive: true });
+      await mkdirDurable(blobs.dirOf(hash));
       const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
-      await writeFile(tmp, buf);
-      await rename(tmp, dest);
+      await writeFile(tmp, buf, { flush: true });
+      await renameDurable(tmp, dest);
     }
   } catch (e) {
     blobs.release([hash]);
