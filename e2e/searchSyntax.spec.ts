@@ -36,9 +36,19 @@ test('phrases and exclusions in the search box; an exclusion alone is explained'
   expect(await shows('"S-000010"')).toBe(1);
   expect(await shows('S-00001 -"S-000010"')).toBe(typed - 1);
 
+  // A refusal answers the same every time: it is shown at once, not asked again first.
+  const refusals = new Map<string, number>();
+  page.on('response', (r) => {
+    if (r.status() === 400 && r.url().includes('q=-S-000010')) refusals.set(r.url(), (refusals.get(r.url()) ?? 0) + 1);
+  });
   await box(page).fill('-S-000010');
   const alert = page.getByTestId('search-error');
   await expect(alert).toContainText('A search needs a word to find');
+  expect(refusals.size).toBeGreaterThan(0);
+  expect(
+    [...refusals.values()].every((n) => n === 1),
+    JSON.stringify([...refusals]),
+  ).toBe(true);
   await expect(alert).toContainText('-S-000010 only excludes records');
   // Nothing matches a refused search: no figure kept from the search before.
   await expect(count(page)).toHaveText(`0 of ${all.toLocaleString('en-US')} match`);
