@@ -29,7 +29,9 @@ export function CsvFailures({ list, total, truncated }: { list: CsvRowFailure[];
       </table>
       {(more > 0 || truncated) && (
         <p className="muted">
-          …and {truncated ? 'more' : more.toLocaleString()} more problem{more === 1 ? '' : 's'} in {total.toLocaleString()} failing rows.
+          {truncated
+            ? `…and more problems in ${total.toLocaleString()} failing rows.`
+            : `…and ${more.toLocaleString()} more problem${more === 1 ? '' : 's'} in ${total.toLocaleString()} failing rows.`}
         </p>
       )}
     </div>
