@@ -74,7 +74,7 @@ const withThree = (i: number) => {
     record_name: `C${i}.${k}`,
     record_uuid: u('e3', 10 * i + k),
     fields: only!.fields.map((f) =>
-      f.files ? { ...f, files: f.files.map((x) => ({ ...x, id: 91_000 + 10 * i + k, file_uuid: u('c3', 10 * i + k) })) } : f,
+      'files' in f ? { ...f, files: f.files.map((x) => ({ ...x, id: 91_000 + 10 * i + k, file_uuid: u('c3', 10 * i + k) })) } : f,
     ),
     records: only!.records.map((g) => ({ ...g, internal_id: 86_000 + 10 * i + k, record_uuid: u('e4', 10 * i + k) })),
   }));
