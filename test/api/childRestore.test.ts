@@ -64,6 +64,22 @@ const tree = (i: number) => ({
     },
   ],
 });
+/** Parent `i` with three children (each as `tree`'s, with its grandchild), in that order. */
+const withThree = (i: number) => {
+  const top = tree(i);
+  const [only] = top.records;
+  top.records = [1, 2, 3].map((k) => ({
+    ...only!,
+    internal_id: 81_000 + 10 * i + k,
+    record_name: `C${i}.${k}`,
+    record_uuid: u('e3', 10 * i + k),
+    fields: only!.fields.map((f) =>
+      'files' in f ? { ...f, files: f.files.map((x) => ({ ...x, id: 91_000 + 10 * i + k, file_uuid: u('c3', 10 * i + k) })) } : f,
+    ),
+    records: only!.records.map((g) => ({ ...g, internal_id: 86_000 + 10 * i + k, record_uuid: u('e4', 10 * i + k) })),
+  }));
+  return top;
+};
 const parentOf = (i: number) => u('e0', i);
 const childOf = (i: number) => u('e1', i);
 
@@ -97,7 +113,7 @@ const parentNow = async (i: number) => {
 
 beforeAll(async () => {
   t = await startService({ clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } });
-  await t.importJson({ count: 4, records: [1, 2, 3, 4].map(tree) });
+  await t.importJson({ count: 5, records: [...[1, 2, 3, 4].map(tree), withThree(5)] });
   await t.service.domain.users.create({ email: USER.email, password: USER.password });
   user = await t.loginAs(USER.email, USER.password);
 });
@@ -134,6 +150,17 @@ describe('a removed child record goes to the trash', () => {
       'gone from the trash',
     ).toBe(false);
     expect((await restore(childOf(1))).status).toBe(404);
+  });
+
+  it('restored, keeps its place among its siblings (the first of three comes back first)', async () => {
+    const before = await parentNow(5);
+    const order = before.records.map((c) => c.record_uuid);
+    expect(order).toEqual([1, 2, 3].map((k) => u('e3', 50 + k)));
+    await t.admin.deleteRecords([order[0]!]);
+    expect((await t.admin.record(parentOf(5))).records.map((c) => c.record_uuid)).toEqual(order.slice(1));
+    expect((await restore(order[0]!)).status).toBe(200);
+    expect((await t.admin.record(parentOf(5))).records.map((c) => c.record_uuid)).toEqual(order);
+    expect(await parentNow(5)).toEqual(before);
   });
 
   it('is hidden from, and not restored for, a user who may not edit it; nothing changes', async () => {

@@ -76,11 +76,11 @@ export class RecordImporter {
     private readonly replace: boolean,
     /**
      * A restore from the record trash (domain/records/trash.ts), which checked the user's right
-     * to the record itself (its creator may restore it); top-level records take their storage
-     * row back when it is free. A restore never writes the template (its caller may be no
-     * admin): values under fields, options, tags or child datasets gone from it are dropped
-     * (kept when the removed row is still there), and `logged` hears which before the import's
-     * own log entry.
+     * to the record itself (its creator may restore it); the restored record takes its storage
+     * row back when it is free (a child's only above its parent's). A restore never writes the
+     * template (its caller may be no admin): values under fields, options, tags or child
+     * datasets gone from it are dropped (kept when the removed row is still there), and `logged`
+     * hears which before the import's own log entry.
      */
     private readonly restore?: { ridOf: (uuid: string) => number | undefined; logged: (dropped: string[]) => void },
   ) {
@@ -262,10 +262,13 @@ export class RecordImporter {
 
   private insertTree(rec: OdrRecord, parent: RecordRow | null, parentDt: DatatypeInfo | null): RecordRow {
     const dt = this.datatypeFor(rec, parentDt);
+    // A restored record takes its old row back (its place among its siblings, which the reader
+    // orders by rid), a child's only above its parent's: a parent's rid is below its children's.
+    const kept = this.restore?.ridOf(rec.record_uuid);
     const row = this.d.store.insert({
       uuid: rec.record_uuid,
       internalId: rec.internal_id || undefined,
-      rid: parent ? undefined : this.restore?.ridOf(rec.record_uuid),
+      rid: kept !== undefined && (!parent || kept > parent.rid) ? kept : undefined,
       datatypeId: dt.id,
       parent,
       createdBy: this.user.id,
