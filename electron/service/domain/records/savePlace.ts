@@ -14,7 +14,8 @@ function fieldWords(schema: Schema, shown: (f: FieldInfo) => boolean, entry: unk
   const e = isObj(entry) ? entry : {};
   const own = typeof e.field_uuid === 'string' ? e.field_uuid : '';
   const tpl = typeof e.template_field_uuid === 'string' ? e.template_field_uuid : '';
-  const f = schema.fieldsByUuid.get(own) ?? (tpl ? [...schema.fields.values()].find((x) => x.templateFieldUuid === tpl) : undefined);
+  const f =
+    schema.fieldsByUuid.get(own) ?? (tpl ? [...schema.fields.values()].find((x) => x.templateFieldUuid === tpl && shown(x)) : undefined);
   if (f && shown(f)) return `field ${f.uuid} "${f.name}" (${f.fieldtype})`;
   const named = own || tpl;
   return named ? `field ${named} (fields[${index}])` : `fields[${index}]`;
