@@ -150,9 +150,10 @@ test('selection drives the pane: click and arrows show the record, Enter edits, 
   await expect(rows(page).nth(2)).toHaveAttribute('aria-selected', 'false');
   await expect(grid(page)).toHaveAttribute('aria-activedescendant', /-row-3$/);
 
-  // Enter puts the focus in the first field; Escape in the pane goes back to the list.
+  // Enter puts the focus in the first text field (the first field is a Boolean checkbox, which
+  // typing would miss); Escape in the pane goes back to the list.
   await page.keyboard.press('Enter');
-  const first = pane(page).locator('.fields input:not([type=file]), .fields textarea, .fields select').first();
+  const first = field(pane(page), 'Sample ID').getByRole('textbox');
   await expect(first).toBeFocused();
   await first.press('Escape'); // nothing typed: straight back to the list
   await expect(grid(page)).toBeFocused();

@@ -214,11 +214,13 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
     value: +fmt(search.p50, 2),
     unit: 'ms',
     ...(n >= 1e6 ? { target: '≤ 50 ms', pass: search.p50 <= 50 } : {}),
-    note: `p99 ${fmt(search.p99, 1)} ms, process CPU p50 ${fmt(search.cpu50, 2)} ms, 60 distinct two-word queries of 12 words`,
+    note: `p99 ${fmt(search.p99, 1)} ms, process CPU p50 ${fmt(search.cpu50, 2)} ms, 60 distinct two-word queries of 12 words (48 find both words' expansions kept from earlier queries)`,
   });
   // A word's expansion is kept until the next write (domain/search/searchIndex.ts): above, 12 of
-  // the 60 queries brought a word not seen before. Here every word is new, as in the first search
-  // after a write: 24 more distinct pairs (each word with the 6th and 7th after it), none kept.
+  // the 60 queries brought a word not seen before. Here expansions are dropped before each query,
+  // as in the first search after a write: 24 more distinct pairs (each word with the 6th and 7th
+  // after it). The synthetic text has only these 12 words, so their index pages are as warm here
+  // as above; only the expansion is done afresh.
   const fresh = await timeIt(
     24,
     (i) => {
@@ -229,7 +231,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
   );
   add({
     section: 'core',
-    name: 'full-text search, words not seen before p50',
+    name: 'full-text search, word expansions dropped p50',
     value: +fmt(fresh.p50, 2),
     unit: 'ms',
     note: `p99 ${fmt(fresh.p99, 1)} ms, 24 distinct two-word queries, word expansions dropped before each`,
@@ -349,7 +351,7 @@ export async function coreBench(ctx: BenchContext): Promise<void> {
   line('read ms', (r) => fmt(r.read, 3));
   line('list-100 ms', (r) => fmt(r.list, 2));
   line('search ms', (r) => fmt(r.search, 2));
-  line('search new words', (r) => fmt(r.searchNewWords, 2));
+  line('search, expansions dropped', (r) => fmt(r.searchNewWords, 2));
   line('sort ms', (r) => fmt(r.sort, 2));
   line('read CPU ms', (r) => fmt(r.cpu.read, 3));
   line('list-100 CPU ms', (r) => fmt(r.cpu.list, 2));
@@ -390,14 +392,18 @@ export async function coreBench(ctx: BenchContext): Promise<void> {
         note: `CPU time ${fmt(cpu, 2)}×`,
       });
     }
-    // No target of its own: issue 17 sets one for the search figure above. Shown so the growth of
-    // the vocabulary walk stays visible (a common word's entries are stepped through: ∝ records).
+    // Issue 17's search target holds for this figure too: the first search of a word after any
+    // write expands it afresh, and that walk grows with the records (a common word's entries are
+    // stepped through), so the kept expansions above must not be what passes the target alone.
+    const freshRatio = r.searchNewWords / base!.searchNewWords;
     ctx.add({
       section: 'core',
       scale: r.n,
-      name: `full-text search, words not seen before ${at}`,
-      value: +fmt(r.searchNewWords / base!.searchNewWords, 2),
+      name: `full-text search, word expansions dropped ${at}`,
+      value: +fmt(freshRatio, 2),
       unit: '×',
+      target: '≤ 1.5×',
+      pass: freshRatio <= 1.5,
     });
   }
 }

@@ -77,6 +77,21 @@ describe('schema errors name the field and what it takes', () => {
     expect(m3).toBe(`Field ${SYNTH.field('File')} "File field" (File): files[0].file_uuid must be a string, not 5`);
   });
 
+  it('names no field to a caller who may not edit the record, nor for a record that does not exist', async () => {
+    // Rights to the target come first, as for a valid save: the field's name stays unsaid.
+    const refused = await refusal(403, 'POST', '/dataset/record', save([{ field_uuid: INT, value: { a: 1 } }]), userToken);
+    expect(refused).toMatch(/^You may not (view|edit) record /);
+    expect(refused).not.toContain('Integer field');
+    const missing = await refusal(
+      400,
+      'POST',
+      '/dataset/record',
+      { record_uuid: 'nothing', fields: [{ field_uuid: INT, value: { a: 1 } }] },
+      userToken,
+    );
+    expect(missing).toBe(`Field ${INT} (fields[0]): value must be a string, a number, true, false or null, not {"a":1}`);
+  });
+
   // The class: every schema-checked body, whichever route, says where and what in words.
   const bodies: [string, string, unknown, RegExp][] = [
     ['POST', `/record/${R}/${INT}/value`, { value: { nested: true } }, /^"value" must be a string, number or boolean$/],

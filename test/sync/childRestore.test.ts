@@ -28,7 +28,7 @@ const notesOf = (r: OdrRecord) => r.records.map((c) => c.fields.find((f) => f.fi
 const recordDelete = (method: string, path: string) => method === 'DELETE' && path.endsWith('/record');
 
 attachedPair(
-  31,
+  41,
   (p) => {
     ({ remote, local, remoteId } = p);
     gate = p.gate!;
@@ -102,5 +102,32 @@ describe('restoring a deleted child record on a synced dataset (two processes, r
     expect(notesOf(await remote.client.record(parent))).toEqual(before);
     expect((await run()).pushed).toBe(0);
     expect(kids(await local.admin.record(parent)).find(([u]) => u === child)?.[1]).toBe('deleted and restored meanwhile');
+  });
+
+  it('restored after its delete was answered, before the pass reads its parent again: made anew there', async () => {
+    const parent = SYNTH.record(40);
+    const child = SYNTH.childRecord(40, 0);
+    await local.admin.setValue(child, NOTES, 'restored between the delete and the re-read');
+    await run();
+    const before = notesOf(await remote.client.record(parent));
+    await local.admin.deleteRecords([child]);
+    const deleting = gate.hold(recordDelete);
+    const pass = run();
+    await deleting.reached;
+    // The delete is answered and marked done; the parent's last server copy still lists the child
+    // until the pass has read the parent again.
+    const rereading = gate.hold((method, path) => method === 'GET' && path.endsWith(`/dataset/record/${parent}`));
+    deleting.release();
+    await rereading.reached;
+    expect((await restoreRecord(local, child)).status).toBe(200);
+    rereading.release();
+    await pass;
+    await run();
+
+    expect(boundRemoteOf(local, child), 'bound to a new server record').toBeTruthy();
+    expect(notesOf(await remote.client.record(parent))).toEqual(before);
+    expect((await run()).pushed).toBe(0);
+    expect(local.service.ctx.db.prepare("SELECT COUNT(*) FROM sync_outbox WHERE state = 'parked'").pluck().get()).toBe(0);
+    expect(kids(await local.admin.record(parent)).find(([u]) => u === child)?.[1]).toBe('restored between the delete and the re-read');
   });
 });

@@ -119,6 +119,26 @@ describe('remote client against real-shaped server answers', () => {
     expect(await logins()).toBe(3);
   });
 
+  it('logs in once for calls that meet a 401 at the same time, and once for concurrent first calls', async () => {
+    const ok = { databases: [] };
+    const session = {};
+    const clients = Array.from({ length: 5 }, () => new RemoteClient(base(), 'me@example.org', 'pw', session));
+    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok1' }).times(5).thenJson(200, ok);
+    // Concurrent calls with no token yet: one login between them.
+    await Promise.all(clients.map((c) => expect(c.call((x) => x.databases())).resolves.toEqual(ok)));
+    expect(await logins()).toBe(1);
+    // The token expires while five calls are on their way: each meets a 401, one logs in again.
+    const refused = await server
+      .forGet('/api/v4/search/databases')
+      .withHeaders({ authorization: 'Bearer tok1' })
+      .times(5)
+      .thenJson(401, { error: { code: 401, message: 'Expired JWT Token' } });
+    await server.forGet('/api/v4/search/databases').withHeaders({ authorization: 'Bearer tok2' }).times(5).thenJson(200, ok);
+    await Promise.all(clients.map((c) => expect(c.call((x) => x.databases())).resolves.toEqual(ok)));
+    expect((await refused.getSeenRequests()).length).toBe(5);
+    expect(await logins()).toBe(2);
+  });
+
   it('tries a failed read again, but never a failed write; a 5xx write is "ambiguous"', async () => {
     let reads = 0;
     await server

@@ -7,7 +7,8 @@ import type { DatatypeInfo } from './schemaCache.js';
 export const WHO = {
   administers: "the dataset's owner, its admins and super-users",
   editsAll: "the dataset's owner, its admins and editors, and super-users",
-  editsRecord: "its creator (unless their role on the dataset is view-only), the dataset's owner, its admins and editors, and super-users",
+  editsRecord:
+    "its creator or its top-level record's creator (unless their role on the dataset is a view role), the dataset's owner, its admins and editors, and super-users",
   viewsRecord:
     "its creator, the dataset's owner, its admins, users with a view, edit or admin role on it, super-users, and everyone who may see the dataset once the record is public",
   viewsDataset: 'its owner, users with a role on it and super-users (everyone once it is public)',

@@ -18,7 +18,7 @@ export interface OpenOptions {
  * pread (no mmap, docs/store.md), so a larger cache mostly adds resident memory: 64 MB and 16 MB
  * read distinct records (0.227 / 0.226 ms p50) and list-100 pages (14.8 / 13.9 ms) alike at
  * 100k, alternating in one process, while 64 MB filled up under distinct reads and was ~48 MB of
- * the service's 340–400 MB peak RSS (issue 17). A bulk import may raise it for its duration.
+ * the service's 340–400 MB peak RSS (issue 17).
  */
 export const CACHE_SIZE_KIB = 16 * 1024;
 

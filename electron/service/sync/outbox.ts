@@ -79,13 +79,18 @@ export function collectOutbox(ctx: Ctx): number {
         }
         case 'record.restore':
           // A deleted record (top-level or child) is back (its import entry follows and converges
-          // or creates it; a child's under its parent). While its delete is not done (waiting, or
-          // refused by the server) the server still has it: the delete is dropped and the record
-          // keeps its server identity. Once done, the server's copy is gone: the tree is forgotten
-          // there and created anew. A delete on its way right now is dropped too; its push sees
-          // the record back and makes it anew (recreateRestored).
+          // it). While its delete is not done (waiting, or refused by the server) the server still
+          // has it: the delete is dropped and the record keeps its server identity. Otherwise the
+          // server's copy is gone (or never was): the tree is forgotten there and queued to be
+          // made anew here, whatever the last server copy of its top-level record still lists (a
+          // child's delete leaves that copy stale until the pass reads the parent again). A delete
+          // on its way right now is dropped too; its push sees the record back and makes it anew
+          // (recreateRestored).
           if (outbox.dropUndoneDelete(r.record_uuid)) outbox.dropRecord(r.record_uuid);
-          else outbox.forgetRemote(r.record_uuid);
+          else {
+            outbox.forgetRemote(r.record_uuid);
+            added += queueTree(outbox, r.dataset_uuid, r.record_uuid, top, at, true);
+          }
           break;
         // Files: the original only (derived images are never pushed; the server makes its own).
         case 'file.add':

@@ -37,6 +37,12 @@ export function decodeHtml(s: string): string {
   );
 }
 
+/** What the clients of one remote share: its token, and the login under way if any. */
+export interface RemoteSession {
+  token?: string;
+  login?: Promise<string>;
+}
+
 /**
  * The remote ODR server as the sync engine sees it: the shared typed client plus re-login on
  * 401, a timeout on every call, failures classified, and real-server quirks smoothed over.
@@ -52,13 +58,14 @@ export class RemoteClient {
   /**
    * `session`: a token shared by the clients of one remote (SyncService's), so that a file
    * fetched after a sync run, or the next run, does not log in again (a login costs the server a
-   * password hash: ~60 ms on a loopback remote here, 4× a 4 MB file's download).
+   * password hash: ~60 ms on a loopback remote here, 4× a 4 MB file's download). Calls that need
+   * a token at the same time (push concurrency, file fetches) wait for the one login under way.
    */
   constructor(
     readonly baseUrl: string,
     private readonly username: string,
     private readonly password: string,
-    private readonly session: { token?: string } = {},
+    private readonly session: RemoteSession = {},
   ) {
     // The 302 answers of create/publish/upload/file-delete (docs/odr-server.md §9.5) are followed
     // here, not by fetch: behind a proxy the Location may name another origin, to which fetch
@@ -121,13 +128,24 @@ export class RemoteClient {
     return new RemoteError(write ? 'ambiguous' : 'transient', msg);
   }
 
+  /** Logs in, or waits for the session's login already under way, and takes its token. */
   async login(): Promise<void> {
-    try {
-      this.session.token = await this.client.login(this.username, this.password);
-    } catch (e) {
-      const err = this.classify(e, false);
-      throw err.kind === 'gone' || err.status === 400 ? new RemoteError('auth', `login failed: ${err.message}`, err.status) : err;
-    }
+    const s = this.session;
+    s.login ??= this.client
+      .login(this.username, this.password)
+      .then((token) => (s.token = token))
+      .catch((e: unknown) => {
+        const err = this.classify(e, false);
+        throw err.kind === 'gone' || err.status === 400 ? new RemoteError('auth', `login failed: ${err.message}`, err.status) : err;
+      })
+      .finally(() => (s.login = undefined));
+    this.client.token = await s.login;
+  }
+
+  /** After a 401 with `refused`: a newer token of the session is taken as it is, else a login. */
+  private async renew(refused: string | undefined): Promise<void> {
+    if (this.session.token && this.session.token !== refused) this.client.token = this.session.token;
+    else await this.login();
   }
 
   /**
@@ -150,12 +168,13 @@ export class RemoteClient {
     // Another client of the session may have logged in since (or again, after a 401 here).
     if (this.session.token && this.session.token !== this.client.token) this.client.token = this.session.token;
     if (!this.client.token) await this.login();
+    const used = this.client.token;
     try {
       return await fn(this.client);
     } catch (e) {
       const err = this.classify(e, write);
       if (err.kind !== 'auth') throw err;
-      await this.login();
+      await this.renew(used);
       try {
         return await fn(this.client);
       } catch (e2) {

@@ -19,7 +19,7 @@ import type { FieldInfo } from '../domain/schemaCache.js';
 import { SyncLedger } from '../store/syncState.js';
 import { LiveSync } from './liveSync.js';
 import { SyncEngine, type SyncSummary } from './engine.js';
-import { RemoteClient, RemoteError } from './remoteClient.js';
+import { RemoteClient, RemoteError, type RemoteSession } from './remoteClient.js';
 import type { SecretBox } from './secrets.js';
 import type { BlobStore } from '../domain/files/blobStore.js';
 import { FileFetcher } from './filePull.js';
@@ -41,7 +41,7 @@ export class SyncService {
   /** One client per remote for file downloads (a login per file would cost more than the file). */
   private readonly fileClients = new Map<number, RemoteClient>();
   /** Per remote, the token its clients share (RemoteClient's `session`): one login, not one per run. */
-  private readonly sessions = new Map<number, { token?: string }>();
+  private readonly sessions = new Map<number, RemoteSession>();
 
   constructor(
     private readonly d: Domain,

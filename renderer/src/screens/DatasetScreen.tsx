@@ -25,7 +25,6 @@ import { SaveSearchDialog, useSavedSearches } from './SavedSearches';
 import type { SearchView, ViewFilter } from '../../../shared/schemas/view';
 import { ImportCsv } from './ImportCsv';
 
-/** How long the "Deleted" notice offers its Undo button (Ctrl+Z works as long as the step is on the undo list). */
 /** The longest a delete's confirmation waits for the names of records it has not loaded. */
 const NAMES_WAIT_MS = 300;
 /** The list never gets narrower than this; the record pane never narrower than PANE_MIN. */

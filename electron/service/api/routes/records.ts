@@ -3,7 +3,7 @@ import { CreateRecordForm, DeleteRecordsBody, PublicForm, SaveRecord, SaveWrappe
 import type { AppEnv } from '../auth.js';
 import { formFields, jsonBody } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { readableRecord } from '../../domain/access.js';
+import { assertEdit, readableRecord } from '../../domain/access.js';
 import { badRequest } from '../../domain/errors.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
@@ -75,7 +75,15 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     if (typeof (payload as { record_uuid?: unknown }).record_uuid !== 'string')
       throw badRequest('Top-level Records must have a record_uuid set');
     const checked = SaveRecord.safeParse(payload);
-    if (!checked.success) throw badRequest(zodMessage(checked.error, { input: payload, place: savePlace(d.schema(), payload) }));
+    if (!checked.success) {
+      // Rights to the target first, as for a valid save; fields are named only within the
+      // datasets of a record the caller may edit.
+      const rec = d.store.byUuid((payload as { record_uuid: string }).record_uuid);
+      const schema = d.schema();
+      const datasets = new Set(rec ? schema.subtreeIds(d.datatypeOf(assertEdit(d, user, rec))) : []);
+      const place = savePlace(schema, (f) => datasets.has(f.datatypeId), payload);
+      throw badRequest(zodMessage(checked.error, { input: payload, place }));
+    }
     const parsed = checked.data;
     const rec = await d.writes.run(() => saveRecord(d, user, parsed));
     return recordJson(c, d, rec, user);

@@ -28,18 +28,25 @@ export function syncDirSync(dir: string): void {
   }
 }
 
+/** The directories `mkdir -p` made, from `first` (the outermost) down to `dir`. */
+function madeLevels(first: string | undefined, dir: string): string[] {
+  if (!first) return [];
+  first = path.resolve(first);
+  const levels = [path.resolve(dir)];
+  while (levels[0] !== first && path.dirname(levels[0]!) !== levels[0]) levels.unshift(path.dirname(levels[0]!));
+  return levels;
+}
+
 /**
- * Creates `dir` (and missing parents); when it made any, syncs the directory that holds the
- * first one it made, so the new directories survive a power cut with what goes into them.
+ * Creates `dir` (and missing parents) and syncs the directory holding each one it made, so the
+ * new directories survive a power cut with what goes into them (a new blob makes two levels).
  */
 export async function mkdirDurable(dir: string): Promise<void> {
-  const first = await mkdir(dir, { recursive: true });
-  if (first) await syncDir(path.dirname(first));
+  for (const made of madeLevels(await mkdir(dir, { recursive: true }), dir)) await syncDir(path.dirname(made));
 }
 
 export function mkdirDurableSync(dir: string): void {
-  const first = mkdirSync(dir, { recursive: true });
-  if (first) syncDirSync(path.dirname(first));
+  for (const made of madeLevels(mkdirSync(dir, { recursive: true }), dir)) syncDirSync(path.dirname(made));
 }
 
 /** Syncs a file's bytes (one written without a flush of its own: a copy, a stream). */

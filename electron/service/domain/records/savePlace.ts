@@ -1,25 +1,28 @@
 import { pathText } from '../../../../shared/zodMessage.js';
-import type { Schema } from '../schemaCache.js';
+import type { FieldInfo, Schema } from '../schemaCache.js';
 
 // A save's schema errors name the record field an entry is for, not its position in the body:
-// `fields[2].value` means nothing to a user, `Field 48a… "Count" (Integer): value` does.
+// `fields[2].value` means nothing to a user, `Field 48a… "Count" (Integer): value` does. Only
+// fields the caller may see are named (`shown`): a field's name and type are not told to someone
+// who may not edit the record the save is for.
 
 type Path = readonly PropertyKey[];
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-function fieldWords(schema: Schema, entry: unknown, index: number): string {
+function fieldWords(schema: Schema, shown: (f: FieldInfo) => boolean, entry: unknown, index: number): string {
   const e = isObj(entry) ? entry : {};
   const own = typeof e.field_uuid === 'string' ? e.field_uuid : '';
   const tpl = typeof e.template_field_uuid === 'string' ? e.template_field_uuid : '';
-  const f = schema.fieldsByUuid.get(own) ?? (tpl ? [...schema.fields.values()].find((x) => x.templateFieldUuid === tpl) : undefined);
-  if (f) return `field ${f.uuid} "${f.name}" (${f.fieldtype})`;
+  const f =
+    schema.fieldsByUuid.get(own) ?? (tpl ? [...schema.fields.values()].find((x) => x.templateFieldUuid === tpl && shown(x)) : undefined);
+  if (f && shown(f)) return `field ${f.uuid} "${f.name}" (${f.fieldtype})`;
   const named = own || tpl;
   return named ? `field ${named} (fields[${index}])` : `fields[${index}]`;
 }
 
 /** The words for a path into a save payload (a record with `fields` and nested `records`). */
-export function savePlace(schema: Schema, payload: unknown): (path: Path) => string {
+export function savePlace(schema: Schema, shown: (f: FieldInfo) => boolean, payload: unknown): (path: Path) => string {
   return (path) => {
     const parts: string[] = [];
     let node: unknown = payload;
@@ -31,7 +34,7 @@ export function savePlace(schema: Schema, payload: unknown): (path: Path) => str
       if (path[i] === 'records') {
         const uuid = isObj(node) && typeof node.record_uuid === 'string' ? node.record_uuid : '';
         parts.push(uuid ? `child record ${uuid}` : `new child record (records[${idx}])`);
-      } else parts.push(fieldWords(schema, node, idx));
+      } else parts.push(fieldWords(schema, shown, node, idx));
       i += 2;
     }
     const rest = pathText(path.slice(i));
