@@ -113,7 +113,7 @@ const parentNow = async (i: number) => {
 
 beforeAll(async () => {
   t = await startService({ clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } });
-  await t.importJson({ count: 5, records: [...[1, 2, 3, 4].map(tree), withThree(5)] });
+  await t.importJson({ count: 7, records: [...[1, 2, 3, 4].map(tree), withThree(5), tree(6), tree(7)] });
   await t.service.domain.users.create({ email: USER.email, password: USER.password });
   user = await t.loginAs(USER.email, USER.password);
 });
@@ -208,6 +208,43 @@ describe('a removed child record goes to the trash', () => {
     expect((await t.admin.record(parentOf(3))).records, 'the child deleted before its parent is an entry of its own').toHaveLength(0);
     expect((await restore(childOf(3))).status).toBe(200);
     expect(await parentNow(3)).toEqual(whole);
+  });
+
+  it("a grandchild whose parent went with an ancestor's delete: names that ancestor to restore first", async () => {
+    const whole = await parentNow(6);
+    const grand = u('e2', 6);
+    await t.admin.deleteRecords([grand]);
+    await t.admin.deleteRecords([parentOf(6)]);
+    const before = t.digest();
+    const refused = await restore(grand);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error?.message).toContain(`was deleted with record ${parentOf(6)}: restore record ${parentOf(6)} first`);
+    expect(t.digest(), 'nothing half-restored').toBe(before);
+    expect((await restore(parentOf(6))).status).toBe(200);
+    expect((await restore(grand)).status).toBe(200);
+    // Its parent's update date moved with the grandchild's delete and restore, like the top's.
+    const undated = (r: OdrRecord) => ({
+      ...r,
+      records: r.records.map((c) => ({ ...c, _record_metadata: { ...c._record_metadata, _update_date: '' } })),
+    });
+    expect(undated(await parentNow(6))).toEqual(undated(whole));
+  });
+
+  it('with its parent\'s entry expired but not purged yet: it cannot come back (no "restore the parent first")', async () => {
+    await t.admin.deleteRecords([childOf(7)]);
+    await t.admin.deleteRecords([parentOf(7)]);
+    const expiry = (uuid: string, at: string) =>
+      t.service.ctx.db.prepare('UPDATE record_trash SET expires_at = ? WHERE record_uuid = ?').run(at, uuid);
+    const kept = t.service.ctx.db.prepare('SELECT expires_at FROM record_trash WHERE record_uuid = ?').pluck().get(parentOf(7)) as string;
+    expiry(parentOf(7), new Date(now.getTime() - 1000).toISOString());
+    const before = t.digest();
+    const refused = await restore(childOf(7));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error?.message).toMatch(/no longer in the trash: it cannot come back/);
+    expect(t.digest()).toBe(before);
+    expiry(parentOf(7), kept);
+    expect((await restore(parentOf(7))).status).toBe(200);
+    expect((await restore(childOf(7))).status).toBe(200);
   });
 
   it('deleted with its parent: the parent restore brings the whole tree', async () => {

@@ -30,6 +30,8 @@ export interface RecordTrashRow {
   parent_name: string | null;
   /** A child's top-level record's creator (who may edit the child); null for a top-level record. */
   top_created_by: number | null;
+  /** JSON: a child's ancestors' uuids, nearest (its parent) first; null for a top-level record and before migration 022. */
+  ancestors: string | null;
 }
 
 const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
@@ -64,12 +66,34 @@ export const recordTrashStore = perConnection((db: Db) => {
       { uuid: string; created_by: number | null; content_hash: string | null; source_href: string | null; mime: string | null }
     >(`${SUBTREE} SELECT f.uuid, f.created_by, f.content_hash, f.source_href, f.mime FROM files f JOIN sub ON f.record_rid = sub.rid`),
     put: db.prepare<
-      [string, number, string, string, string, number, string, string, string, string, string | null, string | null, number | null]
+      [
+        string,
+        number,
+        string,
+        string,
+        string,
+        number,
+        string,
+        string,
+        string,
+        string,
+        string | null,
+        string | null,
+        number | null,
+        string | null,
+      ]
     >(
       `INSERT INTO record_trash (record_uuid, rid, dataset_uuid, deleted_at, expires_at, deleted_by, snapshot, creators, files, hidden,
-         parent_uuid, parent_name, top_created_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         parent_uuid, parent_name, top_created_by, ancestors)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    lineage: db
+      .prepare<[number], string>(
+        `WITH RECURSIVE up(rid, parent_rid, depth) AS (SELECT rid, parent_rid, 0 FROM records WHERE rid = ?
+         UNION ALL SELECT r.rid, r.parent_rid, up.depth + 1 FROM records r JOIN up ON r.rid = up.parent_rid)
+       SELECT r.uuid FROM up JOIN records r ON r.rid = up.rid ORDER BY up.depth`,
+      )
+      .pluck(),
     // As the table names a record: its name field's value, else its id.
     nameOf: db
       .prepare<[number], string>(
@@ -162,10 +186,13 @@ export const recordTrashStore = perConnection((db: Db) => {
         row.parent_uuid,
         row.parent_name,
         row.top_created_by,
+        row.ancestors,
       );
       s.keepBlobs.run(row.record_uuid, row.files);
     },
     get: (uuid: string) => s.get.get(uuid),
+    /** The uuids of the record `rid` and its ancestors, itself first. */
+    lineage: (rid: number) => s.lineage.all(rid),
     /** A record's name as the table shows it (its name field's value, else its id). */
     nameOf: (rid: number) => s.nameOf.get(rid) ?? '',
     /** Every entry not expired at `now`, newest first (who may see which: domain/records/trash.ts). */

@@ -7,7 +7,7 @@ import { RecordImporter } from '../import/importRecords.js';
 import { canEditRecord } from '../permissions.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { RecordRow } from '../../store/rows.js';
-import { recordTrashStore } from '../../store/recordTrash.js';
+import { recordTrashStore, type RecordTrashRow } from '../../store/recordTrash.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { WHO } from '../rights.js';
@@ -40,6 +40,7 @@ export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unk
     parent_uuid: parent?.uuid ?? null,
     parent_name: parent ? store.nameOf(parent.rid) : null,
     top_created_by: parent ? d.store.topOf(rec).created_by : null,
+    ancestors: parent ? JSON.stringify(store.lineage(parent.rid)) : null,
   });
 }
 
@@ -97,7 +98,7 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   }
   if (d.store.byUuid(uuid)) throw new OdrError(409, `Record ${uuid} exists; there is nothing to restore.`);
   if (!dt) throw new OdrError(409, `The dataset of record ${uuid} (${row.dataset_uuid}) is deleted: restore the dataset first.`);
-  const parent = row.parent_uuid === null ? null : parentFor(d, row.parent_uuid, uuid, dt);
+  const parent = row.parent_uuid === null ? null : parentFor(d, row, dt);
   const top = parent ? d.store.topOf(parent) : null;
   tx(d.ctx, () => {
     // Logged before the import's own entry, naming what the template no longer holds (dropped).
@@ -124,22 +125,48 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
   return rec;
 }
 
-/** A child's parent, which must be there and still hold its dataset (else 409: nothing is written). */
-function parentFor(d: Domain, parentUuid: string, uuid: string, dt: DatatypeInfo): RecordRow {
+/**
+ * A child's parent, which must be there and still hold its dataset (else 409: nothing is written).
+ * A missing parent may be in the trash as an entry of its own, or inside an ancestor's (deleted
+ * with it): the 409 names the nearest one whose restore brings it back, if any.
+ */
+function parentFor(d: Domain, row: RecordTrashRow, dt: DatatypeInfo): RecordRow {
+  const uuid = row.record_uuid;
+  const parentUuid = row.parent_uuid!;
   const parent = d.store.byUuid(parentUuid);
-  if (!parent && recordTrashStore(d.ctx.db).get(parentUuid)) {
-    throw new OdrError(409, `The parent record ${parentUuid} of record ${uuid} is deleted: restore the parent record first.`);
-  }
   if (!parent) {
+    const first = restorableAncestor(d, row);
     throw new OdrError(
       409,
-      `The parent record ${parentUuid} of record ${uuid} is deleted and no longer in the trash: it cannot come back.`,
+      first === parentUuid
+        ? `The parent record ${parentUuid} of record ${uuid} is deleted: restore the parent record first.`
+        : first
+          ? `The parent record ${parentUuid} of record ${uuid} was deleted with record ${first}: restore record ${first} first (it brings the parent record back).`
+          : `The parent record ${parentUuid} of record ${uuid} is deleted and no longer in the trash: it cannot come back.`,
     );
   }
   if (dt.parentId !== parent.datatype_id) {
     throw new OdrError(409, `Dataset ${dt.uuid} of record ${uuid} is no longer a child dataset of record ${parentUuid}'s dataset.`);
   }
   return parent;
+}
+
+/**
+ * The nearest missing ancestor of a trashed child whose unexpired entry brings its parent back,
+ * or undefined. Walking up from the parent: one with an entry of its own is the answer (or, if
+ * that entry expired, the end: the ones above do not hold it); one without went with an
+ * ancestor's delete, so look further up; a record still here ends the walk (nothing above holds it).
+ */
+function restorableAncestor(d: Domain, row: RecordTrashRow): string | undefined {
+  const store = recordTrashStore(d.ctx.db);
+  const now = d.ctx.clock().toISOString();
+  const up = row.ancestors ? (JSON.parse(row.ancestors) as string[]) : [row.parent_uuid!];
+  for (const a of up) {
+    if (d.store.byUuid(a)) return undefined;
+    const entry = store.get(a);
+    if (entry) return entry.expires_at > now ? a : undefined;
+  }
+  return undefined;
 }
 
 /** Forgets trashed records whose time is up and lets go of the bytes only they held. */

@@ -19,6 +19,7 @@ import datasetCountsGen from './018_dataset_counts_gen.js';
 import recordTrashHidden from './019_record_trash_hidden.js';
 import searchTermInstances from './020_search_term_instances.js';
 import recordTrashChildren from './021_record_trash_children.js';
+import recordTrashAncestors from './022_record_trash_ancestors.js';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: 'record_trash_hidden', sql: recordTrashHidden },
   { version: 20, name: 'search_term_instances', sql: searchTermInstances },
   { version: 21, name: 'record_trash_children', sql: recordTrashChildren },
+  { version: 22, name: 'record_trash_ancestors', sql: recordTrashAncestors },
 ];
