@@ -1,6 +1,12 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
 
+/**
+ * A deleted file's facts the export form lacks: [created_by, content_hash, source_href, mime]
+ * (entries written before migration 021, and dataset trash entries before it kept them: the first two).
+ */
+export type KeptFile = [number | null, string | null] | [number | null, string | null, string | null, string | null];
+
 /** A deleted record (top-level or child) as kept for a restore (the rules: domain/records/trash.ts). */
 export interface RecordTrashRow {
   record_uuid: string;
@@ -119,6 +125,13 @@ export const recordTrashStore = perConnection((db: Db) => {
     expired: db.prepare<[string], string>('SELECT record_uuid FROM record_trash WHERE expires_at <= ?').pluck(),
     blobsOf: db.prepare<[string], string>('SELECT content_hash FROM record_trash_blobs WHERE record_uuid = ?').pluck(),
     setCreators: db.prepare<[string]>('UPDATE records SET created_by = j.value FROM json_each(?) j WHERE records.uuid = j.key'),
+    // Old entries kept no mime: the restored rows with bytes (the importer writes none) get it from
+    // their names, as an upload does. Metadata-only files never had one.
+    unknownMime: db.prepare<[string], { uuid: string; original_name: string }>(
+      `SELECT f.uuid, f.original_name FROM files f JOIN json_each(?) j ON f.uuid = j.key
+       WHERE json_array_length(j.value) <= 3 AND f.mime IS NULL AND f.content_hash IS NOT NULL`,
+    ),
+    setMime: db.prepare<[string, string]>('UPDATE files SET mime = ? WHERE uuid = ?'),
     setFiles: db.prepare<[string]>(
       `UPDATE files SET created_by = json_extract(j.value, '$[0]'), content_hash = json_extract(j.value, '$[1]'),
          source_href = CASE WHEN json_array_length(j.value) > 2 THEN json_extract(j.value, '$[2]') ELSE files.source_href END,
@@ -130,11 +143,8 @@ export const recordTrashStore = perConnection((db: Db) => {
     /** Record uuid → creator over the tree under `rid` (itself included). */
     creators: (rid: number) => Object.fromEntries(s.creators.all(rid).map((r) => [r.uuid, r.created_by])),
     /** File uuid → [creator, content hash, source href, mime] over the tree under `rid` (the snapshot has neither: its href is rendered). */
-    files: (rid: number) =>
-      Object.fromEntries(s.files.all(rid).map((f) => [f.uuid, [f.created_by, f.content_hash, f.source_href, f.mime]])) as Record<
-        string,
-        [number | null, string | null, string | null, string | null]
-      >,
+    files: (rid: number): Record<string, KeptFile> =>
+      Object.fromEntries(s.files.all(rid).map((f) => [f.uuid, [f.created_by, f.content_hash, f.source_href, f.mime]])),
     /** Keeps a deleted record (a second delete of the same uuid, after a restore, replaces it) and holds its files' bytes. */
     put: (row: RecordTrashRow) => {
       s.remove.run(row.record_uuid);
@@ -168,10 +178,18 @@ export const recordTrashStore = perConnection((db: Db) => {
     blobsOf: (uuid: string) => s.blobsOf.all(uuid),
     /** Values and selections under removed fields, options and tags over the tree under `rid` (JSON). */
     hidden: (rid: number) => s.hidden.get(rid)!,
-    /** After a restore by import: record and file creators, and file bytes' hashes, as they were. */
-    restoreOwnership: (creators: string, files: string) => {
+    /**
+     * After a restore by import: record and file creators, file bytes' hashes, hrefs and mime
+     * types as they were (`files`: JSON of KeptFile by file uuid); where an old entry kept no
+     * mime, `mimeOf` names it from the file name.
+     */
+    restoreOwnership: (creators: string, files: string, mimeOf: (name: string) => string | undefined) => {
       s.setCreators.run(creators);
       s.setFiles.run(files);
+      for (const f of s.unknownMime.all(files)) {
+        const mime = mimeOf(f.original_name);
+        if (mime) s.setMime.run(mime, f.uuid);
+      }
     },
     /** After a restore by import: the hidden values and selections, where their rows still are. */
     restoreHidden: (hidden: string) => {

@@ -1,5 +1,6 @@
 import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { getMimeType } from 'hono/utils/mime';
 import type { TrashEntry } from '../../../../shared/schemas/local.js';
 import type { DatasetRole } from '../../../../shared/schemas/users.js';
 import { newUuid } from '../ids.js';
@@ -12,6 +13,7 @@ import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
 import { syncOutbox } from '../../store/syncOutbox.js';
 import { trashStore } from '../../store/trash.js';
+import type { KeptFile } from '../../store/recordTrash.js';
 import { viewsRepository } from '../../store/views.js';
 import { readTemplate } from '../templates.js';
 import { tx } from '../tx.js';
@@ -29,9 +31,10 @@ const DAY_MS = 86_400_000;
 interface TrashMeta extends TrashEntry {
   deleted_by_id: number;
   owner_id: number | null;
-  /** record uuid → created_by; file uuid → [created_by, content_hash]. */
+  /** record uuid → created_by. */
   creators: Record<string, number | null>;
-  files: Record<string, [number | null, string | null]>;
+  /** file uuid → [created_by, content_hash, source_href, mime] (entries written before 2026-11-24: the first two). */
+  files: Record<string, KeptFile>;
   /** Who held which role on it (absent in entries written before roles existed). */
   roles?: [number, DatasetRole][];
 }
@@ -114,7 +117,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     owner_id: dt.ownerId,
     roles: d.users.rolesOn(dt.id).map((r) => [r.user_id, r.role]),
     creators,
-    files: Object.fromEntries(fileRows.map((f) => [f.uuid, [f.created_by, f.content_hash]])),
+    files: Object.fromEntries(fileRows.map((f) => [f.uuid, [f.created_by, f.content_hash, f.source_href, f.mime]])),
   };
   writeFileDurableSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
 
@@ -200,7 +203,7 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
     await importFile(d, user, path.join(dir, 'template.json'));
     await importFile(d, user, path.join(dir, 'records.json'));
     tx(d.ctx, () => {
-      trashStore(d.ctx.db).restoreOwnership(m.dataset_uuid, m.owner_id, m.creators, m.files);
+      trashStore(d.ctx.db).restoreOwnership(m.dataset_uuid, m.owner_id, m.creators, m.files, getMimeType);
       d.ctx.schema.changed();
       const restored = d.schema().datatypesByUuid.get(m.dataset_uuid)!;
       for (const [userId, role] of m.roles ?? []) if (d.users.get(userId)) d.users.setRole(userId, restored.id, role, user.id);

@@ -1,3 +1,4 @@
+import { getMimeType } from 'hono/utils/mime';
 import type { RecordTrashList } from '../../../../shared/schemas/local.js';
 import type { Domain } from '../domain.js';
 import { OdrError } from '../errors.js';
@@ -114,7 +115,7 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
       importer.importChild(JSON.parse(row.snapshot), importer.typesByUuid(), parent);
       d.store.touch(parent.rid, d.now()); // as the delete did: the parent changed
     } else importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
-    store.restoreOwnership(row.creators, row.files);
+    store.restoreOwnership(row.creators, row.files, getMimeType);
     store.restoreHidden(row.hidden);
     store.remove(uuid);
   });
