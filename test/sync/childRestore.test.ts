@@ -57,6 +57,14 @@ function withGrandchild(): unknown {
   });
   return tpl;
 }
+/** A new grandchild under `child` of top-level `parent`, through `client` (here or the remote). */
+const addGrandchild = (client: TestService['admin'], parent: string, child: string, note: string) =>
+  client.save({
+    record_uuid: parent,
+    records: [
+      { record_uuid: child, records: [{ record_uuid: '', database_uuid: GRAND, fields: [{ field_uuid: GRAND_NOTE, value: note }] }] },
+    ],
+  });
 /** The notes of a record's grandchildren. */
 const grandNotes = (r: OdrRecord) =>
   r.records.flatMap((c) => c.records.map((g) => g.fields.find((f) => f.field_uuid === GRAND_NOTE)?.value)).sort();
@@ -169,15 +177,7 @@ describe('restoring a deleted child record on a synced dataset (two processes, r
     const parent = SYNTH.record(50);
     const child = SYNTH.childRecord(50, 0);
     // Made on the server and pulled: the grandchild keeps the server's uuid here (no id map row).
-    await remote.client.save({
-      record_uuid: parent,
-      records: [
-        {
-          record_uuid: child,
-          records: [{ record_uuid: '', database_uuid: GRAND, fields: [{ field_uuid: GRAND_NOTE, value: 'aliquot' }] }],
-        },
-      ],
-    });
+    await addGrandchild(remote.client, parent, child, 'aliquot');
     await run();
     const before = await remote.client.record(parent);
     expect(grandNotes(before)).toEqual(['aliquot']);
@@ -215,15 +215,7 @@ describe('restoring a deleted child record on a synced dataset (two processes, r
   it("a child deleted with a child of its own not sent yet: nothing of the grandchild's goes out", async () => {
     const parent = SYNTH.record(20);
     const child = SYNTH.childRecord(20, 0);
-    await local.admin.save({
-      record_uuid: parent,
-      records: [
-        {
-          record_uuid: child,
-          records: [{ record_uuid: '', database_uuid: GRAND, fields: [{ field_uuid: GRAND_NOTE, value: 'never sent' }] }],
-        },
-      ],
-    });
+    await addGrandchild(local.admin, parent, child, 'never sent');
     const grandchild = (await local.admin.record(parent)).records.find((c) => c.record_uuid === child)!.records[0]!.record_uuid;
     local.service.sync.status(); // its create and value are queued
     const pendingOf = (uuid: string) =>
