@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYNTH } from '../../bench/synthetic.js';
+import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
 import { attachedPair, boundRemoteOf, restoreRecord, type gateProxy, type RemoteProc } from './support.js';
@@ -27,13 +27,55 @@ const notesOf = (r: OdrRecord) => r.records.map((c) => c.fields.find((f) => f.fi
 
 const recordDelete = (method: string, path: string) => method === 'DELETE' && path.endsWith('/record');
 
+// A datatype under the synthetic child one, so that a restored child can have a child of its own.
+const GRAND = 'a0000000000000000000000000d3';
+const GRAND_NOTE = 'cd00000000000000000000000001';
+function withGrandchild(): unknown {
+  const tpl = syntheticTemplate() as { related_databases: { related_databases: unknown[] }[] };
+  const meta = { _create_date: '2025-01-01 00:00:00', _create_auth: 'x', _public_date: '2025-01-01 00:00:00' };
+  tpl.related_databases[0]!.related_databases.push({
+    internal_id: 903,
+    name: 'Aliquots',
+    description: null,
+    template_uuid: GRAND,
+    updated_at: '2025-01-01 00:00:00',
+    metadata_for_uuid: '',
+    _database_metadata: meta,
+    fields: [
+      {
+        internal_id: 9201,
+        name: 'Aliquot note',
+        description: '',
+        fieldtype: 'Short Text',
+        field_uuid: GRAND_NOTE,
+        template_field_uuid: null,
+        updated_at: '2025-01-01 00:00:00',
+        _field_metadata: meta,
+      },
+    ],
+    related_databases: [],
+  });
+  return tpl;
+}
+/** A new grandchild under `child` of top-level `parent`, through `client` (here or the remote). */
+const addGrandchild = (client: TestService['admin'], parent: string, child: string, note: string) =>
+  client.save({
+    record_uuid: parent,
+    records: [
+      { record_uuid: child, records: [{ record_uuid: '', database_uuid: GRAND, fields: [{ field_uuid: GRAND_NOTE, value: note }] }] },
+    ],
+  });
+/** The notes of a record's grandchildren. */
+const grandNotes = (r: OdrRecord) =>
+  r.records.flatMap((c) => c.records.map((g) => g.fields.find((f) => f.field_uuid === GRAND_NOTE)?.value)).sort();
+
 attachedPair(
-  41,
+  51,
   (p) => {
     ({ remote, local, remoteId } = p);
     gate = p.gate!;
   },
-  { gated: true },
+  { gated: true, template: withGrandchild },
 );
 
 describe('restoring a deleted child record on a synced dataset (two processes, real HTTP)', () => {
@@ -129,5 +171,63 @@ describe('restoring a deleted child record on a synced dataset (two processes, r
     expect((await run()).pushed).toBe(0);
     expect(local.service.ctx.db.prepare("SELECT COUNT(*) FROM sync_outbox WHERE state = 'parked'").pluck().get()).toBe(0);
     expect(kids(await local.admin.record(parent)).find(([u]) => u === child)?.[1]).toBe('restored between the delete and the re-read');
+  });
+
+  it('a child with a child of its own, restored while its delete is on its way: both made anew, in order', async () => {
+    const parent = SYNTH.record(50);
+    const child = SYNTH.childRecord(50, 0);
+    // Made on the server and pulled: the grandchild keeps the server's uuid here (no id map row).
+    await addGrandchild(remote.client, parent, child, 'aliquot');
+    await run();
+    const before = await remote.client.record(parent);
+    expect(grandNotes(before)).toEqual(['aliquot']);
+    expect(grandNotes(await local.admin.record(parent))).toEqual(['aliquot']);
+    await local.admin.deleteRecords([child]);
+    const held = gate.hold(recordDelete);
+    const pass = run();
+    await held.reached;
+    expect((await restoreRecord(local, child)).status).toBe(200);
+    local.service.sync.status(); // collected now: the grandchild is still known there, so it gets a converge
+    // The delete is answered and the tree queued anew (the pass then reads the parent again): no
+    // operation of the grandchild's may wait ahead of its create, as its stale converge did.
+    const reread = gate.hold((method, path) => method === 'GET' && path.endsWith(`/dataset/record/${parent}`));
+    held.release();
+    await reread.reached;
+    const queued = local.service.ctx.db
+      .prepare<[], { op: string; record_uuid: string }>("SELECT op, record_uuid FROM sync_outbox WHERE state = 'pending' ORDER BY id")
+      .all();
+    reread.release();
+    const grandchild = (await local.admin.record(parent)).records.find((c) => c.record_uuid === child)!.records[0]!.record_uuid;
+    const mine = queued.filter((o) => o.record_uuid === grandchild).map((o) => o.op);
+    expect(mine).toEqual(['create_child', 'converge']);
+    expect(queued.findIndex((o) => o.record_uuid === child && o.op === 'create_child')).toBe(0);
+    await pass;
+    await run();
+
+    expect(boundRemoteOf(local, child), 'bound to a new server record').toBeTruthy();
+    const after = await remote.client.record(parent);
+    expect(notesOf(after)).toEqual(notesOf(before));
+    expect(grandNotes(after)).toEqual(['aliquot']);
+    expect(local.service.ctx.db.prepare("SELECT COUNT(*) FROM sync_outbox WHERE state = 'parked'").pluck().get()).toBe(0);
+    expect((await run()).pushed).toBe(0);
+  });
+
+  it("a child deleted with a child of its own not sent yet: nothing of the grandchild's goes out", async () => {
+    const parent = SYNTH.record(20);
+    const child = SYNTH.childRecord(20, 0);
+    await addGrandchild(local.admin, parent, child, 'never sent');
+    const grandchild = (await local.admin.record(parent)).records.find((c) => c.record_uuid === child)!.records[0]!.record_uuid;
+    local.service.sync.status(); // its create and value are queued
+    const pendingOf = (uuid: string) =>
+      local.service.ctx.db.prepare("SELECT op FROM sync_outbox WHERE state = 'pending' AND record_uuid = ?").pluck().all(uuid);
+    expect(pendingOf(grandchild)).toContain('create_child');
+    await local.admin.deleteRecords([child]);
+    local.service.sync.status();
+    expect(pendingOf(grandchild)).toEqual([]);
+    expect(pendingOf(child)).toEqual(['delete']);
+    const s = await run();
+    expect(s.created).toBe(0);
+    expect(s.parked).toBe(0);
+    expect(kids(await remote.client.record(parent)).map(([u]) => u)).not.toContain(child);
   });
 });

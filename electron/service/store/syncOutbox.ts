@@ -85,8 +85,13 @@ export const syncOutbox = perConnection((db: Db) => {
              AND instr(json, :needle) > 0)`,
       )
       .pluck(),
-    dropRecord: db.prepare<[string, string]>(
-      `DELETE FROM sync_outbox WHERE (record_uuid = ? OR top_record_uuid = ?) AND state = 'pending'`,
+    // Descendants' operations are filed under the top-level record, not under the record itself.
+    dropTree: db.prepare<[string, string]>(
+      `${SUBTREE} DELETE FROM sync_outbox WHERE state = 'pending'
+         AND (top_record_uuid = ? OR record_uuid IN (SELECT r.uuid FROM records r JOIN sub ON r.rid = sub.rid))`,
+    ),
+    dropDeleted: db.prepare<[string, string]>(
+      `DELETE FROM sync_outbox WHERE state = 'pending' AND (top_record_uuid = ? OR record_uuid IN (SELECT value FROM json_each(?)))`,
     ),
   };
   return {
@@ -111,7 +116,12 @@ export const syncOutbox = perConnection((db: Db) => {
     known: (uuid: string, top: string) => s.known.get({ uuid, top, needle: `"record_uuid":"${uuid}"` }) === 1,
     /** Drops the pending operations of one file. */
     dropFile: (file: string) => void s.dropFile.run(file),
-    /** Drops the pending operations of a record and its descendants. */
-    dropRecord: (record: string) => void s.dropRecord.run(record, record),
+    /** Drops the pending operations of a record here and of its descendants. */
+    dropTree: (record: string) => void s.dropTree.run(record, record),
+    /**
+     * Drops the pending operations of a deleted record (no longer here to walk): `tree` is its
+     * uuid and its descendants', from the delete's snapshot.
+     */
+    dropDeleted: (record: string, tree: string[]) => void s.dropDeleted.run(record, JSON.stringify(tree)),
   };
 });

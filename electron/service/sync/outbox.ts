@@ -15,6 +15,21 @@ function deletedFile(old: string | null): { name: string; size: number | null; i
   };
 }
 
+/** The uuids of a deleted record's tree, from its delete's snapshot (the record alone if unreadable). */
+function treeOf(snapshot: string | null, record: string): string[] {
+  const out: string[] = [];
+  const walk = (r: { record_uuid?: unknown; records?: unknown }) => {
+    if (typeof r.record_uuid === 'string') out.push(r.record_uuid);
+    if (Array.isArray(r.records)) for (const c of r.records as object[]) walk(c);
+  };
+  try {
+    walk((snapshot ? JSON.parse(snapshot) : {}) as object);
+  } catch {
+    // an entry written before snapshots: the record's own operations only
+  }
+  return out.length ? out : [record];
+}
+
 const CURSOR = 'sync_outbox_seq';
 
 /**
@@ -73,7 +88,7 @@ export function collectOutbox(ctx: Ctx): number {
           break;
         case 'record.delete': {
           const created = outbox.hasPendingCreate(r.record_uuid);
-          outbox.dropRecord(r.record_uuid);
+          outbox.dropDeleted(r.record_uuid, treeOf(r.old, r.record_uuid));
           if (!created) add('delete');
           break;
         }
@@ -86,7 +101,7 @@ export function collectOutbox(ctx: Ctx): number {
           // child's delete leaves that copy stale until the pass reads the parent again). A delete
           // on its way right now is dropped too; its push sees the record back and makes it anew
           // (recreateRestored).
-          if (outbox.dropUndoneDelete(r.record_uuid)) outbox.dropRecord(r.record_uuid);
+          if (outbox.dropUndoneDelete(r.record_uuid)) outbox.dropTree(r.record_uuid);
           else {
             outbox.forgetRemote(r.record_uuid);
             added += queueTree(outbox, r.dataset_uuid, r.record_uuid, top, at, true);
@@ -166,7 +181,9 @@ export function recreateRestored(ctx: Ctx, dataset: string, record: string, top:
     () => {
       collectOutbox(ctx);
       outbox.forgetRemote(record);
-      outbox.dropRecord(record);
+      // Its descendants' converges, collected with the server still knowing them, would otherwise
+      // keep their place ahead of the creates queued now.
+      outbox.dropTree(record);
       queueTree(outbox, dataset, record, top, new Date().toISOString(), true);
     },
     'immediate',
