@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
+import { subtree } from './subtree.js';
 
 /**
  * A deleted file's facts the export form lacks: [created_by, content_hash, source_href, mime]
@@ -34,7 +35,7 @@ export interface RecordTrashRow {
   ancestors: string | null;
 }
 
-const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
+const SUBTREE = subtree('rid');
 
 /** A trash entry as the Trash panel lists it (the snapshot reduced to its name). */
 export interface RecordTrashListRow {

@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 
 import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type ValueRow } from './rows.js';
+import { subtree } from './subtree.js';
 
 export interface NewRecord {
   uuid: string;
@@ -80,7 +81,7 @@ const statements = (db: Db) => ({
   fileByUuid: db.prepare<[string], FileRow>('SELECT * FROM files WHERE uuid = ?'),
   fileHashesUnder: db
     .prepare<[number], string>(
-      `WITH RECURSIVE sub(rid) AS (SELECT ? UNION ALL SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)
+      `${subtree('rid')}
                       SELECT DISTINCT f.content_hash FROM files f JOIN sub ON f.record_rid = sub.rid
                       WHERE f.content_hash IS NOT NULL`,
     )

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
+import { subtree } from './subtree.js';
 import type { OpName } from './syncState.js';
 
 /** A local change-log entry, as the outbox collector reads it. */
@@ -34,9 +35,8 @@ export interface TreeRecordRow {
   database_uuid: string;
 }
 
-// A record's tree, top-level or child: itself and its descendants (by parent, indexed).
-const SUBTREE = `WITH RECURSIVE sub(rid) AS (SELECT rid FROM records WHERE uuid = ? UNION ALL
-  SELECT r.rid FROM records r JOIN sub ON r.parent_rid = sub.rid)`;
+// A record's tree, top-level or child: itself and its descendants.
+const SUBTREE = subtree('uuid');
 
 /** Filling `sync_outbox` from the change log (the rules are sync/outbox.ts's). */
 export const syncOutbox = perConnection((db: Db) => {

@@ -153,10 +153,9 @@ export class FileFetcher {
       if (thumb) held.push(thumb.hash);
       return this.fill(file, staged, contentType, info, th, thumb);
     } finally {
-      this.blobs.release(held);
-      // Removes them only if nothing references them now: this commit failed, or the row was
-      // deleted while the bytes arrived (that delete left them to us).
-      this.blobs.removeUnreferenced(held);
+      // Removed only if nothing references them now: this commit failed, or the row was deleted
+      // while the bytes arrived (that delete left them to us).
+      this.blobs.letGo(held);
     }
   }
 

@@ -84,9 +84,8 @@ export function fileRoutes(d: Domain, blobs: BlobStore, fetchMissing?: (file: Fi
       const t = target;
       await d.writes.run(() => insertUploads(d, user, t, stored));
     } catch (e) {
-      blobs.release(committed);
       await upload.discard();
-      blobs.removeUnreferenced(committed);
+      blobs.letGo(committed);
       throw e;
     }
     // Held since commitBlob/storeBuffer: a delete of equal bytes meanwhile left them alone.

@@ -215,9 +215,8 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
       });
     });
   } finally {
-    blobs.release(hashes);
-    // Bytes nothing references when the restore failed part-way.
-    blobs.removeUnreferenced(hashes);
+    // Bytes nothing references when the restore failed part-way go.
+    blobs.letGo(hashes);
   }
   rmSync(dir, { recursive: true, force: true });
   return publicEntry(m);

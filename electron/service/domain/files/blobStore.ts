@@ -67,6 +67,15 @@ export class BlobStore {
     }
   }
 
+  /**
+   * A writer is done with bytes it held, its row commit settled either way: releases them and
+   * removes whichever nothing references now (the commit failed, or a delete meanwhile left them).
+   */
+  letGo(hashes: readonly string[]): void {
+    this.release(hashes);
+    this.removeUnreferenced(hashes);
+  }
+
   /** How many deferred removals made earlier commits durable first (tests read it). */
   get walSyncCount(): number {
     return this.shared.walSyncs;

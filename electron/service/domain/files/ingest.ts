@@ -6,6 +6,12 @@ import { finished } from 'node:stream/promises';
 import type { BlobStore } from './blobStore.js';
 import { mkdirDurable, renameDurable } from './durableFs.js';
 
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+
 /** Bytes that streamed into the store's tmp area, hashed on the way. */
 export interface Staged {
   tmp: string;
@@ -78,11 +84,7 @@ export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
   const dest = blobs.pathOf(s.hash);
   blobs.hold(s.hash);
   try {
-    const exists = await stat(dest).then(
-      () => true,
-      () => false,
-    );
-    if (exists) {
+    if (await exists(dest)) {
       await rm(s.tmp, { force: true });
     } else {
       await mkdirDurable(blobs.dirOf(s.hash));
@@ -104,12 +106,7 @@ export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash
   const dest = blobs.pathOf(hash);
   blobs.hold(hash);
   try {
-    if (
-      !(await stat(dest).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    if (!(await exists(dest))) {
       await mkdirDurable(blobs.dirOf(hash));
       const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
       await writeFile(tmp, buf, { flush: true });

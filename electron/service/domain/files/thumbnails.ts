@@ -69,8 +69,7 @@ export async function rebuildThumbnails(
         });
       } finally {
         // Held since storeBuffer; a failed commit leaves bytes nothing references.
-        blobs.release([stored.hash]);
-        blobs.removeUnreferenced([stored.hash]);
+        blobs.letGo([stored.hash]);
       }
       blobs.removeUnreferenced(old.filter((h): h is string => h !== null && h !== stored.hash));
     }
