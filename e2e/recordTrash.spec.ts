@@ -34,8 +34,11 @@ test('a record deleted before a reload comes back from the Trash panel', async (
   await everyShot(page, 'record-trash', async () => {
     await expect(entry).toBeVisible();
   });
-  await entry.getByRole('button', { name: `Restore ${SYNTH_NAME(i)}` }).click();
+  // From the keyboard: the restored entry's button goes, the focus stays in the panel.
+  await entry.getByRole('button', { name: `Restore ${SYNTH_NAME(i)}` }).focus();
+  await page.keyboard.press('Enter');
   await expect(entry).toHaveCount(0);
+  await expect(trash.getByRole('heading', { name: 'Records' })).toBeFocused();
   // The table asks again (its query is invalidated): the record is back where the search finds it.
   await expect(row).toBeVisible();
   expect((await readRecord(SYNTH_RECORD(i))).body).toEqual(before.body);

@@ -115,7 +115,9 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                   )}
                 </button>
               )}
-              <span className="file-name">{original.original_name}</span>
+              <span className="file-name" title={original.original_name}>
+                {original.original_name}
+              </span>
               <span className="muted" data-testid="file-size">
                 {[isImage && original.width ? `${original.width}×${original.height}` : '', fileSizeText(original.file_size)]
                   .filter(Boolean)

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecordTrashEntry } from '../../../shared/schemas/local';
 import { errorText, recordTrash, restoreRecord } from '../lib/api';
@@ -23,6 +23,8 @@ export function RecordTrashSection() {
   const qc = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
   const [failed, setFailed] = useState<{ uuid: string; text: string } | null>(null);
+  // A restored entry's button goes with it: the focus stays in the panel, on its Records heading.
+  const heading = useRef<HTMLHeadingElement>(null);
   const restore = async (e: RecordTrashEntry) => {
     setBusy(e.record_uuid);
     setFailed(null);
@@ -37,6 +39,7 @@ export function RecordTrashSection() {
         qc.invalidateQueries({ queryKey: child ? ['record'] : keys.record(e.record_uuid) }),
         qc.invalidateQueries({ queryKey: keys.datasets }),
       ]);
+      heading.current?.focus();
     } catch (err) {
       setFailed({ uuid: e.record_uuid, text: `Could not restore ${e.name}: ${errorText(err)}` });
     }
@@ -45,7 +48,9 @@ export function RecordTrashSection() {
   const list = entries.data?.records ?? [];
   return (
     <>
-      <h3>Records</h3>
+      <h3 ref={heading} tabIndex={-1}>
+        Records
+      </h3>
       {entries.isError && <p role="alert">Could not read the deleted records: {errorText(entries.error)}</p>}
       {entries.data && list.length === 0 && <p className="muted">No record deleted in the last 30 days.</p>}
       <ul className="trash-list" aria-label="Deleted records">
