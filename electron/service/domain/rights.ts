@@ -12,7 +12,8 @@ export const WHO = {
   viewsRecord:
     "its creator, the dataset's owner, its admins, users with a view, edit or admin role on it, super-users, and everyone who may see the dataset once the record is public",
   viewsDataset: 'its owner, users with a role on it and super-users (everyone once it is public)',
-  addsRecords: "the dataset's owner, its admins and editors, super-users, and users without a view or view-only role who may see the dataset",
+  addsRecords:
+    "the dataset's owner, its admins and editors, super-users, and users without a view or view-only role who may see the dataset",
   grantsRoles: "super-users and the dataset's owner and admins",
 } as const;
 
