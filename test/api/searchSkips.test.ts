@@ -2,9 +2,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { seededRandom } from '../../shared/seededRandom.js';
+import { matchingRids } from '../support/searchRids.js';
 import { openDatabase } from '../../electron/service/store/db.js';
 import { MIGRATIONS } from '../../electron/service/store/migrations/index.js';
-import { recordLists } from '../../electron/service/store/recordLists.js';
 import { searchIndexStore } from '../../electron/service/store/searchIndex.js';
 import { searchSkipsStore } from '../../electron/service/store/searchSkips.js';
 import { ftsQuery } from '../../electron/service/domain/search/searchIndex.js';
@@ -32,19 +32,7 @@ describe('skip list under random writes', () => {
     const skips = searchSkipsStore(db);
     // The reference: the 'row' vocabulary's own listing, no skip involved.
     const plain = db.prepare<[string, string], string>('SELECT term FROM record_search_rows WHERE term >= ? AND term < ?').pluck();
-    const dt = d.datatype(SYNTH.dataset);
-    const admin = d.users.firstSuperUser()!;
-    const rids = (match: string | null) =>
-      recordLists(db).tableOrder({
-        dt: dt.id,
-        user: admin.id,
-        now: d.now(),
-        scope: 'all',
-        match,
-        sort: { kind: 'rid' },
-        dir: 'ASC',
-        filter: null,
-      });
+    const rids = matchingRids(t.service);
 
     const rand = seededRandom(23);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
