@@ -41,7 +41,7 @@ export const OutboxOp = z.discriminatedUnion('op', [
   }),
   z.object({ ...OpBase, op: z.literal('value'), payload: z.object({ value: Scalar, over: z.string().optional() }) }),
   z.object({ ...OpBase, op: z.literal('option'), payload: z.object({ on: z.boolean(), over: z.string().optional() }) }),
-  z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable() }) }),
+  z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable(), over: z.string().optional() }) }),
   z.object({ ...OpBase, op: z.literal('delete'), payload: z.null() }),
   // Make the server's copy of the record equal to ours (written without field-level entries).
   z.object({ ...OpBase, op: z.literal('converge'), payload: z.null() }),
@@ -291,6 +291,19 @@ export class SyncState {
     return new Set(rows.map((r) => `${r.record_uuid}|${r.field_uuid}`));
   }
 
+  /** Per `record|field`: the options whose operation waits in a conflict, under a top-level record. */
+  heldOptions(top: string): Map<string, Set<string>> {
+    const rows = this.q(
+      `SELECT record_uuid, field_uuid, item_uuid FROM sync_outbox WHERE top_record_uuid = ? AND op = 'option' AND state = 'conflict'`,
+    ).all(top) as { record_uuid: string; field_uuid: string; item_uuid: string }[];
+    const out = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const k = `${r.record_uuid}|${r.field_uuid}`;
+      out.set(k, (out.get(k) ?? new Set<string>()).add(r.item_uuid));
+    }
+    return out;
+  }
+
   /** Anything under this record the server does not have yet (so a pull must merge, not replace). */
   hasLocalOnlyState(top: string, topRid: number | undefined): boolean {
     if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict') LIMIT 1`).get(top)) return true;
@@ -379,6 +392,21 @@ export class SyncLedger {
     this.q(
       `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state IN ('pending', 'conflict')`,
     ).run(record, field);
+  }
+
+  /** The record's unsent or conflicting public-date operations are dropped ("keep theirs"). */
+  dropPublicOps(record: string): void {
+    this.q(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND op = 'public' AND state IN ('pending', 'conflict')`).run(
+      record,
+    );
+  }
+
+  /** Puts the record's conflicting public-date operation back in the queue, leased on `over`. */
+  forcePublic(record: string, over: string): void {
+    this.q(
+      `UPDATE sync_outbox SET state = 'pending', last_error = NULL, payload = json_set(COALESCE(payload, '{}'), '$.over', ?)
+        WHERE record_uuid = ? AND op = 'public' AND state = 'conflict'`,
+    ).run(over, record);
   }
 
   /** Queues a value pushed over exactly the server value `over` (force-with-lease). */

@@ -5,7 +5,7 @@ import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { SaveRecord } from '../../../shared/schemas/requests.js';
 import { RecordImporter } from '../domain/import/importRecords.js';
 import type { EngineContext } from './engineContext.js';
-import { pushConflict } from './merge.js';
+import { publicConflict, pushConflict, selectedHere } from './merge.js';
 import { convergeOps } from './converge.js';
 import { collectOutbox, recreateRestored } from './outbox.js';
 import type { Puller } from './pull.js';
@@ -144,22 +144,39 @@ export class Pusher {
           const recR = x.state.remoteOf(op.record_uuid);
           if (!topR || !recR) continue; // its create has not gone through yet
           fresh ??= await x.remote.record(topR, x.types);
-          if (op.op === 'value' || (op.op === 'option' && x.single(op.field_uuid))) {
-            const c = pushConflict({
-              record: op.record_uuid,
-              field: op.field_uuid,
-              fresh,
-              remoteKey: `${recR}|${op.field_uuid}`,
-              base: x.state.base(fresh.record_uuid),
-              local: x.localRecord(top),
-              over: op.payload.over,
-            });
-            if (c) {
-              x.state.recordConflict(op.dataset_uuid, top, c);
-              x.state.park(op, 'changed on the server too: see conflicts', 'conflict');
-              stats.conflicts++;
-              continue;
-            }
+          const local = x.localRecord(top);
+          if (op.op === 'option' && selectedHere(local, op.record_uuid, op.field_uuid, op.item_uuid) !== op.payload.on) {
+            // Superseded here by a write of the sync itself (a merge applied the server's change to
+            // this option, a conflict kept theirs): sending it would undo that change unseen.
+            sent.push(op);
+            continue;
+          }
+          const base = x.state.base(fresh.record_uuid);
+          const c =
+            op.op === 'public'
+              ? publicConflict({
+                  record: op.record_uuid,
+                  fresh: findIn(fresh, recR),
+                  base: base ? findIn(base, recR) : undefined,
+                  local: local ? findIn(local, op.record_uuid) : undefined,
+                  over: op.payload.over,
+                })
+              : pushConflict({
+                  record: op.record_uuid,
+                  field: op.field_uuid,
+                  // Several options: each one is its own set operation (docs/sync.md §5).
+                  ...(op.op === 'option' && !x.single(op.field_uuid) ? { item: op.item_uuid } : {}),
+                  fresh,
+                  remoteKey: `${recR}|${op.field_uuid}`,
+                  base,
+                  local,
+                  over: op.payload.over,
+                });
+          if (c) {
+            x.state.recordConflict(op.dataset_uuid, top, c);
+            x.state.park(op, 'changed on the server too: see conflicts', 'conflict');
+            stats.conflicts++;
+            continue;
           }
           if (op.op === 'value') {
             const value = op.payload.value;

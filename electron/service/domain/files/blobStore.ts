@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
 import { fileStore } from '../../store/files.js';
+import { DirSyncs } from './durableFs.js';
 
 /**
  * Per service, not per BlobStore instance (several serve one ctx): a removal through any of
@@ -17,6 +18,8 @@ interface Shared {
   pending: Set<Promise<unknown>>;
   /** Deferred removal batches that synced the WAL first (tests read it). */
   walSyncs: number;
+  /** Directories of the store holding names not synced yet (every writer's). */
+  dirs: DirSyncs;
   /** Set by close: a start-up sweep stops at its next batch. */
   stopping: boolean;
 }
@@ -39,7 +42,8 @@ export class BlobStore {
     this.root = path.join(ctx.dataDir, 'files');
     mkdirSync(path.join(this.root, 'tmp'), { recursive: true });
     let shared = sharedOf.get(ctx);
-    if (!shared) sharedOf.set(ctx, (shared = { inFlight: new Map(), pending: new Set(), walSyncs: 0, stopping: false }));
+    if (!shared)
+      sharedOf.set(ctx, (shared = { inFlight: new Map(), pending: new Set(), walSyncs: 0, dirs: new DirSyncs(), stopping: false }));
     this.shared = shared;
   }
 
@@ -50,6 +54,14 @@ export class BlobStore {
 
   dirOf(hash: string): string {
     return path.dirname(this.pathOf(hash));
+  }
+
+  /**
+   * The store's directory syncs: a writer that moved bytes in flushes them before the commit of
+   * a row that names them (ingest.ts); writers at the same time share one flush.
+   */
+  get dirs(): DirSyncs {
+    return this.shared.dirs;
   }
 
   tmpPath(name: string): string {
