@@ -106,7 +106,7 @@ test('keyboard only: choose a dataset, move through records, edit, undo, every d
   await expect(pane(page)).toHaveAttribute('aria-label', 'Record S-000001');
   expect((await readRecord(SYNTH_RECORD(1))).status).toBe(200);
 
-  // Every toolbar dialog, with the record open and selected behind it.
+  // Every toolbar dialog (and the dataset's Import CSV…), with the record open and selected behind it.
   const toolbar = page.getByRole('toolbar', { name: 'Record actions' });
   for (const [button, dialog] of [
     ['Columns…', 'Columns'],
@@ -115,7 +115,7 @@ test('keyboard only: choose a dataset, move through records, edit, undo, every d
     ['Batch edit…', 'Batch edit 1 record'],
     ['Delete selected (1)', 'Delete this record?'],
   ] as const) {
-    const opener = toolbar.getByRole('button', { name: button });
+    const opener = page.getByRole('button', { name: button, exact: true });
     await tabTo(page, opener);
     await openAndEscape(page, opener, page.getByRole('dialog', { name: dialog }));
     await expect(pane(page), `the pane stays after Escape in ${button}`).toHaveAttribute('aria-label', 'Record S-000001');

@@ -146,3 +146,121 @@ test('the list keeps its sideways scroll: Tab through the header never hides a c
   await expect(fresh).toBeInViewport();
   expect(await scroller.evaluate((e) => e.scrollLeft)).toBe(left);
 });
+
+/** The toolbar's controls all sit on one row and none is cut off. */
+async function expectOneRow(page: Page, label: string) {
+  const bar = page.getByRole('toolbar', { name: 'Record actions' });
+  const rows = await bar.evaluate((t) => {
+    // Vertical middles (the row centres controls of different heights).
+    const mids = [...t.children]
+      .filter((c) => (c as HTMLElement).offsetWidth > 0)
+      .map((c) => (c.getBoundingClientRect().top + c.getBoundingClientRect().bottom) / 2);
+    return { spread: Math.max(...mids) - Math.min(...mids), scroll: t.scrollWidth, client: t.clientWidth };
+  });
+  expect(rows.spread, `${label}: one row`).toBeLessThanOrEqual(2);
+  expect(rows.scroll, `${label}: nothing cut off`).toBeLessThanOrEqual(rows.client);
+}
+
+test('the toolbar keeps one row from 1024 px up; what does not fit is in More, by keyboard', async ({ page }) => {
+  for (const size of [NARROW, { width: 1400, height: 900 }, { width: 1920, height: 1080 }]) {
+    await page.setViewportSize(size);
+    await openDataset(page, 'Synthetic Samples');
+    await expectOneRow(page, `${size.width} px, list alone`);
+    await findAndOpen(page, SYNTH_NAME(5));
+    await expectOneRow(page, `${size.width} px, record open`);
+  }
+  // At 1920 every action shows; at 1024 with the record open some are in More.
+  await expect(page.getByRole('button', { name: /^More/ })).toHaveCount(0);
+  await page.setViewportSize(NARROW);
+  const more = page.getByRole('button', { name: /^More/ });
+  await expect(more).toBeVisible();
+  await expectOneRow(page, '1024 px after a resize');
+
+  // Keyboard: ArrowDown opens on the first item, arrows move, Escape closes back on the button.
+  await more.focus();
+  await page.keyboard.press('ArrowDown');
+  const menu = page.getByRole('menu', { name: 'More' });
+  const items = menu.getByRole('menuitem');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(items.last()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(more).toBeFocused();
+  await expect(pane(page)).toBeVisible();
+  // Enter on an item opens its dialog; closing it gives the focus back to More.
+  await page.keyboard.press('Enter');
+  await menu.getByRole('menuitem', { name: 'Columns…' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Columns' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(more).toBeFocused();
+  // Screenshots with the menu open wherever there is one (at 1400 and 1920 everything fits).
+  await everyShot(page, 'layout-toolbar', async () => {
+    const width = page.viewportSize()!.width;
+    if (width > NARROW.width) await expect(more).toHaveCount(0);
+    else {
+      await expect(more).toBeVisible();
+      if (!(await menu.count())) await more.click();
+      await expect(menu).toBeVisible();
+    }
+    await expectOneRow(page, `${width} px`);
+  });
+});
+
+test('the Filters button stays put as the count beside it changes', async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  await openDataset(page, 'Synthetic Samples');
+  const filters = page.getByTestId('filters-toggle');
+  const count = page.getByTestId('match-count');
+  const search = page.getByRole('searchbox', { name: 'Search records' });
+  const at = async () => (await box(filters)).x;
+  const first = await at();
+  for (const [q, shown] of [
+    ['"S-000010"', /^1 of [\d,]+ match$/],
+    ['S-00001', /^\d+ of [\d,]+ match$/],
+    ['', /records$/],
+  ] as const) {
+    await search.fill(q);
+    await expect(count).toHaveText(shown);
+    expect(await at(), `Filters with the count “${await count.textContent()}”`).toBe(first);
+  }
+});
+
+test('the search refusal keeps each term whole on its line at any list width', async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  await openDataset(page, 'Synthetic Samples');
+  await findAndOpen(page, SYNTH_NAME(3));
+  await page.getByRole('searchbox', { name: 'Search records' }).fill('-S-000010');
+  const alert = page.getByTestId('search-error');
+  await expect(alert).toContainText('-S-000010 only excludes records');
+  // Every place "-S-000010" appears lies on one line, as the window (and so the list) narrows.
+  const splitTerms = () =>
+    alert.evaluate((p) => {
+      const text = p.textContent ?? '';
+      const split: number[] = [];
+      const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+      const nodes: Text[] = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode as Text);
+      for (let at = text.indexOf('-S-000010'); at >= 0; at = text.indexOf('-S-000010', at + 1)) {
+        const r = document.createRange();
+        let seen = 0;
+        for (const n of nodes) {
+          const len = n.data.length;
+          if (seen <= at && at < seen + len) r.setStart(n, at - seen);
+          if (seen < at + 9 && at + 9 <= seen + len) r.setEnd(n, at + 9 - seen);
+          seen += len;
+        }
+        const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+        if (tops.size > 1) split.push(at);
+      }
+      return split;
+    });
+  for (let width = 1024; width <= 1200; width += 4) {
+    await page.setViewportSize({ width, height: 700 });
+    expect(await splitTerms(), `split terms at ${width} px`).toEqual([]);
+  }
+  await page.setViewportSize(NARROW);
+  await everyShot(page, 'layout-search-refusal', () => expect(alert).toBeVisible());
+});

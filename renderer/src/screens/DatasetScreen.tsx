@@ -24,6 +24,7 @@ import { FilterBar } from './FilterBar';
 import { SaveSearchDialog, useSavedSearches } from './SavedSearches';
 import type { SearchView, ViewFilter } from '../../../shared/schemas/view';
 import { ImportCsv } from './ImportCsv';
+import { MoreMenu, useOverflow, type OverflowAction } from '../ui/OverflowMenu';
 
 /** The longest a delete's confirmation waits for the names of records it has not loaded. */
 const NAMES_WAIT_MS = 300;
@@ -53,6 +54,9 @@ function useWidth(): [number, (el: HTMLElement | null) => void] {
   }, [el]);
   return [w, setEl];
 }
+
+/** The longest count a dataset of `records` shows. */
+const longestCount = (records: number) => `${records.toLocaleString()} of ${records.toLocaleString()} match`;
 
 const isField = (el: Element | null) => !!el?.closest('input, textarea, select, [contenteditable=true]');
 
@@ -108,6 +112,7 @@ export function DatasetScreen({
   const saved = useSavedSearches(summary.uuid);
   const shown = useRef(route.record);
   shown.current = route.record;
+  const toolbar = useOverflow(4, [total, capped, selected.size, table.filters.length, route.record]);
 
   useEffect(() => setTable((t) => ({ ...t, q })), [q]);
   useEffect(() => {
@@ -340,6 +345,24 @@ export function DatasetScreen({
         : capped
           ? `${figure} records`
           : countOf(total, 'record');
+  // The toolbar keeps one row: what does not fit goes into More, Save search… first and Batch
+  // edit… last. `at`: its place in the row, which the menu keeps.
+  const optional: (OverflowAction & { at: number })[] = [
+    { key: 'batch', at: 4, label: 'Batch edit…', disabled: selected.size === 0, onClick: () => setBatching(true) },
+    { key: 'export', at: 3, label: 'Export…', onClick: () => setDialog('export') },
+    { key: 'columns', at: 2, label: 'Columns…', onClick: () => setDialog('columns') },
+    { key: 'save', at: 1, label: 'Save search…', disabled: !narrowed && !table.sort, onClick: () => setDialog('save') },
+  ];
+  const slot = (key: string) => {
+    const i = optional.findIndex((a) => a.key === key);
+    const a = optional[i]!;
+    return i < toolbar.shown ? (
+      <button type="button" data-overflow={i} disabled={a.disabled} onClick={a.onClick}>
+        {a.label}
+      </button>
+    ) : null;
+  };
+  const overflow = optional.slice(toolbar.shown).sort((a, b) => a.at - b.at);
   const searchView: SearchView = {
     q: table.q || undefined,
     filters: table.filters.length ? table.filters : undefined,
@@ -364,13 +387,32 @@ export function DatasetScreen({
             Template
           </button>
         </nav>
-        <DeleteDatasetButton summary={summary} tpl={tpl} onDeleted={() => go({ dataset: undefined, record: undefined, view: 'records' })} />
+        <div className="dataset-actions">
+          <button type="button" onClick={() => setImportingCsv(true)}>
+            Import CSV…
+          </button>
+          <DeleteDatasetButton
+            summary={summary}
+            tpl={tpl}
+            onDeleted={() => go({ dataset: undefined, record: undefined, view: 'records' })}
+          />
+        </div>
       </header>
+      {importingCsv && (
+        <ImportCsv
+          dataset={summary.uuid}
+          name={summary.name}
+          onClose={() => {
+            setImportingCsv(false);
+            focusGrid();
+          }}
+        />
+      )}
       {route.view === 'template' ? (
         <TemplateView tpl={tpl} dataset={summary.uuid} />
       ) : (
         <>
-          <div className="toolbar" role="toolbar" aria-label="Record actions">
+          <div ref={toolbar.bar} className="toolbar" role="toolbar" aria-label="Record actions">
             <input
               type="search"
               placeholder="Search records…"
@@ -386,8 +428,15 @@ export function DatasetScreen({
                 }
               }}
             />
-            <span className="count muted" role="status" data-testid="match-count">
-              {count}
+            {/* As wide as the longest count this dataset shows (a hidden copy in the same grid
+                cell), so the buttons after it stay put as the count changes. */}
+            <span className="count-box">
+              <span className="count muted" role="status" data-testid="match-count">
+                {count}
+              </span>
+              <span className="count count-sizer" aria-hidden="true">
+                {longestCount(summary.records)}
+              </span>
             </span>
             {capped && (
               // The service stops counting at its cap; the whole count is a deliberate, slower ask.
@@ -409,28 +458,18 @@ export function DatasetScreen({
             >
               Filters{table.filters.length ? ` (${table.filters.length})` : ''}
             </button>
-            <button type="button" disabled={!narrowed && !table.sort} onClick={() => setDialog('save')}>
-              Save search…
-            </button>
+            {slot('save')}
             <span className="spacer" />
-            <button type="button" onClick={() => setDialog('columns')}>
-              Columns…
-            </button>
-            <button type="button" onClick={() => setDialog('export')}>
-              Export…
-            </button>
+            {slot('columns')}
+            {slot('export')}
             <button type="button" onClick={() => void create()}>
               New record
             </button>
-            <button type="button" onClick={() => setImportingCsv(true)}>
-              Import CSV…
-            </button>
-            <button type="button" disabled={selected.size === 0} onClick={() => setBatching(true)}>
-              Batch edit…
-            </button>
+            {slot('batch')}
             <button type="button" className="danger" disabled={selected.size === 0} onClick={() => void requestDelete([...selected])}>
               Delete selected{selected.size ? ` (${selected.size.toLocaleString()})` : ''}
             </button>
+            <MoreMenu actions={overflow} />
           </div>
           {filtering && (
             <div id="filter-bar">
@@ -500,16 +539,6 @@ export function DatasetScreen({
                 records={[...selected]}
                 onClose={() => {
                   setBatching(false);
-                  focusGrid();
-                }}
-              />
-            )}
-            {importingCsv && (
-              <ImportCsv
-                dataset={summary.uuid}
-                name={summary.name}
-                onClose={() => {
-                  setImportingCsv(false);
                   focusGrid();
                 }}
               />

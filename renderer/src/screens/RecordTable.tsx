@@ -6,6 +6,7 @@ import type { ViewQuery } from '../../../shared/schemas/selection';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
 import type { Template } from '../../../shared/schemas/template';
 import { api, errorText, tablePage } from '../lib/api';
+import { WholeWords } from '../ui/WholeWords';
 import { keys, seedRecord } from '../lib/queries';
 import { groupImages } from '../editor/imageGroups';
 import { recordName } from '../lib/recordName';
@@ -520,7 +521,7 @@ export function RecordTable({
             plain paragraph like the one below: a grid may own rows only, so no alert role here. */}
         {first.error ? (
           <p className="empty" data-testid="search-error">
-            {errorText(first.error)}
+            <WholeWords text={errorText(first.error)} />
           </p>
         ) : null}
         {counted && total === 0 && !first.error && (
