@@ -356,11 +356,12 @@ export function DatasetScreen({
   const slot = (key: string) => {
     const i = optional.findIndex((a) => a.key === key);
     const a = optional[i]!;
-    return i < toolbar.shown ? (
-      <button type="button" data-overflow={i} disabled={a.disabled} onClick={a.onClick}>
+    // Hidden, not unmounted, while in More: a dialog it opened still gives the focus back to it.
+    return (
+      <button type="button" data-overflow={i} hidden={i >= toolbar.shown} disabled={a.disabled} onClick={a.onClick}>
         {a.label}
       </button>
-    ) : null;
+    );
   };
   const overflow = optional.slice(toolbar.shown).sort((a, b) => a.at - b.at);
   const searchView: SearchView = {

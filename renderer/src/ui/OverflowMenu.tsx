@@ -15,8 +15,8 @@ const MORE_GUESS = 80;
 /**
  * How many of a toolbar's optional actions fit on its one row (the rest go into More). The
  * toolbar's other children keep their place; a flexible one (the search box) counts at its
- * min-width. Widths are measured while an action shows and remembered while it is in the menu,
- * so the answer does not swing back and forth. `deps`: what changes the fixed parts' widths.
+ * min-width. Widths are measured while an action shows and remembered while it is in the menu
+ * (hidden), so the answer does not swing back and forth. `deps`: what changes the fixed parts' widths.
  */
 export function useOverflow(count: number, deps: unknown[]) {
   // A callback ref: the toolbar may mount after the hook (once its screen has loaded).
@@ -34,8 +34,9 @@ export function useOverflow(count: number, deps: unknown[]) {
     let items = 0;
     for (const c of Array.from(el.children) as HTMLElement[]) {
       const opt = c.dataset.overflow;
-      if (opt !== undefined) widths.current[Number(opt)] = c.offsetWidth;
-      else if (c.dataset.more !== undefined) more.current = c.offsetWidth;
+      if (opt !== undefined) {
+        if (c.offsetWidth) widths.current[Number(opt)] = c.offsetWidth;
+      } else if (c.dataset.more !== undefined) more.current = c.offsetWidth;
       else if (!c.classList.contains('spacer')) {
         const min = parseFloat(getComputedStyle(c).minWidth);
         fixed += c.matches('input') && min > 0 ? min : c.offsetWidth;
