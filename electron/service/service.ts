@@ -38,6 +38,8 @@ export interface Service {
   fetch: (req: Request, env?: unknown) => Promise<Response>;
   firstRun: FirstRun | null;
   sync: SyncService;
+  /** The start-up sweep of unreferenced file bytes (BlobStore.sweep): how many it removed. */
+  blobSweep: Promise<number>;
   /** A record read answered from the render cache without the app, or null (see api/fastReads). */
   fastRead: FastRead;
   /**
@@ -58,6 +60,8 @@ const CLOSE_WAIT_MS = 10_000;
  * Electron, no socket — hosts decide how requests arrive (node:http, protocol.handle, tests).
  */
 export async function createService(opts: ServiceOptions): Promise<Service> {
+  // Staged uploads older than this lost their writer with an earlier run (the start-up sweep).
+  const openedAt = Date.now();
   // Checked before anything opens: a bad setting leaves nothing to close.
   const config = serviceConfig(opts.config);
   const file = path.join(opts.dataDir, 'odr.sqlite');
@@ -75,17 +79,24 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     await domain.users.create({ email, password, isSuper: true, firstName: 'Local', lastName: 'Admin' });
     firstRun = { email, ...(given ? {} : { generatedPassword: password }) };
   }
-  const { app, sync, fastRead } = createApp(domain, {
+  const { app, sync, fastRead, blobs } = createApp(domain, {
     autoLogin: opts.autoLogin ?? true,
     static: opts.static,
     secrets: opts.secrets ?? keyFileBox(opts.dataDir),
   });
   if (opts.liveSync ?? true) sync.live.start();
+  // Bytes whose removal an earlier run deferred and never finished (closed or crashed first),
+  // or that failed: removed in the background, never on a request's path.
+  const blobSweep = blobs.sweep(openedAt).catch((e: unknown) => {
+    console.warn(`[odr] start-up sweep of unreferenced file bytes stopped: ${(e as Error).message}`);
+    return 0;
+  });
   return {
     ctx,
     domain,
     firstRun,
     sync,
+    blobSweep,
     fetch: async (req, env) => app.fetch(stripJsonSuffix(req), env),
     fastRead,
     close: async () => {
@@ -101,6 +112,11 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       if (!jobsEnded)
         console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
       domain.search.stop();
+      // Removals deferred until their commit was durable run now, on the open database; the
+      // sweep stops at its next step (what it did not reach, the next start-up sweeps).
+      blobs.stopSweep();
+      await blobSweep;
+      await blobs.settled();
       await checkpointer.stop();
       if (db.open) db.close();
       return { jobsEnded };

@@ -84,6 +84,12 @@ export type StopSyncingPreview = z.infer<typeof StopSyncingPreview>;
 /** DELETE /local/sync/datasets/{uuid}?force=true: stop syncing although files are not on this computer. */
 export const StopSyncingQuery = z.object({ force: z.enum(['true', 'false']).optional() });
 
+/**
+ * The `field_uuid` of a conflict about a record's public date (not a field: the record's own);
+ * its values are the dates as the server writes them, and it has no merged choice.
+ */
+export const PUBLIC_DATE_FIELD = '_public_date';
+
 /** A field changed here and on the server since the last sync; values as shown to people. */
 export const SyncConflict = z.object({
   id: Int,

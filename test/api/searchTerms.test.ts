@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { seededRandom } from '../../shared/seededRandom.js';
-import { recordLists } from '../../electron/service/store/recordLists.js';
+import { matchingRids } from '../support/searchRids.js';
 import { searchIndexStore } from '../../electron/service/store/searchIndex.js';
 import { ftsQuery } from '../../electron/service/domain/search/searchIndex.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
@@ -83,20 +83,7 @@ describe('kept expansions', () => {
   });
 
   it('every search between random writes finds what the plain prefix query finds', async () => {
-    const d = t.service.domain;
-    const dt = d.datatype(SYNTH.dataset);
-    const admin = d.users.firstSuperUser()!;
-    const rids = (match: string | null) =>
-      recordLists(d.ctx.db).tableOrder({
-        dt: dt.id,
-        user: admin.id,
-        now: d.now(),
-        scope: 'all',
-        match,
-        sort: { kind: 'rid' },
-        dir: 'ASC',
-        filter: null,
-      });
+    const rids = matchingRids(t.service);
     const rand = seededRandom(17);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     // Words sharing prefixes, so writes add and remove terms that kept prefixes stand for.

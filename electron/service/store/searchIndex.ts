@@ -1,11 +1,13 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
 import { refetchableTransaction } from './tx.js';
+import { searchSkipsStore } from './searchSkips.js';
 
 const CURSOR_KEY = 'search_seq';
 
 /** The full-text index (`record_search`) and its cursor over the change log (rules: domain/search/searchIndex.ts). */
 export const searchIndexStore = perConnection((db: Db) => {
+  const skips = searchSkipsStore(db);
   const s = {
     cursor: db.prepare<[], string>(`SELECT value FROM meta WHERE key = '${CURSOR_KEY}'`).pluck(),
     setCursor: db.prepare<[string]>(
@@ -50,8 +52,15 @@ export const searchIndexStore = perConnection((db: Db) => {
       // `term + U+0001` is the next possible term: `>` would walk every entry of `term` first, and
       // the tokenizer never keeps a control character in a term.
       // JS order equals the index's byte order here: callers pass ASCII bounds (see matchQuery).
+      // Past a term of a long doclist, that walk is the term's whole doclist (FTS5 seeks a term by
+      // the page it starts on): its skip entry names the next term, whose start a seek finds at once.
       const inRange = (t: string | undefined): t is string => t !== undefined && t < to;
-      for (let t = s.termFrom.get(from); inRange(t) && out.length < limit; t = s.termFrom.get(`${t}\u0001`)) out.push(t);
+      const after = (t: string): string | undefined => {
+        const next = skips.next(t);
+        if (next === undefined) return s.termFrom.get(`${t}\u0001`);
+        return next === null ? undefined : s.termFrom.get(next);
+      };
+      for (let t = s.termFrom.get(from); inRange(t) && out.length < limit; t = after(t)) out.push(t);
       return out;
     },
     /** Change-log entries after `seq`, oldest first, at most `limit`. */
@@ -66,10 +75,12 @@ export const searchIndexStore = perConnection((db: Db) => {
     reindex: (topUuids: string[], cursor: number) =>
       refetchableTransaction(db, () => {
         const rids = s.rids.all(JSON.stringify(topUuids));
-        for (const { rid, body } of s.bodies.all(JSON.stringify(rids))) {
+        const bodies = s.bodies.all(JSON.stringify(rids));
+        for (const { rid, body } of bodies) {
           s.del.run(rid);
           s.ins.run(rid, body);
         }
+        skips.keep(bodies.map((b) => b.body));
         s.setCursor.run(String(cursor));
       }),
   };

@@ -109,10 +109,16 @@ export class SyncFileStore {
 
   // File operations in the outbox (sync_outbox rows whose op starts with file_)
 
-  /** Local files under a top-level record with an unsent or conflicting file operation. */
+  /**
+   * Local files under a top-level record with an unsent or conflicting file operation, or a
+   * metadata change the server refused: that stays here, listed with why, rather than being
+   * undone by the next pull. (A refused delete is not kept: the file comes back from the server,
+   * listed with why, as a record whose delete was refused does.)
+   */
   pendingItems(top: string): Set<string> {
     const rows = this.q(
-      "SELECT item_uuid FROM sync_outbox WHERE top_record_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\' AND state IN ('pending', 'conflict')",
+      `SELECT item_uuid FROM sync_outbox WHERE top_record_uuid = ? AND op LIKE 'file\\_%' ESCAPE '\\'
+        AND (state IN ('pending', 'conflict') OR (state = 'parked' AND op = 'file_meta'))`,
     )
       .pluck()
       .all(top) as string[];

@@ -41,7 +41,7 @@ export const OutboxOp = z.discriminatedUnion('op', [
   }),
   z.object({ ...OpBase, op: z.literal('value'), payload: z.object({ value: Scalar, over: z.string().optional() }) }),
   z.object({ ...OpBase, op: z.literal('option'), payload: z.object({ on: z.boolean(), over: z.string().optional() }) }),
-  z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable() }) }),
+  z.object({ ...OpBase, op: z.literal('public'), payload: z.object({ public_date: z.string().nullable(), over: z.string().optional() }) }),
   z.object({ ...OpBase, op: z.literal('delete'), payload: z.null() }),
   // Make the server's copy of the record equal to ours (written without field-level entries).
   z.object({ ...OpBase, op: z.literal('converge'), payload: z.null() }),
@@ -266,6 +266,17 @@ export class SyncState {
     );
   }
 
+  /**
+   * A refused delete whose record is back here: listed under "needs attention" with why (the
+   * restore that brought the record back dropped the operation itself).
+   */
+  refusedDelete(op: { dataset_uuid: string; record_uuid: string; top_record_uuid: string }, error: string): void {
+    this.q(
+      `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, state, attempts, last_error, created)
+       VALUES (?, ?, ?, 'delete', 'parked', 1, ?, ?)`,
+    ).run(op.dataset_uuid, op.record_uuid, op.top_record_uuid, error, now());
+  }
+
   /** A failure that a later pass retries. */
   failed(id: number, error: string): void {
     this.q('UPDATE sync_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?').run(error, id);
@@ -283,17 +294,38 @@ export class SyncState {
     this.q('UPDATE sync_outbox SET payload = ? WHERE id = ?').run(JSON.stringify(info), id);
   }
 
-  /** `record|field` keys with an unsent or conflicting local change under a top-level record. */
+  /**
+   * `record|field` keys with an unsent, conflicting or refused local change under a top-level
+   * record: a pull keeps them as they are here (a refused edit stays, listed with why, rather
+   * than being undone by the server's copy without a word).
+   */
   pendingFieldKeys(top: string): Set<string> {
     const rows = this.q(
-      `SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict')`,
+      `SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict', 'parked')`,
     ).all(top) as { record_uuid: string; field_uuid: string }[];
     return new Set(rows.map((r) => `${r.record_uuid}|${r.field_uuid}`));
   }
 
-  /** Anything under this record the server does not have yet (so a pull must merge, not replace). */
+  /** Per `record|field`: the options whose operation waits in a conflict, under a top-level record. */
+  heldOptions(top: string): Map<string, Set<string>> {
+    const rows = this.q(
+      `SELECT record_uuid, field_uuid, item_uuid FROM sync_outbox WHERE top_record_uuid = ? AND op = 'option' AND state = 'conflict'`,
+    ).all(top) as { record_uuid: string; field_uuid: string; item_uuid: string }[];
+    const out = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const k = `${r.record_uuid}|${r.field_uuid}`;
+      out.set(k, (out.get(k) ?? new Set<string>()).add(r.item_uuid));
+    }
+    return out;
+  }
+
+  /**
+   * Anything under this record the server does not have yet, or refused (so a pull must merge,
+   * not replace).
+   */
   hasLocalOnlyState(top: string, topRid: number | undefined): boolean {
-    if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict') LIMIT 1`).get(top)) return true;
+    if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict', 'parked') LIMIT 1`).get(top))
+      return true;
     if (this.q('SELECT 1 FROM sync_conflicts WHERE top_record_uuid = ? AND resolved IS NULL LIMIT 1').get(top)) return true;
     return (
       topRid !== undefined &&
@@ -374,11 +406,26 @@ export class SyncLedger {
     this.q('UPDATE sync_conflicts SET resolved = ?, resolution = ? WHERE id = ?').run(now(), choice, id);
   }
 
-  /** The field's unsent or conflicting local operations are dropped (the choice replaces them). */
+  /** The field's unsent, conflicting or refused local operations are dropped (the choice replaces them). */
   dropFieldOps(record: string, field: string): void {
     this.q(
-      `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state IN ('pending', 'conflict')`,
+      `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state IN ('pending', 'conflict', 'parked')`,
     ).run(record, field);
+  }
+
+  /** The record's unsent or conflicting public-date operations are dropped ("keep theirs"). */
+  dropPublicOps(record: string): void {
+    this.q(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND op = 'public' AND state IN ('pending', 'conflict')`).run(
+      record,
+    );
+  }
+
+  /** Puts the record's conflicting public-date operation back in the queue, leased on `over`. */
+  forcePublic(record: string, over: string): void {
+    this.q(
+      `UPDATE sync_outbox SET state = 'pending', last_error = NULL, payload = json_set(COALESCE(payload, '{}'), '$.over', ?)
+        WHERE record_uuid = ? AND op = 'public' AND state = 'conflict'`,
+    ).run(over, record);
   }
 
   /** Queues a value pushed over exactly the server value `over` (force-with-lease). */

@@ -4,7 +4,7 @@ import type { Domain } from '../domain/domain.js';
 import { OdrError } from '../domain/errors.js';
 import type { BlobStore } from '../domain/files/blobStore.js';
 import { probeImage, thumbnail } from '../domain/files/images.js';
-import { commitBlob, stage, storeBuffer, type Staged } from '../domain/files/ingest.js';
+import { placeBlob, placeBuffer, stage, type Staged } from '../domain/files/ingest.js';
 import type { JobReporter } from '../domain/jobRunner.js';
 import type { FileRow } from '../store/rows.js';
 import { syncFileStore, type SyncFileStore } from '../store/syncFiles.js';
@@ -88,8 +88,10 @@ export class FileFetcher {
     const staged = await this.receive(res, what, remote.baseUrl);
     try {
       return await this.keep(file, staged, res.headers.get('content-type'));
-    } finally {
+    } catch (e) {
+      // Kept bytes left the tmp area (moved, or dropped for an equal copy); refused ones go here.
       await rm(staged.tmp, { force: true });
+      throw e;
     }
   }
 
@@ -145,12 +147,15 @@ export class FileFetcher {
     const info = file.is_image ? await probeImage(staged.tmp) : null;
     if (file.is_image && !info) throw refused('the server sent bytes that are not an image');
     const th = info ? await thumbnail(staged.tmp, info).catch(() => null) : null;
-    await commitBlob(this.blobs, staged);
+    await placeBlob(this.blobs, staged);
     // Held until the row commit settles: a delete of equal bytes meanwhile leaves them alone.
     const held = [staged.hash];
     try {
-      const thumb = th ? await storeBuffer(this.blobs, th.data) : null;
+      const thumb = th ? await placeBuffer(this.blobs, th.data) : null;
       if (thumb) held.push(thumb.hash);
+      // The new names on disk before the row names them; files pulled at the same time (a
+      // keep-offline job) share the directory syncs.
+      await this.blobs.dirs.flush();
       return this.fill(file, staged, contentType, info, th, thumb);
     } finally {
       // Removed only if nothing references them now: this commit failed, or the row was deleted

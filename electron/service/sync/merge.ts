@@ -1,4 +1,5 @@
 import type { FieldEntry, FileEntry, OdrRecord } from '../../../shared/schemas/record.js';
+import { PUBLIC_DATE_FIELD } from '../../../shared/schemas/sync.js';
 import { childrenOf, display, fieldStates, keyOf, same, type FieldState } from './recordFields.js';
 
 // The three-way merge of docs/sync.md §3, with no I/O: given the server's copy, the last server
@@ -23,6 +24,12 @@ export interface MergeInput {
    * or the server stored it differently) is applied here.
    */
   written?: ReadonlySet<string>;
+  /**
+   * Per `record|field` of a multi-option or tag field: options whose push found a conflict
+   * (docs/sync.md §5). Each stays as it is here until the user chooses; the field's other
+   * options merge as usual.
+   */
+  held?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface MergeResult {
@@ -93,7 +100,12 @@ export function mergeRecord(i: MergeInput): MergeResult {
       apply.set(k, t);
     } else if (isSet(t.key)) {
       // Without a base the server's copy stands in for it: only our unsent changes are ours.
-      const merged = mergeSets(itemsOf(i.base ? b : t.key), itemsOf(l), itemsOf(t.key));
+      let merged = mergeSets(itemsOf(i.base ? b : t.key), itemsOf(l), itemsOf(t.key));
+      const held = i.single(t.field) ? undefined : i.held?.get(k);
+      if (held) {
+        const here = new Set(itemsOf(l));
+        merged = [...new Set([...merged.filter((x) => !held.has(x)), ...[...held].filter((x) => here.has(x))])].sort();
+      }
       if (i.single(t.field) && merged.length > 1) conflicts.push(conflictOf(k, B.get(k), L.get(k), t));
       else if (merged.join(',') !== itemsOf(l).sort().join(',')) apply.set(k, mergedState(t, L.get(k), merged));
     } else {
@@ -107,6 +119,12 @@ export interface PushCheck {
   /** The local record and field the operation writes. */
   record: string;
   field: string;
+  /**
+   * A multi-option or tag operation: the option it turns on or off. Such a field is checked
+   * option by option (a set operation, as the merge treats it): another option changed on the
+   * server is no conflict, only this one changed there to other than ours is.
+   */
+  item?: string;
   /** The server's copy now, and the field's key in it (server uuids). */
   fresh: OdrRecord;
   remoteKey: string;
@@ -117,9 +135,9 @@ export interface PushCheck {
 }
 
 /**
- * Before a value (or one-option selection) is written: a field the server changed since our base,
- * to something other than ours, is a conflict — unless the user chose to keep theirs over
- * exactly that server value.
+ * Before a value, option or tag is written: a field (for a multi-option or tag field, the one
+ * option) the server changed since our base, to something other than ours, is a conflict —
+ * unless the user chose to keep theirs over exactly that server value.
  */
 export function pushConflict(c: PushCheck): ConflictDraft | null {
   const F = fieldStates(c.fresh);
@@ -127,11 +145,16 @@ export function pushConflict(c: PushCheck): ConflictDraft | null {
   if (c.over !== undefined && display(t) === c.over) return null;
   if (!c.base) return null;
   const B = fieldStates(c.base);
-  const tk = keyOf(F, c.remoteKey);
-  if (same(tk, keyOf(B, c.remoteKey))) return null;
   const L = c.local ? fieldStates(c.local) : new Map<string, FieldState>();
   const localKey = `${c.record}|${c.field}`;
-  if (same(keyOf(L, localKey), tk)) return null;
+  const tk = keyOf(F, c.remoteKey);
+  const bk = keyOf(B, c.remoteKey);
+  const lk = keyOf(L, localKey);
+  if (c.item !== undefined) {
+    const item = c.item;
+    const on = (k: string) => itemsOf(k).includes(item);
+    if (on(tk) === on(bk) || on(tk) === on(lk)) return null;
+  } else if (same(tk, bk) || same(lk, tk)) return null;
   return {
     record: c.record,
     field: c.field,
@@ -140,6 +163,36 @@ export function pushConflict(c: PushCheck): ConflictDraft | null {
     mine: display(L.get(localKey)),
     theirs: display(t),
   };
+}
+
+/** Whether the option (or tag) is selected in a field state here: a stale operation is not sent. */
+export const selectedHere = (local: OdrRecord | null, record: string, field: string, item: string): boolean =>
+  itemsOf(keyOf(local ? fieldStates(local) : new Map<string, FieldState>(), `${record}|${field}`)).includes(item);
+
+/** How a record's public date is shown in a conflict; kept raw, so "keep theirs" can apply it. */
+export const PUBLIC_DATE_NAME = 'Public date';
+
+export interface PublicCheck {
+  /** The local record, and its copies: the server's now, the base, ours (absent: not there). */
+  record: string;
+  fresh: OdrRecord | undefined;
+  base: OdrRecord | undefined;
+  local: OdrRecord | undefined;
+  over?: string;
+}
+
+/**
+ * Before a record's public date is written: a date the server changed since our base, to other
+ * than ours, is a conflict, as for a value (the same lease for "keep mine").
+ */
+export function publicConflict(c: PublicCheck): ConflictDraft | null {
+  const t = c.fresh?._record_metadata._public_date ?? '';
+  if (c.over !== undefined && t === c.over) return null;
+  if (!c.base || !c.fresh) return null;
+  const b = c.base._record_metadata._public_date ?? '';
+  const l = c.local?._record_metadata._public_date ?? '';
+  if (t === b || t === l) return null;
+  return { record: c.record, field: PUBLIC_DATE_FIELD, name: PUBLIC_DATE_NAME, base: b, mine: l, theirs: t };
 }
 
 /** Records whose server copy changed since the base; `json` is the server copy serialized. */

@@ -88,6 +88,8 @@ export function collectOutbox(ctx: Ctx): number {
           break;
         case 'record.delete': {
           const created = outbox.hasPendingCreate(r.record_uuid);
+          // An earlier delete the server refused (its notice): this one is tried afresh.
+          outbox.dropUndoneDelete(r.record_uuid);
           outbox.dropDeleted(r.record_uuid, treeOf(r.old, r.record_uuid));
           if (!created) add('delete');
           break;

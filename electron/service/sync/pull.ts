@@ -153,6 +153,7 @@ export class Puller {
         pending: x.state.pendingFieldKeys(localUuid),
         single: x.single,
         written,
+        held: x.state.heldOptions(localUuid),
       });
       for (const c of conflicts) {
         x.state.recordConflict(dataset, localUuid, c);

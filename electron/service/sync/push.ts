@@ -4,8 +4,9 @@ import type { OdrClient } from '../../../shared/client/odrClient.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { SaveRecord } from '../../../shared/schemas/requests.js';
 import { RecordImporter } from '../domain/import/importRecords.js';
+import { restoreRecord } from '../domain/records/trash.js';
 import type { EngineContext } from './engineContext.js';
-import { pushConflict } from './merge.js';
+import { publicConflict, pushConflict, selectedHere } from './merge.js';
 import { convergeOps } from './converge.js';
 import { collectOutbox, recreateRestored } from './outbox.js';
 import type { Puller } from './pull.js';
@@ -144,22 +145,39 @@ export class Pusher {
           const recR = x.state.remoteOf(op.record_uuid);
           if (!topR || !recR) continue; // its create has not gone through yet
           fresh ??= await x.remote.record(topR, x.types);
-          if (op.op === 'value' || (op.op === 'option' && x.single(op.field_uuid))) {
-            const c = pushConflict({
-              record: op.record_uuid,
-              field: op.field_uuid,
-              fresh,
-              remoteKey: `${recR}|${op.field_uuid}`,
-              base: x.state.base(fresh.record_uuid),
-              local: x.localRecord(top),
-              over: op.payload.over,
-            });
-            if (c) {
-              x.state.recordConflict(op.dataset_uuid, top, c);
-              x.state.park(op, 'changed on the server too: see conflicts', 'conflict');
-              stats.conflicts++;
-              continue;
-            }
+          const local = x.localRecord(top);
+          if (op.op === 'option' && selectedHere(local, op.record_uuid, op.field_uuid, op.item_uuid) !== op.payload.on) {
+            // Superseded here by a write of the sync itself (a merge applied the server's change to
+            // this option, a conflict kept theirs): sending it would undo that change unseen.
+            sent.push(op);
+            continue;
+          }
+          const base = x.state.base(fresh.record_uuid);
+          const c =
+            op.op === 'public'
+              ? publicConflict({
+                  record: op.record_uuid,
+                  fresh: findIn(fresh, recR),
+                  base: base ? findIn(base, recR) : undefined,
+                  local: local ? findIn(local, op.record_uuid) : undefined,
+                  over: op.payload.over,
+                })
+              : pushConflict({
+                  record: op.record_uuid,
+                  field: op.field_uuid,
+                  // Several options: each one is its own set operation (docs/sync.md §5).
+                  ...(op.op === 'option' && !x.single(op.field_uuid) ? { item: op.item_uuid } : {}),
+                  fresh,
+                  remoteKey: `${recR}|${op.field_uuid}`,
+                  base,
+                  local,
+                  over: op.payload.over,
+                });
+          if (c) {
+            x.state.recordConflict(op.dataset_uuid, top, c);
+            x.state.park(op, 'changed on the server too: see conflicts', 'conflict');
+            stats.conflicts++;
+            continue;
           }
           if (op.op === 'value') {
             const value = op.payload.value;
@@ -186,7 +204,8 @@ export class Pusher {
         if (sent.length) settle(sent, null, op.dataset_uuid);
         if (!(e instanceof RemoteError)) throw e;
         if (e.kind === 'permanent' || (e.kind === 'gone' && op.op !== 'delete')) {
-          x.state.park(op, e.message);
+          if (op.op === 'delete') this.refusedDelete(op, e.message);
+          else x.state.park(op, e.message);
           stats.parked++;
           sent.length = 0;
           continue;
@@ -269,6 +288,33 @@ export class Pusher {
     } catch (e) {
       if (e instanceof RemoteError && e.status === 400 && op.record_uuid !== top) return undefined;
       throw e;
+    }
+  }
+
+  /**
+   * The server refused a delete: it keeps the record, so the next pull would bring its copy back
+   * here without a word, and without what only this side had (edits not sent before the delete,
+   * files). The record is restored here from the trash instead, as the user's own restore would
+   * (its edits then converge on the server), and the refusal stays listed under "needs
+   * attention". Not restorable (the trash entry expired, its dataset or parent is gone): parked,
+   * and the pull brings the server's copy back with that notice.
+   */
+  private refusedDelete(op: OutboxOp, why: string): void {
+    const x = this.x;
+    const said = `the server refused to delete this record (${why})`;
+    try {
+      transaction(
+        x.db,
+        () => {
+          restoreRecord(x.d, x.user, op.record_uuid);
+          // The restore drops the delete and queues the record's converge.
+          collectOutbox(x.d.ctx);
+          x.state.refusedDelete(op, `${said}: it is back here with its changes and files`);
+        },
+        'immediate',
+      );
+    } catch (e) {
+      x.state.park(op, `${said}: the server's copy comes back here (not restorable here: ${(e as Error).message})`);
     }
   }
 

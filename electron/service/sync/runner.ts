@@ -13,7 +13,8 @@ import { badRequest, notFound, OdrError } from '../domain/errors.js';
 import { acceptsJobs, assertAcceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
-import { setOption, setValue } from '../domain/records/ops.js';
+import { setOption, setPublicDate, setValue } from '../domain/records/ops.js';
+import { PUBLIC_DATE_FIELD } from '../../../shared/schemas/sync.js';
 import { SYSTEM_USER } from '../domain/domain.js';
 import type { FieldInfo } from '../domain/schemaCache.js';
 import { SyncLedger } from '../store/syncState.js';
@@ -315,6 +316,33 @@ export class SyncService {
   }
 
   /**
+   * A record's public date changed here and on the server: "theirs" sets the server's date here
+   * (not pushed back); "mine" sends ours over exactly the date the choice was made against.
+   */
+  private resolvePublic(c: SyncConflict, choice: string): { resolved: true } {
+    if (choice === 'merged') throw badRequest('A public date conflict is resolved with "mine" or "theirs"');
+    const user = this.d.users.firstSuperUser()!;
+    transaction(
+      this.db,
+      () => {
+        const before = this.d.log.origin;
+        this.d.log.origin = 'sync';
+        try {
+          if (choice === 'theirs') {
+            if (c.theirs) setPublicDate(this.d, user, c.dataset_uuid, c.record_uuid, c.theirs);
+            this.ledger.dropPublicOps(c.record_uuid);
+          } else this.ledger.forcePublic(c.record_uuid, c.theirs ?? '');
+        } finally {
+          this.d.log.origin = before;
+        }
+        this.ledger.closeConflict(c.id, choice);
+      },
+      'immediate',
+    );
+    return { resolved: true };
+  }
+
+  /**
    * Resolves a conflict: keep theirs (applied here), keep mine (pushed over theirs), or a merged
    * value (applied here and pushed). Nothing else waits on it. "Mine" is pushed over the server
    * value this choice was made against, and only over that one.
@@ -324,6 +352,7 @@ export class SyncService {
     if (!c) throw notFound('Conflict');
     if (choice !== 'mine' && choice !== 'theirs' && choice !== 'merged') throw badRequest('choice must be "mine", "theirs" or "merged"');
     if (c.item_uuid) return this.resolveFile(c, choice);
+    if (c.field_uuid === PUBLIC_DATE_FIELD) return this.resolvePublic(c, choice);
     const f = this.d.schema().fieldsByUuid.get(c.field_uuid);
     if (!f) throw notFound('Datafield');
     const isOptions = f.type.takesOptions;

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { SyncConflict } from '../../../shared/schemas/sync';
+import { PUBLIC_DATE_FIELD, type SyncConflict } from '../../../shared/schemas/sync';
 import { errorText, resolveConflict } from '../lib/api';
 import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
@@ -77,8 +77,8 @@ function ConflictCard({ c }: { c: SyncConflict }) {
           <button type="button" disabled={busy} onClick={() => void resolve('theirs')}>
             Keep theirs
           </button>
-          {/* A file conflict (deleted on one side) has no merged value. */}
-          {!c.item_uuid && (
+          {/* A file conflict (deleted on one side) and a public date have no merged value. */}
+          {!c.item_uuid && c.field_uuid !== PUBLIC_DATE_FIELD && (
             <button type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
               Merge…
             </button>

@@ -20,7 +20,7 @@ import {
   type UploadForm,
 } from '../../domain/files/fileOps.js';
 import { checkUpload } from '../../domain/files/images.js';
-import { cleanFileName, commitBlob, storeBuffer } from '../../domain/files/ingest.js';
+import { cleanFileName, placeBlob, placeBuffer } from '../../domain/files/ingest.js';
 import type { FileRow } from '../../store/rows.js';
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file). */
@@ -68,7 +68,7 @@ export function fileRoutes(d: Domain, blobs: BlobStore, fetchMissing?: (file: Fi
         const { info: img, thumb: th } = await checkUpload(part.staged.tmp, name, part.staged.size, wantsImage);
         let image: StoredUpload['image'] = null;
         if (wantsImage && img && th) {
-          const thumb = await storeBuffer(blobs, th.data);
+          const thumb = await placeBuffer(blobs, th.data);
           committed.push(thumb.hash);
           image = { width: img.width, height: img.height, thumb: { ...thumb, width: th.width, height: th.height, mime: th.mime } };
         }
@@ -76,11 +76,13 @@ export function fileRoutes(d: Domain, blobs: BlobStore, fetchMissing?: (file: Fi
         const mime = (wantsImage ? img?.mime : undefined) ?? getMimeType(name) ?? declared ?? 'application/octet-stream';
         stored.push({ name, hash: part.staged.hash, size: part.staged.size, mime, image });
       }
-      // Bytes move to the store only once every part passed its checks.
+      // Bytes move to the store only once every part passed its checks; their new names reach
+      // the disk in one flush (each directory synced once) before the rows that name them.
       for (const part of upload.files) {
-        await commitBlob(blobs, part.staged);
+        await placeBlob(blobs, part.staged);
         committed.push(part.staged.hash);
       }
+      await blobs.dirs.flush();
       const t = target;
       await d.writes.run(() => insertUploads(d, user, t, stored));
     } catch (e) {
@@ -88,7 +90,7 @@ export function fileRoutes(d: Domain, blobs: BlobStore, fetchMissing?: (file: Fi
       blobs.letGo(committed);
       throw e;
     }
-    // Held since commitBlob/storeBuffer: a delete of equal bytes meanwhile left them alone.
+    // Held since placeBlob/placeBuffer: a delete of equal bytes meanwhile left them alone.
     blobs.release(committed);
     d.announce([target.rec]);
     const top = d.store.topOf(target.rec);

@@ -8,7 +8,7 @@ import type { Domain } from '../domain.js';
 import { SYSTEM_USER } from '../domain.js';
 import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
-import { copyFileDurableSync, mkdirDurableSync, syncDirSync, syncFileSync, writeFileDurableSync } from '../files/durableFs.js';
+import { copyFileNotedSync, mkdirDurableSync, syncDirSync, syncFileSync, writeFileDurableSync } from '../files/durableFs.js';
 import { importFile } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
 import { syncOutbox } from '../../store/syncOutbox.js';
@@ -198,8 +198,10 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
   try {
     for (const h of hashes) {
       if (existsSync(blobs.pathOf(h))) continue;
-      copyFileDurableSync(path.join(dir, 'blobs', h), blobs.pathOf(h), blobs.tmpPath(`restore-${h}`));
+      copyFileNotedSync(blobs.dirs, path.join(dir, 'blobs', h), blobs.pathOf(h), blobs.tmpPath(`restore-${h}`));
     }
+    // Each directory the copies made or entered synced once, before the rows naming them commit.
+    blobs.dirs.flushSync();
     await importFile(d, user, path.join(dir, 'template.json'));
     await importFile(d, user, path.join(dir, 'records.json'));
     tx(d.ctx, () => {

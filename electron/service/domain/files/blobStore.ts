@@ -1,8 +1,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
 import { fileStore } from '../../store/files.js';
+import { DirSyncs } from './durableFs.js';
 
 /**
  * Per service, not per BlobStore instance (several serve one ctx): a removal through any of
@@ -13,10 +15,19 @@ interface Shared {
    * committed yet (an upload, a sync pull, a thumbnail), with how many writers hold each. */
   inFlight: Map<string, number>;
   /** Deferred removals not finished yet. */
-  pending: Set<Promise<void>>;
+  pending: Set<Promise<unknown>>;
   /** Deferred removal batches that synced the WAL first (tests read it). */
   walSyncs: number;
+  /** Directories of the store holding names not synced yet (every writer's). */
+  dirs: DirSyncs;
+  /** Set by close: a start-up sweep stops at its next batch. */
+  stopping: boolean;
 }
+
+/** Hashes a start-up sweep checks per step; it yields to requests between steps. */
+const SWEEP_BATCH = 256;
+const HEX2 = /^[0-9a-f]{2}$/;
+const HASH = /^[0-9a-f]{64}$/;
 const sharedOf = new WeakMap<Ctx, Shared>();
 
 /**
@@ -31,7 +42,8 @@ export class BlobStore {
     this.root = path.join(ctx.dataDir, 'files');
     mkdirSync(path.join(this.root, 'tmp'), { recursive: true });
     let shared = sharedOf.get(ctx);
-    if (!shared) sharedOf.set(ctx, (shared = { inFlight: new Map(), pending: new Set(), walSyncs: 0 }));
+    if (!shared)
+      sharedOf.set(ctx, (shared = { inFlight: new Map(), pending: new Set(), walSyncs: 0, dirs: new DirSyncs(), stopping: false }));
     this.shared = shared;
   }
 
@@ -42,6 +54,14 @@ export class BlobStore {
 
   dirOf(hash: string): string {
     return path.dirname(this.pathOf(hash));
+  }
+
+  /**
+   * The store's directory syncs: a writer that moved bytes in flushes them before the commit of
+   * a row that names them (ingest.ts); writers at the same time share one flush.
+   */
+  get dirs(): DirSyncs {
+    return this.shared.dirs;
   }
 
   tmpPath(name: string): string {
@@ -122,30 +142,75 @@ export class BlobStore {
   }
 
   /**
+   * Start-up sweep: removes the bytes no file row references and no writer holds (removals a
+   * crash or a close cut short, or that failed), and staged upload leftovers written before
+   * `startedAt`. Off the request path: one directory or SWEEP_BATCH hashes per step, a yield to
+   * the event loop between steps, removals through removeDeferred (the WAL synced first, the
+   * same checks as any removal). Stops early once `stop()` was called (close). Answers how many
+   * blobs and leftovers it removed.
+   */
+  async sweep(startedAt: number): Promise<number> {
+    let removed = 0;
+    const batch: string[] = [];
+    const flush = async () => {
+      if (batch.length) removed += await this.removeDeferred(batch.splice(0));
+      await nextTurn();
+    };
+    const list = (dir: string) => readdir(dir).catch(() => [] as string[]);
+    for (const a of (await list(this.root)).filter((n) => HEX2.test(n))) {
+      for (const b of (await list(path.join(this.root, a))).filter((n) => HEX2.test(n))) {
+        if (this.shared.stopping) return removed;
+        for (const h of await list(path.join(this.root, a, b))) {
+          if (!HASH.test(h) || h.slice(0, 2) !== a || h.slice(2, 4) !== b) continue;
+          batch.push(h);
+          if (batch.length >= SWEEP_BATCH) {
+            await flush();
+            if (this.shared.stopping) return removed;
+          }
+        }
+      }
+    }
+    await flush();
+    for (const n of await list(path.join(this.root, 'tmp'))) {
+      if (this.shared.stopping) break;
+      const p = path.join(this.root, 'tmp', n);
+      // A staged upload of this run is newer; an older one lost its writer with the last run.
+      const s = await stat(p).catch(() => null);
+      if (s?.isFile() && s.mtimeMs < startedAt) {
+        rmSync(p, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Close: a sweep under way stops at its next step; removals already deferred still run. */
+  stopSweep(): void {
+    this.shared.stopping = true;
+  }
+
+  /**
    * The transaction that unreferenced these bytes may have committed without an fsync (a sync
    * pull's refetchable commit, synchronous=NORMAL): after a power cut its row could come back
    * while the unlink survived. Syncing the -wal file first makes every earlier commit durable
    * (a checkpoint that emptied it synced the database first).
    */
-  private async removeDeferred(hashes: string[]): Promise<void> {
-    if (!this.ctx.db.open) return;
-    if (this.ctx.db.inTransaction || this.unreferenced(hashes).length === 0) {
-      this.removeUnreferenced(hashes);
-      return;
-    }
+  private async removeDeferred(hashes: string[]): Promise<number> {
+    if (!this.ctx.db.open) return 0;
+    if (this.ctx.db.inTransaction || this.unreferenced(hashes).length === 0) return this.removeUnreferenced(hashes);
     const wal = await open(`${this.ctx.db.name}-wal`, 'r').catch(() => null);
     if (wal) {
       try {
         await wal.datasync();
       } catch {
         // Not known durable: the bytes stay (a leak, never a row without its content).
-        return;
+        return 0;
       } finally {
         await wal.close();
       }
     }
     this.shared.walSyncs++;
     // Checks again: a writer may have taken or referenced a hash during the sync.
-    this.removeUnreferenced(hashes);
+    return this.removeUnreferenced(hashes);
   }
 }

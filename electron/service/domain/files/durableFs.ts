@@ -1,5 +1,5 @@
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, type WriteFileOptions } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 
 // A file's bytes synced to disk are not enough to survive a power cut: the directory entry that
@@ -37,14 +37,7 @@ function madeLevels(first: string | undefined, dir: string): string[] {
   return levels;
 }
 
-/**
- * Creates `dir` (and missing parents) and syncs the directory holding each one it made, so the
- * new directories survive a power cut with what goes into them (a new blob makes two levels).
- */
-export async function mkdirDurable(dir: string): Promise<void> {
-  for (const made of madeLevels(await mkdir(dir, { recursive: true }), dir)) await syncDir(path.dirname(made));
-}
-
+/** Creates `dir` (and missing parents) and syncs the directory holding each one it made. */
 export function mkdirDurableSync(dir: string): void {
   for (const made of madeLevels(mkdirSync(dir, { recursive: true }), dir)) syncDirSync(path.dirname(made));
 }
@@ -59,12 +52,6 @@ export function syncFileSync(file: string): void {
   }
 }
 
-/** Renames synced bytes into place and syncs the directory, so the new name is on disk too. */
-export async function renameDurable(from: string, to: string): Promise<void> {
-  await rename(from, to);
-  await syncDir(path.dirname(to));
-}
-
 /** writeFileSync whose bytes and name are on disk when it returns. */
 export function writeFileDurableSync(file: string, data: string | Uint8Array, options: WriteFileOptions = {}): void {
   writeFileSync(file, data, { ...(typeof options === 'string' ? { encoding: options } : options), flush: true });
@@ -73,12 +60,95 @@ export function writeFileDurableSync(file: string, data: string | Uint8Array, op
 
 /**
  * Copies `from` to `to` through `tmp` (same file system as `to`): a power cut leaves either no
- * file at `to` or the whole of it, never a part that a later "is it there?" would trust.
+ * file at `to` or the whole of it, never a part that a later "is it there?" would trust. The bytes
+ * are synced here; the new names are noted in `dirs`, on disk after its next flush.
  */
-export function copyFileDurableSync(from: string, to: string, tmp: string): void {
+export function copyFileNotedSync(dirs: DirSyncs, from: string, to: string, tmp: string): void {
   copyFileSync(from, tmp);
   syncFileSync(tmp);
-  mkdirDurableSync(path.dirname(to));
-  renameSync(tmp, to);
-  syncDirSync(path.dirname(to));
+  dirs.mkdir(path.dirname(to));
+  dirs.renameSync(tmp, to);
+}
+
+/**
+ * Directories holding names made but not synced yet, shared by every writer of one tree (the blob
+ * store): each writer notes the names it makes, then one flush syncs each distinct directory once
+ * for all of them, in parallel, before any of their rows commit. A page of pulled files or a
+ * multi-file upload pays one sync per directory, not one to three per file.
+ *
+ * A name another writer made counts too: a writer that finds `ab/cd` already made (mkdir made
+ * nothing) still must not commit before the writer that made it has synced `ab`. So a flush
+ * also waits for the round under way, and `mkdir` notes what it made in the same tick as it
+ * makes it (synchronously: a mkdir of an existing directory is a few microseconds).
+ */
+export class DirSyncs {
+  private pending = new Set<string>();
+  /** The directories of the round under way, and its promise. */
+  private running: { dirs: string[]; done: Promise<void> } | null = null;
+  /** The round that starts once the running one ends, shared by everyone who asks meanwhile. */
+  private queued: Promise<void> | null = null;
+
+  /** `sync`: how one directory is synced (tests wrap syncDir to hold a round open). */
+  constructor(private readonly sync: (dir: string) => Promise<void> = syncDir) {}
+
+  /** Creates `dir` and missing parents, noting the directory holding each new level. */
+  mkdir(dir: string): void {
+    for (const made of madeLevels(mkdirSync(dir, { recursive: true }), dir)) this.pending.add(path.dirname(made));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await rename(from, to);
+    this.pending.add(path.dirname(to));
+  }
+
+  renameSync(from: string, to: string): void {
+    renameSync(from, to);
+    this.pending.add(path.dirname(to));
+  }
+
+  /** Every name noted so far (by any writer) is on disk when this settles. */
+  flush(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (this.running) {
+      if (this.pending.size === 0) return this.running.done;
+      const after = this.running.done.catch(() => undefined);
+      return (this.queued = after.then(() => {
+        this.queued = null;
+        return this.round();
+      }));
+    }
+    return this.pending.size ? this.round() : Promise.resolve();
+  }
+
+  /** flush() for synchronous writers: also syncs again the directories of a round under way. */
+  flushSync(): void {
+    const dirs = new Set([...this.pending, ...(this.running?.dirs ?? [])]);
+    this.pending.clear();
+    try {
+      for (const dir of dirs) syncDirSync(dir);
+    } catch (e) {
+      for (const dir of dirs) this.pending.add(dir);
+      throw e;
+    }
+  }
+
+  private round(): Promise<void> {
+    const dirs = [...this.pending];
+    this.pending.clear();
+    const done = Promise.all(dirs.map(this.sync)).then(
+      () => undefined,
+      (e: unknown) => {
+        // Not known synced: the next flush tries them again.
+        for (const dir of dirs) this.pending.add(dir);
+        throw e;
+      },
+    );
+    const running = { dirs, done };
+    this.running = running;
+    const clear = () => {
+      if (this.running === running) this.running = null;
+    };
+    done.then(clear, clear);
+    return done;
+  }
 }

@@ -4,7 +4,6 @@ import { createWriteStream, fdatasync } from 'node:fs';
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { BlobStore } from './blobStore.js';
-import { mkdirDurable, renameDurable } from './durableFs.js';
 
 const exists = (file: string): Promise<boolean> =>
   stat(file).then(
@@ -75,20 +74,22 @@ export async function stage(blobs: BlobStore, source: AsyncIterable<Uint8Array>,
 }
 
 /**
- * Moves staged bytes to their content address (a copy already there wins; equal bytes), the new
- * name synced like the bytes: a row committed after this never points at a name a power cut took. The
+ * Moves staged bytes to their content address (a copy already there wins; equal bytes). The
  * hash is held (BlobStore.hold) from before the copy is looked at: the caller releases it once
  * the row that references it has committed or failed. A failed move releases it here.
+ *
+ * The new names are NOT durable yet: the caller awaits `blobs.dirs.flush()` before the commit
+ * of a row that names them, so a batch of files pays each directory sync once.
  */
-export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
+export async function placeBlob(blobs: BlobStore, s: Staged): Promise<string> {
   const dest = blobs.pathOf(s.hash);
   blobs.hold(s.hash);
   try {
     if (await exists(dest)) {
       await rm(s.tmp, { force: true });
     } else {
-      await mkdirDurable(blobs.dirOf(s.hash));
-      await renameDurable(s.tmp, dest);
+      blobs.dirs.mkdir(blobs.dirOf(s.hash));
+      await blobs.dirs.rename(s.tmp, dest);
     }
   } catch (e) {
     blobs.release([s.hash]);
@@ -99,24 +100,36 @@ export async function commitBlob(blobs: BlobStore, s: Staged): Promise<string> {
 
 /**
  * Stores an in-memory derivative (a thumbnail) under its content address, held like
- * commitBlob's: the caller releases the hash once its row commit has settled.
+ * placeBlob's and, like it, durable only after `blobs.dirs.flush()` (storeBuffer flushes).
  */
-export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
+export async function placeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
   const hash = createHash('sha256').update(buf).digest('hex');
   const dest = blobs.pathOf(hash);
   blobs.hold(hash);
   try {
     if (!(await exists(dest))) {
-      await mkdirDurable(blobs.dirOf(hash));
       const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
       await writeFile(tmp, buf, { flush: true });
-      await renameDurable(tmp, dest);
+      blobs.dirs.mkdir(blobs.dirOf(hash));
+      await blobs.dirs.rename(tmp, dest);
     }
   } catch (e) {
     blobs.release([hash]);
     throw e;
   }
   return { hash, size: buf.length };
+}
+
+/** placeBuffer whose name is on disk when it returns. */
+export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
+  const stored = await placeBuffer(blobs, buf);
+  try {
+    await blobs.dirs.flush();
+  } catch (e) {
+    blobs.release([stored.hash]);
+    throw e;
+  }
+  return stored;
 }
 
 /**

@@ -20,6 +20,7 @@ import recordTrashHidden from './019_record_trash_hidden.js';
 import searchTermInstances from './020_search_term_instances.js';
 import recordTrashChildren from './021_record_trash_children.js';
 import recordTrashAncestors from './022_record_trash_ancestors.js';
+import searchSkips from './023_search_skips.js';
 
 export interface Migration {
   version: number;
@@ -51,4 +52,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 20, name: 'search_term_instances', sql: searchTermInstances },
   { version: 21, name: 'record_trash_children', sql: recordTrashChildren },
   { version: 22, name: 'record_trash_ancestors', sql: recordTrashAncestors },
+  { version: 23, name: 'search_skips', sql: searchSkips },
 ];

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import type { OdrRecord } from '../../shared/schemas/record.js';
+import { ADMIN, type TestService } from '../support/service.js';
+import { attachedPair, type gateProxy, type RemoteProc } from './support.js';
+
+// An operation the server refused was parked, and the next pull undid it here without a word:
+// a refused delete brought the server's copy back (edits not yet sent and files only here lost),
+// a refused value or option went back to the server's. Now the refusal is listed and what was
+// done here stays (docs/sync.md §5).
+
+const TEXT = SYNTH.field('Medium Text');
+const INT = SYNTH.field('Integer');
+const MS = SYNTH.field('Multiple Select');
+const FILE = SYNTH.field('File');
+let remote: RemoteProc;
+let local: TestService;
+let gate: Awaited<ReturnType<typeof gateProxy>>;
+let remoteId: number;
+
+attachedPair(
+  6,
+  (p) => {
+    ({ remote, local, remoteId } = p);
+    gate = p.gate!;
+  },
+  { gated: true },
+);
+
+const run = async () => {
+  const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+  expect(s.error).toBeUndefined();
+  return s;
+};
+const refusal = { status: 403, message: 'refused by the test' };
+const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
+const sel = (r: OdrRecord, f: string) => (r.fields.find((x) => x.field_uuid === f)?.values ?? []).map((v) => v.template_radio_option_uuid);
+const parkedOf = (rec: string) => local.service.sync.status().needsAttention.filter((p) => p.record_uuid === rec);
+const remoteIds = async () => (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
+const filesOf = (r: OdrRecord) => (r.fields.find((x) => x.field_uuid === FILE)?.files ?? []).map((f) => f.original_name);
+
+/** Runs a pass whose first request matching `match` the server refuses. */
+async function refusedRun(match: (method: string, path: string) => boolean) {
+  const held = gate.hold(match);
+  const pass = run();
+  await held.reached;
+  held.release(refusal);
+  return pass;
+}
+
+describe('an operation the server refuses', () => {
+  it('a delete: the record is back here with its unsent edits and its files, and the refusal is listed', async () => {
+    const rec = SYNTH.record(1);
+    await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
+      { blob: new Blob(['bytes kept here'], { type: 'text/plain' }), name: 'kept.txt' },
+    );
+    await run();
+    const count = (await remoteIds()).length;
+    await local.admin.setValue(rec, TEXT, 'edited just before the delete');
+    await local.admin.deleteRecords([rec]);
+    await refusedRun((method, path) => method === 'DELETE' && path.endsWith('/record'));
+
+    const here = await local.admin.record(rec);
+    expect(value(here, TEXT), 'the edit made here is not undone').toBe('edited just before the delete');
+    expect(filesOf(here)).toContain('kept.txt');
+    const file = here.fields.find((x) => x.field_uuid === FILE)!.files!.find((f) => f.original_name === 'kept.txt')!;
+    expect(await (await local.admin.send('GET', `/file/${file.file_uuid}`)).text()).toBe('bytes kept here');
+    expect(parkedOf(rec)).toMatchObject([
+      { op: 'delete', last_error: expect.stringMatching(/refused to delete this record \(.*refused by the test.*\): it is back here/) },
+    ]);
+
+    // The edit the delete had dropped goes out; the server's record stays the one record.
+    await run();
+    expect(value(await remote.client.record(rec), TEXT)).toBe('edited just before the delete');
+    expect(await remoteIds()).toHaveLength(count);
+    expect(parkedOf(rec)).toHaveLength(1);
+    expect(local.service.sync.status().removedOnServer.map((r) => r.record_uuid)).not.toContain(rec);
+
+    // Deleted again and accepted: gone there, and the old refusal is no longer listed.
+    await local.admin.deleteRecords([rec]);
+    await run();
+    expect(await remoteIds()).not.toContain(rec);
+    expect(parkedOf(rec)).toEqual([]);
+    await run();
+    expect(await remoteIds()).not.toContain(rec);
+  });
+
+  it("a value: it stays as edited here, with the refusal listed, while the record takes the server's other changes", async () => {
+    const rec = SYNTH.record(2);
+    const before = value(await remote.client.record(rec), TEXT);
+    await local.admin.setValue(rec, TEXT, 'refused here');
+    await remote.client.setValue(rec, INT, 777);
+    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    const check = async (int: number) => {
+      const here = await local.admin.record(rec);
+      expect(value(here, TEXT)).toBe('refused here');
+      expect(value(here, INT)).toBe(int);
+      expect(value(await remote.client.record(rec), TEXT)).toBe(before);
+      expect(parkedOf(rec)).toMatchObject([{ op: 'value', field_uuid: TEXT, last_error: expect.stringMatching(/refused by the test/) }]);
+    };
+    await check(777);
+    // A later pull of a server change to the record does not undo it either.
+    await remote.client.setValue(rec, INT, 778);
+    await run();
+    await check(778);
+  });
+
+  it('an option: it stays selected here, with the refusal listed', async () => {
+    const rec = SYNTH.record(3);
+    const start = sel(await local.admin.record(rec), MS);
+    const x = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).find((o) => !start.includes(o))!;
+    await local.admin.setOption(rec, MS, x, true);
+    await remote.client.setValue(rec, INT, 779);
+    await refusedRun((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
+    await remote.client.setValue(rec, INT, 780);
+    await run();
+    const here = await local.admin.record(rec);
+    expect(sel(here, MS)).toContain(x);
+    expect(value(here, INT)).toBe(780);
+    expect(sel(await remote.client.record(rec), MS)).not.toContain(x);
+    expect(parkedOf(rec)).toMatchObject([{ op: 'option', field_uuid: MS }]);
+  });
+
+  it('a public date: it stays as set here, with the refusal listed', async () => {
+    const rec = SYNTH.record(4);
+    const before = (await remote.client.record(rec))._record_metadata._public_date;
+    await local.admin.setPublic({
+      user_email: ADMIN.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: rec,
+      public_date: '2036-01-01 00:00:00',
+    });
+    await remote.client.setValue(rec, INT, 781);
+    await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
+    await run();
+    const here = await local.admin.record(rec);
+    expect(here._record_metadata._public_date).toBe('2036-01-01 00:00:00');
+    expect(value(here, INT)).toBe(781);
+    expect((await remote.client.record(rec))._record_metadata._public_date).toBe(before);
+    expect(parkedOf(rec)).toMatchObject([{ op: 'public' }]);
+  });
+
+  it("a file's metadata change: it stays here, with the refusal listed", async () => {
+    const rec = SYNTH.record(5);
+    await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
+      { blob: new Blob(['a file whose quality is refused'], { type: 'text/plain' }), name: 'quality.txt' },
+    );
+    await run();
+    const fileOf = (r: OdrRecord) => r.fields.find((x) => x.field_uuid === FILE)!.files!.find((f) => f.original_name === 'quality.txt')!;
+    const mine = fileOf(await local.admin.record(rec));
+    await local.admin.save({ record_uuid: rec, fields: [{ field_uuid: FILE, files: [{ file_uuid: mine.file_uuid, quality: 3 }] }] });
+    await remote.client.setValue(rec, INT, 782);
+    await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
+    await remote.client.setValue(rec, INT, 783);
+    await run();
+    const here = await local.admin.record(rec);
+    expect(fileOf(here)._file_metadata?._quality).toBe('3');
+    expect(value(here, INT)).toBe(783);
+    expect(fileOf(await remote.client.record(rec))._file_metadata?._quality).not.toBe('3');
+    expect(parkedOf(rec)).toMatchObject([{ op: 'file_meta' }]);
+  });
+});
