@@ -127,7 +127,7 @@ test('Import CSV: mapping, preview with the failing rows, import job with progre
   await page.getByRole('button', { name: /^Jobs/ }).click();
   const job = page.getByRole('complementary', { name: 'Jobs' }).locator('li', { hasText: 'CSV import' }).first();
   await expect(job).toContainText(NAME);
-  await expect(job).toContainText('complete');
+  await expect(job).toContainText('Finished');
   // Once the dialog is closed, Jobs still says what was refused and lists those rows.
   await expect(job.getByTestId('csv-job-outcome')).toContainText('2,000 imported · 2 refused');
   await job.getByText('Show the 2 refused rows').click();

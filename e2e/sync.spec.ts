@@ -76,7 +76,7 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await panel.getByRole('checkbox', { name: 'Synthetic Samples' }).check();
   await shot(page, 'sync-1-choose-datasets');
   await panel.getByRole('button', { name: 'Sync 1 dataset' }).click();
-  await expect(panel.getByRole('status')).toHaveText('Last sync complete', { timeout: 30_000 });
+  await expect(panel.getByRole('status')).toHaveText('Last sync finished', { timeout: 30_000 });
   await expect(page.getByRole('navigation', { name: 'Datasets' }).getByRole('link', { name: /^Synthetic Samples/ })).toBeVisible();
   await expect(panel.getByTestId('pending')).toHaveText('0');
   // Live mode is on by default; this test syncs by hand (the next one runs live).

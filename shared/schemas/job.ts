@@ -27,6 +27,13 @@ export const jobLabel = (type: string): string => (JOB_KIND_LABELS as Record<str
 
 export const JOB_STATES = ['running', 'complete', 'cancelled', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
+/** A job's state as the Jobs panel says it (the states themselves are API values). */
+export const JOB_STATE_LABELS = {
+  running: 'Running',
+  complete: 'Finished',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+} as const satisfies Record<JobState, string>;
 
 export const TrackedJob = z.object({
   id: Int,
@@ -38,6 +45,11 @@ export const TrackedJob = z.object({
   viewed: PhpDate.nullable(),
   additional_data: z.unknown(),
   target_entity: z.string(),
+  /**
+   * Local extension: target_entity as a person reads it — a dataset's current name where the
+   * target is its uuid (thumbnails, file downloads); otherwise target_entity itself.
+   */
+  target_name: z.string(),
   /** Local extension: the job's state (the real server only implies it from `completed`). */
   state: z.enum(JOB_STATES),
   /** Local extension: why a service-run job failed. */

@@ -51,6 +51,9 @@ describe('job routes with the x-auth API token', () => {
       completed: null,
       state: 'running',
       additional_data: { since: 1743580800000 },
+      // A client's target is not a dataset uuid: it reads as it was given.
+      target_entity: 'ima_page',
+      target_name: 'ima_page',
     });
     expect(job.started.date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
     // The seed's record-shaped keys are there too.
@@ -244,6 +247,9 @@ describe("the service's own long operations as tracked jobs, streamed as events"
     expect([...currents].sort((a, b) => a - b)).toEqual(currents);
     const last = mine.at(-1)!;
     expect(last).toMatchObject({ state: 'complete', current: 4, total: 4, job_type: 'rebuild_thumbnails' });
+    // The dataset by uuid for programs, by name for people (the Jobs panel shows target_name).
+    expect(last).toMatchObject({ target_entity: SYNTH.dataset, target_name: 'Synthetic Samples' });
+    expect(mine.every((j) => j.target_name === 'Synthetic Samples')).toBe(true);
     expect(last.additional_data).toEqual({ images: 4, failed: 0 });
   });
 });

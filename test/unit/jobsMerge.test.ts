@@ -13,6 +13,7 @@ const job = (id: number, state: TrackedJob['state'], current: number, data: unkn
   viewed: null,
   additional_data: data,
   target_entity: 'CSV Samples',
+  target_name: 'CSV Samples',
   state,
   error: null,
 });

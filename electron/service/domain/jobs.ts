@@ -43,6 +43,7 @@ export function trackedJob(r: JobRow): TrackedJob {
     viewed: php(r.viewed),
     additional_data: data,
     target_entity: r.target_entity,
+    target_name: r.target_name,
     state: stateOf(r),
     error: r.error,
   };

@@ -17,6 +17,8 @@ export interface JobRow {
   error: string | null;
   cancelled: string | null;
   updated: string;
+  /** target_entity as a person reads it: the dataset's name when it is a dataset uuid. */
+  target_name: string;
 }
 
 export interface NewJobRow {
@@ -41,11 +43,18 @@ export interface JobRowUpdate {
   at: string;
 }
 
+/**
+ * A job row with its target in words: service jobs on a dataset (thumbnails, file downloads)
+ * name it by uuid, and the dataset's name is read here in the same statement, never per row.
+ */
+const JOB_ROW = `SELECT jobs.*, COALESCE(d.name, jobs.target_entity) AS target_name
+  FROM jobs LEFT JOIN datatypes d ON d.uuid = jobs.target_entity`;
+
 /** The `jobs` and `job_units` tables. */
 export const jobStore = perConnection((db: Db) => {
   const s = {
-    live: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ? AND cancelled IS NULL'),
-    any: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?'),
+    live: db.prepare<[number], JobRow>(`${JOB_ROW} WHERE jobs.id = ? AND jobs.cancelled IS NULL`),
+    any: db.prepare<[number], JobRow>(`${JOB_ROW} WHERE jobs.id = ?`),
     insert: db.prepare<[number, string, string, number, string, string, string]>(
       'INSERT INTO jobs (user_id, job_type, target_entity, total, additional_data, started, updated) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
@@ -65,16 +74,16 @@ export const jobStore = perConnection((db: Db) => {
     cancel: db.prepare<[string, string, number]>('UPDATE jobs SET cancelled = ?, updated = ? WHERE id = ?'),
     isCancelled: db.prepare<[number], number>('SELECT cancelled IS NOT NULL FROM jobs WHERE id = ?').pluck(),
     running: db.prepare<[number, string], JobRow>(
-      `SELECT * FROM jobs WHERE user_id = ? AND completed IS NULL AND failed IS NULL AND cancelled IS NULL
-     AND job_type IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      `${JOB_ROW} WHERE jobs.user_id = ? AND jobs.completed IS NULL AND jobs.failed IS NULL AND jobs.cancelled IS NULL
+     AND jobs.job_type IN (SELECT value FROM json_each(?)) ORDER BY jobs.id`,
     ),
     completed: db.prepare<[number, string, number], JobRow>(
-      `SELECT * FROM jobs WHERE user_id = ? AND completed IS NOT NULL AND cancelled IS NULL
-     AND job_type IN (SELECT value FROM json_each(?)) ORDER BY completed DESC, id DESC LIMIT ?`,
+      `${JOB_ROW} WHERE jobs.user_id = ? AND jobs.completed IS NOT NULL AND jobs.cancelled IS NULL
+     AND jobs.job_type IN (SELECT value FROM json_each(?)) ORDER BY jobs.completed DESC, jobs.id DESC LIMIT ?`,
     ),
     recent: db.prepare<[number, number], JobRow>(
-      `SELECT * FROM jobs WHERE user_id = ? AND cancelled IS NULL
-     ORDER BY (completed IS NULL AND failed IS NULL) DESC, id DESC LIMIT ?`,
+      `${JOB_ROW} WHERE jobs.user_id = ? AND jobs.cancelled IS NULL
+     ORDER BY (jobs.completed IS NULL AND jobs.failed IS NULL) DESC, jobs.id DESC LIMIT ?`,
     ),
     progress: db.prepare<[number, number | null, string, number]>(
       'UPDATE jobs SET current = ?, total = COALESCE(?, total), updated = ? WHERE id = ? AND completed IS NULL',

@@ -88,6 +88,12 @@ export class SyncService {
     return syncRemotes(this.db).list();
   }
 
+  /** A remote as a person reads it (its address), e.g. for the job that syncs with it. */
+  remoteName(id: number): string {
+    const { host, pathname } = new URL(this.remote(id).url);
+    return `${host}${pathname.replace(/\/+$/, '')}`;
+  }
+
   private remote(id: number): RemoteRow {
     const r = syncRemotes(this.db).get(id);
     if (!r) throw notFound('Remote');

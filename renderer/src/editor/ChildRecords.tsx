@@ -152,13 +152,15 @@ export function ChildRecords({
           <table className="child-table" aria-label={`${child.name} records`}>
             <thead>
               <tr>
-                <th scope="col">#</th>
+                <th scope="col" className="child-id">
+                  #
+                </th>
                 {cols.map((f) => (
-                  <th key={f.field_uuid} scope="col">
+                  <th key={f.field_uuid} scope="col" title={f.name}>
                     {f.name}
                   </th>
                 ))}
-                <th scope="col">
+                <th scope="col" className="child-actions">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
@@ -175,9 +177,12 @@ export function ChildRecords({
                     name={label(c)}
                     dataset={child.name}
                   >
-                    <td className="muted">{c.internal_id}</td>
+                    <td className="muted child-id">{c.internal_id}</td>
                     {cols.map((f) => (
-                      <td key={f.field_uuid}>{cellText(c, f)}</td>
+                      // A value cut short by a narrow pane reads whole on hover.
+                      <td key={f.field_uuid} title={cellText(c, f)}>
+                        {cellText(c, f)}
+                      </td>
                     ))}
                     <td className="child-actions">
                       <button

@@ -60,6 +60,9 @@ export function restoreEdits(top: string, step: HistoryStep, field: TemplateFiel
   return edits.length ? edits : null;
 }
 
+/** Where a step came from, in words (local steps need no mark). */
+const ORIGIN_LABELS: Record<string, string> = { sync: 'from sync', import: 'imported' };
+
 const fieldsOf = (tpl: Template): TemplateField[] => [...tpl.fields, ...tpl.related_databases.flatMap(fieldsOf)];
 
 function Step({
@@ -86,7 +89,7 @@ function Step({
       <div className="history-meta">
         <Time ts={step.at} zone />
         <span>{step.who}</span>
-        {step.origin !== 'local' && <span className="badge">{step.origin === 'sync' ? 'from sync' : step.origin}</span>}
+        {step.origin !== 'local' && <span className="badge">{ORIGIN_LABELS[step.origin] ?? step.origin}</span>}
       </div>
       <div className="history-change">
         {named && <span className="history-field">{what}: </span>}

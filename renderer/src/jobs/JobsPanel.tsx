@@ -1,5 +1,5 @@
 import { CsvImportResult } from '../../../shared/schemas/csvImport';
-import { jobLabel, type TrackedJob } from '../../../shared/schemas/job';
+import { JOB_STATE_LABELS, jobLabel, type TrackedJob } from '../../../shared/schemas/job';
 import { api, errorText } from '../lib/api';
 import { exportDownload } from '../lib/exports';
 import { useJobs } from '../lib/queries';
@@ -53,15 +53,15 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
           <li key={j.id} className={`job job-${j.state}`} data-job={j.id}>
             <div className="job-head">
               <strong>{jobLabel(j.job_type)}</strong>
-              <span className="muted" title={j.target_entity}>
-                {j.target_entity}
+              <span className="muted" title={j.target_name}>
+                {j.target_name}
               </span>
-              <span className={`badge badge-${j.state}`}>{j.state}</span>
+              <span className={`badge badge-${j.state}`}>{JOB_STATE_LABELS[j.state]}</span>
             </div>
             <progress
               max={100}
               value={percent(j)}
-              aria-label={`${jobLabel(j.job_type)} ${j.target_entity} progress`}
+              aria-label={`${jobLabel(j.job_type)} ${j.target_name} progress`}
               aria-valuetext={`${percent(j)} %`}
             />
             <div className="job-foot">

@@ -5,6 +5,7 @@ import { errorText, previewCsv, startCsvImport } from '../lib/api';
 import { keys, useJobs } from '../lib/queries';
 import { CsvFailures as Failures } from '../jobs/CsvFailures';
 import { percent } from '../jobs/JobsPanel';
+import { JOB_STATE_LABELS } from '../../../shared/schemas/job';
 import { DialogActions, Modal } from '../ui/Dialog';
 
 /**
@@ -162,7 +163,7 @@ export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: s
               ? `Importing… ${job ? percent(job) : 0} %`
               : job.state === 'complete' && result?.success
                 ? `Imported ${result.data.imported.toLocaleString()} of ${result.data.total.toLocaleString()} rows; ${result.data.failed_rows.toLocaleString()} refused.`
-                : `The import ${job.state}${job.error ? `: ${job.error}` : ''}.`}
+                : `The import ${job.state === 'cancelled' ? 'was cancelled' : JOB_STATE_LABELS[job.state].toLowerCase()}${job.error ? `: ${job.error}` : ''}.`}
           </p>
           {result?.success && (
             <Failures list={result.data.failures} total={result.data.failed_rows} truncated={result.data.failures_truncated} />

@@ -32,6 +32,28 @@ const SCROLL_LIMIT = scrollLimit(typeof window === 'undefined' ? '' : window.loc
 /** Check box and pinned name: the fixed columns before the chosen ones. */
 const FIXED = { check: 36, name: 200 };
 
+/**
+ * A header control reached by Tab, shown beside the pinned columns rather than under them. The
+ * browser's own focus scroll (after this event) knows nothing of sticky cells: it can leave a
+ * control under Name, or jump to the far end for a column's resize handle. One frame later the
+ * list is put where the control shows whole with its column's start when both fit, else the
+ * control alone (its start first when the list is narrower still).
+ */
+function revealBesidePins(sc: HTMLElement | null, el: HTMLElement) {
+  if (!sc || el.closest('.pin')) return;
+  requestAnimationFrame(() => {
+    const pinned = FIXED.check + FIXED.name;
+    const origin = sc.getBoundingClientRect().left + sc.clientLeft - sc.scrollLeft;
+    const own = el.getBoundingClientRect();
+    const cell = (el.closest('.head-cell') ?? el).getBoundingClientRect();
+    const free = sc.clientWidth - pinned;
+    const end = own.right - origin;
+    const start = end - (cell.left - origin) <= free ? cell.left - origin : own.left - origin;
+    if (start < sc.scrollLeft + pinned) sc.scrollLeft = start - pinned;
+    else if (end > sc.scrollLeft + sc.clientWidth) sc.scrollLeft = Math.min(start - pinned, end - sc.clientWidth);
+  });
+}
+
 /** The list's view: full-text search, per-field filters, sort. */
 export interface TableState {
   q: string;
@@ -432,7 +454,7 @@ export function RecordTable({
       data-testid="record-grid"
     >
       <div ref={scroller} className="rows" data-testid="table-scroller">
-        <div role="rowgroup" className="head-group" style={{ minWidth }}>
+        <div role="rowgroup" className="head-group" style={{ minWidth }} onFocus={(e) => revealBesidePins(scroller.current, e.target)}>
           <div role="row" aria-rowindex={1} className="row head">
             <div role="columnheader" className="cell check pin">
               <input

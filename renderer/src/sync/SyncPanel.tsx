@@ -5,6 +5,7 @@ import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
 import { percent } from '../jobs/JobsPanel';
+import { JOB_STATE_LABELS } from '../../../shared/schemas/job';
 import { Conflicts } from './Conflicts';
 import { DatasetPicker } from './DatasetPicker';
 import { LiveSettings } from './LiveSettings';
@@ -140,7 +141,7 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
           {running && <progress max={100} value={percent(running)} aria-label="Sync progress" />}
           {!running && last && (
             <p className={`small ${last.state === 'failed' ? 'field-error' : 'muted'}`} role="status">
-              Last sync {last.state === 'failed' ? `failed: ${last.error ?? 'unknown error'}` : last.state}
+              Last sync {last.state === 'failed' ? `failed: ${last.error ?? 'unknown error'}` : JOB_STATE_LABELS[last.state].toLowerCase()}
             </p>
           )}
         </section>

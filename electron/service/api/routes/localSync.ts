@@ -72,7 +72,7 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const body = await parsedJson(c, RunSyncRequest);
     const user = c.get('user');
     sync.checkRun(body.remote_id, body.datasets);
-    const job = startJob(d, user, { type: 'sync', target: `remote ${body.remote_id}`, total: 1000 }, (r) =>
+    const job = startJob(d, user, { type: 'sync', target: sync.remoteName(body.remote_id), total: 1000 }, (r) =>
       sync.run(body.remote_id, user, body.datasets, r),
     );
     return c.json(job, 202);
