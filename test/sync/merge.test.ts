@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldEntry, OdrRecord } from '../../shared/schemas/record.js';
-import { mergeRecord, mergeSets, pushConflict, sameContent } from '../../electron/service/sync/merge.js';
+import { mergeRecord, mergeSets, publicConflict, pushConflict, sameContent } from '../../electron/service/sync/merge.js';
 
 // The merge on its own: plain records in, decisions out, no database and no network.
 
@@ -132,6 +132,61 @@ describe('pushConflict (before a write goes out)', () => {
     expect(check('old', 'mine', 'theirs')).toEqual({ record: 'r1', field: 'f', name: 'F', base: 'old', mine: 'mine', theirs: 'theirs' });
     expect(check('old', 'mine', 'theirs', 'theirs')).toBeNull();
     expect(check('old', 'mine', 'later', 'theirs')).not.toBeNull();
+  });
+});
+
+describe('pushConflict of one option of a multi-option field (a set operation)', () => {
+  const check = (item: string, base: string[], local: string[], server: string[]) =>
+    pushConflict({
+      record: 'r1',
+      field: 'm',
+      item,
+      fresh: rec([opts('m', ...server)]),
+      remoteKey: 'r1|m',
+      base: rec([opts('m', ...base)]),
+      local: rec([opts('m', ...local)]),
+    });
+  it('another option changed on the server is no conflict', () => {
+    expect(check('a', [], ['a'], ['b'])).toBeNull();
+    expect(check('a', ['b'], [], ['c'])).toBeNull();
+  });
+  it('the same option turned the other way there is one, the whole field shown', () => {
+    // Turned on and back off here (the base had it off), turned on there.
+    expect(check('a', [], [], ['a', 'b'])).toEqual({ record: 'r1', field: 'm', name: 'M', base: '', mine: '', theirs: 'opt a, opt b' });
+    expect(check('a', [], ['a'], ['a'])).toBeNull();
+  });
+});
+
+describe('publicConflict (before a public date goes out)', () => {
+  const at = (d: string) => ({ ...rec([]), _record_metadata: { _create_date: '', _create_auth: '', _public_date: d } });
+  const check = (base: string, local: string, server: string, over?: string) =>
+    publicConflict({ record: 'r1', fresh: at(server), base: at(base), local: at(local), over });
+  it('is a conflict only when the server changed it since the base, to other than ours', () => {
+    expect(check('b', 'mine', 'b')).toBeNull();
+    expect(check('b', 'mine', 'mine')).toBeNull();
+    expect(check('b', 'mine', 'theirs')).toMatchObject({
+      field: '_public_date',
+      name: 'Public date',
+      base: 'b',
+      mine: 'mine',
+      theirs: 'theirs',
+    });
+    expect(check('b', 'mine', 'theirs', 'theirs')).toBeNull();
+  });
+});
+
+describe('mergeRecord with an option held in a conflict', () => {
+  it("leaves that option as it is here and merges the field's other options", () => {
+    const r = mergeRecord({
+      base: rec([opts('m')]),
+      local: rec([opts('m')]),
+      theirs: rec([opts('m', 'a', 'b')]),
+      pending: new Set(['r1|m']),
+      single: multi,
+      held: new Map([['r1|m', new Set(['a'])]]),
+    });
+    expect(applied(r)).toEqual([['m', 'opts:b']]);
+    expect(r.conflicts).toEqual([]);
   });
 });
 

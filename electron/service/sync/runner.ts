@@ -328,20 +328,27 @@ export class SyncService {
   private resolvePublic(c: SyncConflict, choice: string): { resolved: true } {
     if (choice === 'merged') throw badRequest('A public date conflict is resolved with "mine" or "theirs"');
     const user = this.d.users.firstSuperUser()!;
+    return this.asChoice(c.id, choice, () => {
+      if (choice === 'theirs') {
+        if (c.theirs) setPublicDate(this.d, user, c.dataset_uuid, c.record_uuid, c.theirs);
+        this.ledger.dropPublicOps(c.record_uuid);
+      } else this.ledger.forcePublic(c.record_uuid, c.theirs ?? '');
+    });
+  }
+
+  /** A conflict's choice, written as the sync's own (never pushed back), and the conflict closed: one transaction. */
+  private asChoice(id: number, choice: string, fn: () => void): { resolved: true } {
     transaction(
       this.db,
       () => {
         const before = this.d.log.origin;
         this.d.log.origin = 'sync';
         try {
-          if (choice === 'theirs') {
-            if (c.theirs) setPublicDate(this.d, user, c.dataset_uuid, c.record_uuid, c.theirs);
-            this.ledger.dropPublicOps(c.record_uuid);
-          } else this.ledger.forcePublic(c.record_uuid, c.theirs ?? '');
+          fn();
         } finally {
           this.d.log.origin = before;
         }
-        this.ledger.closeConflict(c.id, choice);
+        this.ledger.closeConflict(id, choice);
       },
       'immediate',
     );
@@ -368,45 +375,33 @@ export class SyncService {
     const theirOptions = isOptions && choice === 'theirs' ? optionsNamed(f, c.theirs) : [];
     const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : (shown ?? ''));
     const user = this.d.users.firstSuperUser()!;
-    transaction(
-      this.db,
-      () => {
-        const before = this.d.log.origin;
-        this.d.log.origin = 'sync';
-        try {
-          if (choice === 'theirs') {
-            if (isOptions) {
-              const rec = this.d.record(c.record_uuid);
-              const now = new Set(
-                this.d
-                  .render(rec, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' })
-                  .fields.find((x) => x.field_uuid === c.field_uuid)
-                  ?.[f.type.storage === 'tags' ? 'tags' : 'values']?.map((o) =>
-                    'template_tag_uuid' in o ? o.template_tag_uuid : o.template_radio_option_uuid,
-                  ) ?? [],
-              );
-              for (const u of now) if (!theirOptions.includes(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
-              for (const u of theirOptions) if (!now.has(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, true);
-            } else {
-              setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
-            }
-            this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
-          } else if (isOptions) {
-            this.ledger.forceOptions(c.record_uuid, c.field_uuid, c.theirs ?? '');
-          } else {
-            const value = choice === 'mine' ? raw(c.mine) : merged;
-            if (choice === 'merged') setValue(this.d, user, c.record_uuid, c.field_uuid, merged);
-            this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
-            this.ledger.forceValue(c, value, c.theirs ?? '');
-          }
-        } finally {
-          this.d.log.origin = before;
+    return this.asChoice(id, choice, () => {
+      if (choice === 'theirs') {
+        if (isOptions) {
+          const rec = this.d.record(c.record_uuid);
+          const now = new Set(
+            this.d
+              .render(rec, { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' })
+              .fields.find((x) => x.field_uuid === c.field_uuid)
+              ?.[f.type.storage === 'tags' ? 'tags' : 'values']?.map((o) =>
+                'template_tag_uuid' in o ? o.template_tag_uuid : o.template_radio_option_uuid,
+              ) ?? [],
+          );
+          for (const u of now) if (!theirOptions.includes(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
+          for (const u of theirOptions) if (!now.has(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, true);
+        } else {
+          setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
         }
-        this.ledger.closeConflict(id, choice);
-      },
-      'immediate',
-    );
-    return { resolved: true };
+        this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
+      } else if (isOptions) {
+        this.ledger.forceOptions(c.record_uuid, c.field_uuid, c.theirs ?? '');
+      } else {
+        const value = choice === 'mine' ? raw(c.mine) : merged;
+        if (choice === 'merged') setValue(this.d, user, c.record_uuid, c.field_uuid, merged);
+        this.ledger.dropFieldOps(c.record_uuid, c.field_uuid);
+        this.ledger.forceValue(c, value, c.theirs ?? '');
+      }
+    });
   }
 }
 
