@@ -3,7 +3,7 @@ import { newUuid } from '../ids.js';
 import type { FileRow } from '../../store/rows.js';
 import type { BlobStore } from './blobStore.js';
 import { probeImage, thumbnail } from './images.js';
-import { storeBuffer } from './ingest.js';
+import { placeBuffer } from './ingest.js';
 import type { JobReporter } from '../jobRunner.js';
 import { fileStore } from '../../store/files.js';
 
@@ -12,9 +12,14 @@ export function originalImages(d: Domain, datasetIds: number[]): FileRow[] {
   return fileStore(d.ctx.db).originalImages(datasetIds);
 }
 
+/** Images whose thumbnails are stored, synced and committed together. */
+const THUMB_PAGE = 16;
+
 /**
  * Re-creates the default thumbnail of each image (bulk thumbnailing, run as a tracked job).
- * Decoding runs on libvips' threads; each image's rows swap in their own small transaction.
+ * Decoding runs on libvips' threads. A page of images is stored, then each new directory synced
+ * once (blobs.dirs.flush), then their rows swap in one commit: a page pays one directory sync
+ * each and one WAL fsync, not one per image.
  */
 export async function rebuildThumbnails(
   d: Domain,
@@ -25,24 +30,22 @@ export async function rebuildThumbnails(
   const files = fileStore(d.ctx.db);
   let done = 0;
   let failed = 0;
-  for (const img of images) {
-    if (r.cancelled()) break;
-    const src = blobs.pathOf(img.content_hash!);
-    const info = await probeImage(src);
-    if (!info) {
-      failed++;
-    } else {
-      const th = await thumbnail(src, info).catch(() => null);
-      if (!th) {
-        failed++;
+  for (let at = 0; at < images.length && !r.cancelled(); at += THUMB_PAGE) {
+    const made: { img: FileRow; stored: { hash: string; size: number }; th: NonNullable<Awaited<ReturnType<typeof thumbnail>>> }[] = [];
+    try {
+      for (const img of images.slice(at, at + THUMB_PAGE)) {
+        if (r.cancelled()) break;
+        const src = blobs.pathOf(img.content_hash!);
+        const info = await probeImage(src);
+        const th = info ? await thumbnail(src, info).catch(() => null) : null;
+        if (th) made.push({ img, stored: await placeBuffer(blobs, th.data), th });
+        else failed++;
         done++;
-        r.progress(done);
-        continue;
       }
-      const stored = await storeBuffer(blobs, th.data);
-      const old = files.derivativeHashes(img.rid);
-      try {
-        await d.writes.run(() => {
+      await blobs.dirs.flush();
+      const old = made.flatMap((m) => files.derivativeHashes(m.img.rid));
+      await d.writes.run(() => {
+        for (const { img, stored, th } of made) {
           // Derivatives are not record edits (nothing to sync, no change-log entry), but renders
           // list them: drop the record tree's cached renders here.
           d.ctx.renders.dropTop(d.store.topOf(d.store.byRid(img.record_rid)!).uuid);
@@ -66,14 +69,14 @@ export async function rebuildThumbnails(
             createAuth: img.create_auth,
             publicDate: img.public_date,
           });
-        });
-      } finally {
-        // Held since storeBuffer; a failed commit leaves bytes nothing references.
-        blobs.letGo([stored.hash]);
-      }
-      blobs.removeUnreferenced(old.filter((h): h is string => h !== null && h !== stored.hash));
+        }
+      });
+      const kept = new Set(made.map((m) => m.stored.hash));
+      blobs.removeUnreferenced(old.filter((h): h is string => h !== null && !kept.has(h)));
+    } finally {
+      // Held since placeBuffer; a failed commit leaves bytes nothing references.
+      blobs.letGo(made.map((m) => m.stored.hash));
     }
-    done++;
     r.progress(done);
   }
   return { images: done, failed };
