@@ -5,11 +5,12 @@ import type { Service } from '../../electron/service/service.js';
 
 /**
  * A digest of EVERY table in the database (sqlite_master, FTS shadow tables included) and of the
- * content store's file names and sizes. The full-text index is brought up to date first, so a
- * difference means the request itself changed something.
+ * content store's file names and sizes. The full-text index and its skip list are brought up to
+ * date first, so a difference means the request itself changed something.
  */
 export function digestAll(service: Service): string {
   service.domain.search.catchUp();
+  service.domain.search.settleSkips();
   const db = service.ctx.db;
   const h = createHash('sha256');
   const tables = db
@@ -42,6 +43,7 @@ export function digestAll(service: Service): string {
  */
 export function writeMark(service: Service): string {
   service.domain.search.catchUp();
+  service.domain.search.settleSkips();
   const changes = service.ctx.db.prepare('SELECT total_changes()').pluck().get() as number;
   const files = path.join(service.ctx.dataDir, 'files');
   const names: string[] = [];

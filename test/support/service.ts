@@ -62,7 +62,9 @@ export async function startService(opts: Partial<ServiceOptions> & { dataDir?: s
       // too), FTS shadow tables included.
       // The search index is derived and built in the background: bring it up to date first, so
       // the digest changes only when data did (a refused request must leave it as it was too).
+      // Its skip list likewise (a pass is due at the first tick of a new database).
       service.domain.search.catchUp();
+      service.domain.search.settleSkips();
       const h = createHash('sha256');
       const tables = service.ctx.db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")

@@ -152,7 +152,7 @@ export class SearchIndex {
       const go = () => !this.stopped && this.holds === 0;
       const slice = () => {
         try {
-          if (go() && this.skipSlice(skips)) return void setImmediate(slice);
+          if (go() && this.skipSlice(skips, performance.now() + SKIP_SLICE_MS)) return void setImmediate(slice);
         } catch (e) {
           console.error('[odr] search skip list:', e);
         }
@@ -164,16 +164,25 @@ export class SearchIndex {
     return this.skipping;
   }
 
-  /** One slice of the skip-list pass when one is due; returns whether more remains. */
-  private skipSlice(skips: ReturnType<typeof searchSkipsStore>): boolean {
+  /**
+   * Finishes a due skip-list pass now, in one go, blocking: for tests whose "nothing changed"
+   * digests read every table, like `catchUp` for the index.
+   */
+  settleSkips(): void {
+    const skips = searchSkipsStore(this.ctx.db);
+    while (this.skipSlice(skips, Infinity));
+  }
+
+  /** One slice of the skip-list pass when one is due, until `deadline`; returns whether more remains. */
+  private skipSlice(skips: ReturnType<typeof searchSkipsStore>, deadline: number): boolean {
     const p = skips.pass();
     if (p.scan === null) {
       const at = this.s.cursor();
       const due = Math.max(SKIP_PASS_CHANGES, bulkIndexStore(this.ctx.db).recordsStored() / 10);
       if (p.done >= 0 && at - p.done < due) return false;
-      return skips.slice({ from: '', began: at, done: p.done }, performance.now() + SKIP_SLICE_MS, this.longDocs);
+      return skips.slice({ from: '', began: at, done: p.done }, deadline, this.longDocs);
     }
-    return skips.slice({ from: p.scan, began: p.began, done: p.done }, performance.now() + SKIP_SLICE_MS, this.longDocs);
+    return skips.slice({ from: p.scan, began: p.began, done: p.done }, deadline, this.longDocs);
   }
 
   /** Pauses background indexing (bulk imports); the returned function resumes it. */
