@@ -147,7 +147,10 @@ export class SearchIndex {
    * until its entry is written it is stepped past the slow way, still exactly.
    */
   refreshSkips(): Promise<void> {
-    this.skipping ??= new Promise<void>((resolve) => {
+    if (this.skipping) return this.skipping;
+    // The first slice runs before this returns, and may end the pass there: the pass is
+    // forgotten once settled, never before it is kept.
+    const pass = new Promise<void>((resolve) => {
       const skips = searchSkipsStore(this.ctx.db);
       const go = () => !this.stopped && this.holds === 0;
       const slice = () => {
@@ -156,12 +159,15 @@ export class SearchIndex {
         } catch (e) {
           console.error('[odr] search skip list:', e);
         }
-        this.skipping = null;
         resolve();
       };
       slice();
     });
-    return this.skipping;
+    this.skipping = pass;
+    void pass.then(() => {
+      if (this.skipping === pass) this.skipping = null;
+    });
+    return pass;
   }
 
   /**
