@@ -50,10 +50,15 @@ test('phrases and exclusions in the search box; an exclusion alone is explained'
     JSON.stringify([...refusals]),
   ).toBe(true);
   await expect(alert).toContainText('-S-000010 only excludes records');
+  // Said to a screen reader at once, from a live region outside the grid (a grid owns rows only).
+  const announced = page.getByRole('alert').filter({ hasText: /^Search refused: / });
+  await expect(announced).toHaveText(/^Search refused: A search needs a word to find.*-S-000010 only excludes records/);
+  expect(await announced.evaluate((el) => el.closest('[role=grid]'))).toBeNull();
   // Nothing matches a refused search: no figure kept from the search before.
   await expect(count(page)).toHaveText(`0 of ${all.toLocaleString('en-US')} match`);
   await everyShot(page, 'search-only-excludes', () => expect(alert).toBeVisible());
   await box(page).fill('');
   await expect(alert).toHaveCount(0);
+  await expect(announced).toHaveCount(0);
   await expect(count(page)).toHaveText(`${all.toLocaleString('en-US')} records`);
 });

@@ -65,6 +65,8 @@ test.describe('users, roles and the trash', () => {
     await everyShot(page, 'u-revoke-confirm');
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect(row).toContainText('No dataset roles.');
+    // The Revoke button went with the role: the focus goes on to granting one, not to the page.
+    await expect(row.getByLabel('Dataset', { exact: true })).toBeFocused();
   });
 
   test('a new user gets a password and super-user status; both change later, each confirmed', async ({ page }) => {
@@ -141,6 +143,8 @@ test.describe('users, roles and the trash', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete dataset' }).click();
     const nav = page.getByRole('navigation', { name: 'Datasets' });
     await expect(nav.getByRole('link', { name: /^Doomed samples/ })).toHaveCount(0);
+    // Its screen (and the button) are gone: the focus is on the screen that replaced it.
+    await expect(page.getByRole('heading', { level: 1, name: 'Choose a dataset' })).toBeFocused();
 
     await page.getByRole('button', { name: 'Trash' }).click();
     const trash = panel(page, 'Trash');
@@ -153,5 +157,7 @@ test.describe('users, roles and the trash', () => {
     await page.getByRole('dialog', { name: 'Restore dataset' }).getByRole('button', { name: 'Restore' }).click();
     await expect(nav.getByRole('link', { name: /^Doomed samples/ })).toBeVisible();
     await expect(entry).toHaveCount(0);
+    // The restored entry's button went with it: the focus stays in the panel.
+    await expect(trash.getByRole('heading', { name: 'Datasets' })).toBeFocused();
   });
 });

@@ -320,12 +320,28 @@ export class SyncState {
   }
 
   /**
-   * Anything under this record the server does not have yet, or refused (so a pull must merge,
-   * not replace).
+   * The value, option and public-date edits under a top-level record that the server refused,
+   * oldest first: a pull that replaces the record with the server's copy writes them again here.
    */
+  refusedEdits(
+    top: string,
+  ): { op: string; dataset_uuid: string; record_uuid: string; field_uuid: string; item_uuid: string; payload: string | null }[] {
+    return this.q(
+      `SELECT op, dataset_uuid, record_uuid, field_uuid, item_uuid, payload FROM sync_outbox
+        WHERE top_record_uuid = ? AND state = 'parked' AND op IN ('value', 'option', 'public') ORDER BY id`,
+    ).all(top) as {
+      op: string;
+      dataset_uuid: string;
+      record_uuid: string;
+      field_uuid: string;
+      item_uuid: string;
+      payload: string | null;
+    }[];
+  }
+
+  /** Anything under this record the server does not have yet (so a pull must merge, not replace). */
   hasLocalOnlyState(top: string, topRid: number | undefined): boolean {
-    if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict', 'parked') LIMIT 1`).get(top))
-      return true;
+    if (this.q(`SELECT 1 FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict') LIMIT 1`).get(top)) return true;
     if (this.q('SELECT 1 FROM sync_conflicts WHERE top_record_uuid = ? AND resolved IS NULL LIMIT 1').get(top)) return true;
     return (
       topRid !== undefined &&

@@ -5,7 +5,8 @@ import type { SaveField, SaveRecord } from '../../../shared/schemas/requests.js'
 import { importTemplate } from '../domain/import/importFile.js';
 import { RecordImporter } from '../domain/import/importRecords.js';
 import { withBulkIndexes } from '../domain/import/bulkIndexes.js';
-import { setOption } from '../domain/records/ops.js';
+import { setOption, setPublicDate, setValue } from '../domain/records/ops.js';
+import { OdrError } from '../domain/errors.js';
 import { saveRecord } from '../domain/records/save.js';
 import type { DatatypeInfo } from '../domain/schemaCache.js';
 import type { EngineContext } from './engineContext.js';
@@ -137,7 +138,10 @@ export class Puller {
       // Children created here and not yet on the server keep it on the merge path.
       const unpushedChildren = local ? childrenOf(local).some((c) => !theirChildren.has(c.record_uuid)) : false;
       if (!unpushedChildren) {
-        x.asSync(() => new RecordImporter(x.d, x.user, true).importNormalized(theirs));
+        x.asSync(() => {
+          new RecordImporter(x.d, x.user, true).importNormalized(theirs);
+          this.keepRefused(localUuid);
+        });
         x.state.setBase(theirsRaw);
         return 'replaced';
       }
@@ -165,6 +169,25 @@ export class Puller {
     }
     x.state.setBase(theirsRaw);
     return 'merged';
+  }
+
+  /**
+   * Edits the server refused (parked, listed under "needs attention") are written again over the
+   * server's copy just stored: a pull never undoes them without a word (docs/sync.md §5). One
+   * that no longer applies (its field or option removed from the template) is left out.
+   */
+  private keepRefused(top: string): void {
+    const x = this.x;
+    for (const e of x.state.refusedEdits(top)) {
+      const p = (e.payload ? JSON.parse(e.payload) : {}) as { value?: unknown; on?: unknown; public_date?: unknown };
+      try {
+        if (e.op === 'value') setValue(x.d, x.user, e.record_uuid, e.field_uuid, p.value ?? '');
+        else if (e.op === 'option') setOption(x.d, x.user, e.record_uuid, e.field_uuid, e.item_uuid, p.on === true);
+        else if (typeof p.public_date === 'string') setPublicDate(x.d, x.user, e.dataset_uuid, e.record_uuid, p.public_date);
+      } catch (err) {
+        if (!(err instanceof OdrError)) throw err;
+      }
+    }
   }
 
   /**

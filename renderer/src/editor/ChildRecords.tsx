@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { fieldType } from '../../../shared/fieldTypes';
 import { PLUGIN, pluginNamed } from '../../../shared/plugins/renderPlugins';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
 import { api, errorText } from '../lib/api';
-import { pushOperation, useEdits } from '../lib/edits';
+import { offerUndo, pushOperation, useEdits } from '../lib/edits';
 import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { cellText } from '../lib/cellText';
 import { keys } from '../lib/queries';
@@ -46,7 +46,21 @@ export function ChildRecords({
     .filter((f) => fieldType(f.fieldtype).editor !== 'none' && fieldType(f.fieldtype).storage !== 'files')
     .slice(0, COLUMNS);
   const label = (c: OdrRecord) => recordName(c, child);
+  const recordPlugin = !!pluginNamed(child.render_plugins, PLUGIN.references);
   const refresh = () => void qc.invalidateQueries({ queryKey: keys.record(top) });
+  const section = useRef<HTMLElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  /**
+   * A removed row takes its Remove button with it, and the focus would drop to the page: it goes
+   * to the row that takes its place (the next, else the one before), or to Add when none is left.
+   * Both stay when Ctrl+Z brings the row back.
+   */
+  const focusInstead = (gone: OdrRecord) => {
+    const i = children.findIndex((c) => c.record_uuid === gone.record_uuid);
+    const next = children[i + 1] ?? children[i - 1];
+    const el = next && section.current?.querySelector<HTMLElement>(`[data-row-focus="${next.record_uuid}"]`);
+    (el ?? addButton.current)?.focus();
+  };
 
   const add = async () => {
     setAdding(true);
@@ -78,8 +92,9 @@ export function ChildRecords({
     const what = `${child.name} record “${label(c)}”`;
     const { op, error } = await deleteRecords([c.record_uuid], what);
     if (op) pushOperation(op);
+    if (op) focusInstead(c);
     if (error) toast({ kind: 'error', text: `Could not remove the ${child.name} record: ${errorText(error)}` });
-    else if (op) toast({ kind: 'info', text: `Removed ${what}`, action: { label: 'Undo', run: () => undo(op) } }, UNDO_TOAST_MS);
+    else if (op) offerUndo(op, `Removed ${what}`, UNDO_TOAST_MS, undo);
     refresh();
   };
   const toggle = (uuid: string) =>
@@ -90,18 +105,30 @@ export function ChildRecords({
       return n;
     });
   const removeButton = (c: OdrRecord) => (
-    <button type="button" className="link danger" onClick={() => void remove(c)} aria-label={`Remove ${child.name} record ${label(c)}`}>
+    <button
+      type="button"
+      className="link danger"
+      onClick={() => void remove(c)}
+      aria-label={`Remove ${child.name} record ${label(c)}`}
+      data-row-focus={recordPlugin ? c.record_uuid : undefined}
+    >
       Remove
     </button>
   );
 
-  const recordPlugin = !!pluginNamed(child.render_plugins, PLUGIN.references);
   return (
-    <section className="children" aria-label={`${child.name} records`}>
+    <section ref={section} className="children" aria-label={`${child.name} records`}>
       <h3>
         {child.name} <span className="muted">({children.length})</span>
         <PluginNote plugins={child.render_plugins} />
-        <button type="button" className="link" disabled={adding} onClick={() => void add()} aria-label={`Add ${child.name} record`}>
+        <button
+          ref={addButton}
+          type="button"
+          className="link"
+          disabled={adding}
+          onClick={() => void add()}
+          aria-label={`Add ${child.name} record`}
+        >
           + Add
         </button>
       </h3>
@@ -162,6 +189,7 @@ export function ChildRecords({
                         type="button"
                         className="link"
                         aria-expanded={isOpen}
+                        data-row-focus={c.record_uuid}
                         aria-label={`${isOpen ? 'Close' : 'Open'} ${child.name} record ${label(c)}`}
                         onClick={() => toggle(c.record_uuid)}
                       >

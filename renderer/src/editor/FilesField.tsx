@@ -28,6 +28,8 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const choose = useRef<HTMLButtonElement>(null);
   const isImage = field.fieldtype === 'Image';
   // A file listed from a sync remote opens through the local service, which fetches it first.
   const fromServer = (useSyncedDatasets().data ?? []).includes(dataset);
@@ -67,6 +69,11 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
     try {
       await api.deleteFile(f.file_uuid);
       toast({ kind: 'info', text: `Deleted ${f.original_name}` }, 3000);
+      // Its Delete button goes with it: the focus goes to the next file's (else the one before), or to "choose…".
+      const i = groups.findIndex((g) => g.original.file_uuid === f.file_uuid);
+      const next = groups[i + 1] ?? groups[i - 1];
+      const el = next && list.current?.querySelector<HTMLElement>(`[data-file-delete="${next.original.file_uuid}"]`);
+      (el ?? choose.current)?.focus();
     } catch (e) {
       toast({ kind: 'error', text: `Could not delete ${f.original_name}: ${errorText(e)}` });
     }
@@ -91,7 +98,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
       data-testid={`drop-${field.field_uuid}`}
     >
       {groups.length > 0 && (
-        <ul className={isImage ? 'thumbs' : 'file-list'} aria-labelledby={labelId}>
+        <ul ref={list} className={isImage ? 'thumbs' : 'file-list'} aria-labelledby={labelId}>
           {groups.map(({ original, thumb }) => (
             <li key={original.file_uuid}>
               {isImage && (
@@ -150,6 +157,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
                 type="button"
                 className="link danger"
                 aria-label={`Delete ${original.original_name}`}
+                data-file-delete={original.file_uuid}
                 onClick={() => void remove(original)}
               >
                 Delete
@@ -172,6 +180,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
         <button
           type="button"
           className="link"
+          ref={choose}
           onClick={() => input.current?.click()}
           aria-label={`Choose ${isImage ? 'images' : 'files'} for ${field.name}`}
         >

@@ -45,10 +45,16 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
 
   const error = problem(draft);
 
+  // Whether something typed is unsaved is the draft store's answer, not `saved` of the last
+  // render: keys are handled before the re-render a save causes (Chromium runs input before
+  // timers), and Enter then Escape at once would read the old value, take the saved text for a
+  // draft, revert it and keep the focus; the blur after it would send the same edit twice.
+  const unsaved = () => draftOf(record, field.field_uuid) !== undefined;
+
   const commit = () => {
     editing.current = false;
     const value = current.current;
-    if (value === saved) return;
+    if (!unsaved()) return;
     if (problem(value)) return; // stays a draft, marked "Not saved"
     keepDraft(top, record, field.field_uuid, undefined, null);
     apply({
@@ -66,7 +72,7 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
       editing.current = false;
       // Nothing typed: Escape goes on to the pane, back to the list. A draft: the first Escape
       // takes it back and the focus stays in the field (blurring would leave it nowhere).
-      if (current.current === saved) return;
+      if (!unsaved()) return;
       e.preventDefault();
       e.stopPropagation();
       setDraft(saved);

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
+import { OdrApiError } from '../../../shared/client/odrClient';
 import { api, errorText } from './api';
 import { keys } from './queries';
 import { patchOption, patchScalar } from './recordPatch';
 import { createStore, useStore } from './store';
-import { toast } from '../ui/toasts';
+import { dismiss, isShown, toast } from '../ui/toasts';
 
 /** One change the user made, with what it replaced: enough to save it and to undo it. */
 export type Edit =
@@ -49,6 +50,41 @@ export interface Operation {
   label: string;
   undo: () => Promise<void>;
   redo: () => Promise<void>;
+  /**
+   * Records put back another way (the Trash panel): the step forgets them and answers true when
+   * nothing is left for its undo to do.
+   */
+  restoredElsewhere?: (uuids: string[]) => boolean;
+}
+
+/**
+ * An undo or redo that cannot happen, said in the user's words (no uuid, no rights paragraph).
+ * `drop`: it never can (its target is gone for good), so the step leaves the lists and the next
+ * Ctrl+Z reaches the step before it; otherwise the step stays to be tried again.
+ */
+export class UndoRefused extends Error {
+  constructor(
+    message: string,
+    readonly drop: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Why a step's request was refused, plainly: the service's own text names uuids and every rule of
+ * its rights check, which says nothing to someone who only pressed Ctrl+Z.
+ */
+export function refusal(e: unknown): UndoRefused {
+  if (e instanceof UndoRefused) return e;
+  if (e instanceof OdrApiError) {
+    if (e.status === 404)
+      return new UndoRefused('what it changed is no longer there (deleted since, here, in another window or by a sync)', true);
+    if (e.status === 403 || e.status === 401)
+      return new UndoRefused('you may no longer change it (your role on the dataset changed)', true);
+    if (e.status === 409) return new UndoRefused('what it changed has changed since (its dataset or parent record was deleted?)', false);
+  }
+  return new UndoRefused(errorText(e), false);
 }
 type Step = Edit | Operation;
 /**
@@ -66,6 +102,35 @@ function pushDone(step: Step) {
 
 export function pushOperation(op: Operation) {
   pushDone(op);
+}
+
+/** Takes a step off both lists: it cannot be undone or done again. */
+function dropStep(step: Step) {
+  history.set((h) => ({ undo: h.undo.filter((s) => s !== step), redo: h.redo.filter((s) => s !== step) }));
+}
+
+/**
+ * Records restored from the Trash panel: the delete steps that held them forget them, and a step
+ * left with nothing to put back leaves the undo list (its Ctrl+Z would only be refused).
+ */
+export function restoredElsewhere(uuids: string[]) {
+  for (const step of history.get().undo) if (step.kind === 'delete' && step.restoredElsewhere?.(uuids)) dropStep(step);
+}
+
+/**
+ * Shows `text` with an Undo button for `op`; the notice goes as soon as the step is no longer on
+ * the undo list (undone by Ctrl+Z or the toolbar, or dropped), so its Undo never answers
+ * "Nothing to undo".
+ */
+export function offerUndo(op: Operation, text: string, ms: number, undo: (op: Operation) => void) {
+  const id = toast({ kind: 'info', text, action: { label: 'Undo', run: () => undo(op) } }, ms);
+  const stop = history.subscribe(() => {
+    if (!isShown(id)) stop();
+    else if (!history.get().undo.includes(op)) {
+      stop();
+      dismiss(id);
+    }
+  });
 }
 
 const stepLabel = (s: Step) => (s.kind === 'value' || s.kind === 'option' ? `the change to ${s.field.name}` : s.label);
@@ -158,10 +223,24 @@ export async function holdingEvents<T>(run: () => Promise<T>): Promise<T> {
 /** A new edit, or one taken back (undo) or done again (redo): only new ones go on the undo list. */
 type Mode = 'do' | 'undo' | 'redo';
 
+/** Where a failed undo or redo puts its step: back where it was, or off both lists when it never can succeed. */
+function settleFailed(step: Step, dir: 'undo' | 'redo', drop: boolean) {
+  if (drop) return dropStep(step);
+  history.set((x) =>
+    dir === 'undo'
+      ? { undo: capped([...x.undo.filter((s) => s !== step), step]), redo: x.redo.filter((s) => s !== step) }
+      : { undo: x.undo.filter((s) => s !== step), redo: capped([...x.redo.filter((s) => s !== step), step]) },
+  );
+}
+
+function refusedToast(dir: 'undo' | 'redo', step: Step, r: UndoRefused) {
+  toast({ kind: 'error', text: `Cannot ${dir} ${stepLabel(step)}: ${r.message}.${r.drop ? ' It is off the undo list.' : ''}` });
+}
+
 function useApply(qc: QueryClient) {
   return useMutation({
     mutationKey: ['edit'],
-    mutationFn: async ({ edit }: { edit: Edit; mode: Mode; prev: OdrRecord | undefined }) => send(edit),
+    mutationFn: async ({ edit }: { edit: Edit; mode: Mode; prev: OdrRecord | undefined; step?: Edit }) => send(edit),
     onMutate: async ({ edit, prev }) => {
       setStatus(edit, { state: 'saving', at: performance.now() });
       await qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
@@ -170,15 +249,24 @@ function useApply(qc: QueryClient) {
       if (now) qc.setQueryData(keys.record(edit.top), optimistic(now, edit));
       return { prev };
     },
-    onError: (err, { edit }, ctx) => {
+    onError: (err, { edit, mode, step }, ctx) => {
       if (ctx?.prev) qc.setQueryData(keys.record(edit.top), ctx.prev);
+      if (mode !== 'do' && step) {
+        // An undo or redo whose record went away or changed under it: said plainly, once.
+        const r = refusal(err);
+        setStatus(edit, { state: 'error', at: performance.now(), message: r.message });
+        settleFailed(step, mode, r.drop);
+        refusedToast(mode, step, r);
+        return;
+      }
       const message = errorText(err);
       setStatus(edit, { state: 'error', at: performance.now(), message });
       toast({ kind: 'error', text: `Not saved — ${edit.field.name}: ${message}. The previous value is back.` });
     },
-    onSuccess: (_r, { edit, mode }) => {
+    onSuccess: (_r, { edit, mode, step }) => {
       setStatus(edit, { state: 'saved', at: performance.now() });
       if (mode === 'do') pushDone(edit);
+      else if (step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
     },
     onSettled: (_r, _e, { edit }) => {
       inFlight--;
@@ -194,13 +282,13 @@ export function useEdits() {
   // The optimistic copy goes into the cache in the same event as the click or key: the mutation
   // starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
-    (edit: Edit, mode: Mode) => {
+    (edit: Edit, mode: Mode, step?: Edit) => {
       inFlight++;
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
       const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
       if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
-      m.mutate({ edit, mode, prev });
+      m.mutate({ edit, mode, prev, step });
     },
     [m, qc],
   );
@@ -211,6 +299,8 @@ export function useEdits() {
     void qc.invalidateQueries({ queryKey: ['history'] });
     void qc.invalidateQueries({ queryKey: keys.datasets });
     void qc.invalidateQueries({ queryKey: keys.sync });
+    // An open Trash panel: a delete undone or done again changes what it lists.
+    void qc.invalidateQueries({ queryKey: keys.recordTrash });
   }, [qc]);
 
   /** Moves the newest step of one list to the other and runs it backwards (undo) or forwards (redo). */
@@ -229,8 +319,7 @@ export function useEdits() {
       );
       const verb = dir === 'undo' ? 'Undid' : 'Redid';
       if (step.kind === 'value' || step.kind === 'option') {
-        for (const e of dir === 'undo' ? inverse(step) : [step]) run(e, dir);
-        toast({ kind: 'info', text: `${verb} ${stepLabel(step)}` }, 3000);
+        for (const e of dir === 'undo' ? inverse(step) : [step]) run(e, dir, step);
         return;
       }
       (dir === 'undo' ? step.undo() : step.redo()).then(
@@ -239,13 +328,10 @@ export function useEdits() {
           refreshAll();
         },
         (e: unknown) => {
-          // It did not happen: the step goes back where it was.
-          history.set((x) =>
-            dir === 'undo'
-              ? { undo: capped([...x.undo, step]), redo: x.redo.filter((s) => s !== step) }
-              : { undo: x.undo.filter((s) => s !== step), redo: capped([...x.redo, step]) },
-          );
-          toast({ kind: 'error', text: `Could not ${dir} ${step.label}: ${errorText(e)}` });
+          // It did not happen: the step goes back where it was, or off the lists when it never can.
+          const r = refusal(e);
+          settleFailed(step, dir, r.drop);
+          refusedToast(dir, step, r);
           refreshAll();
         },
       );

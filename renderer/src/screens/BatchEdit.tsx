@@ -5,7 +5,7 @@ import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/s
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { choicesOf } from '../lib/choices';
 import { batchEdit, errorText } from '../lib/api';
-import { holdingEvents, pushOperation, useEdits, type Operation } from '../lib/edits';
+import { holdingEvents, offerUndo, pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import { keys } from '../lib/queries';
 import { DialogActions, Modal } from '../ui/Dialog';
@@ -112,23 +112,20 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
       void qc.invalidateQueries({ queryKey: keys.datasets });
       void qc.invalidateQueries({ queryKey: keys.sync });
     };
+    let failed: unknown = null;
     try {
       await inChunks(dataset, records, change, setDone, before);
-      toast(
-        {
-          kind: 'info',
-          text: `Set ${planned.label} (${before.length.toLocaleString()} changed)`,
-          action: { label: 'Undo', run: () => undoStep(op) },
-        },
-        8000,
-      );
     } catch (e) {
-      toast({
-        kind: 'error',
-        text: `Batch edit stopped: ${errorText(e)}. ${before.length.toLocaleString()} records had changed before; Ctrl+Z takes them back.`,
-      });
+      failed = e;
     }
     if (before.length) pushOperation(op);
+    if (failed)
+      toast({
+        kind: 'error',
+        text: `Batch edit stopped: ${errorText(failed)}. ${before.length.toLocaleString()} records had changed before; Ctrl+Z takes them back.`,
+      });
+    else if (before.length) offerUndo(op, `Set ${planned.label} (${before.length.toLocaleString()} changed)`, 8000, undoStep);
+    else toast({ kind: 'info', text: `Set ${planned.label}: every record held it already, nothing changed` });
     refresh();
     onClose();
   };

@@ -10,7 +10,7 @@ import { DeleteDatasetButton } from './DeleteDataset';
 import { Time } from '../ui/Time';
 import { countOf } from '../lib/numbers';
 import { toast } from '../ui/toasts';
-import { pushOperation, useEdits } from '../lib/edits';
+import { offerUndo, pushOperation, useEdits } from '../lib/edits';
 import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { firstNames } from '../lib/namedRecords';
 import { namedList } from '../lib/namedList';
@@ -85,6 +85,7 @@ export function DatasetScreen({
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [total, setTotal] = useState<number | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
   /** The total is a lower bound for now: the service's count stopped at its cap. */
   const [capped, setCapped] = useState(false);
   const onTotal = useCallback((n: number, atLeast: boolean) => {
@@ -261,6 +262,9 @@ export function DatasetScreen({
       danger: true,
     });
     if (!ok) return;
+    // The button that asked goes (the pane closes) or is disabled (no selection left): the focus
+    // goes to the list, on the row that takes the deleted one's place.
+    focusGrid();
     setPending((p) => new Set([...p, ...uuids]));
     setSelected(new Set());
     if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
@@ -269,7 +273,7 @@ export function DatasetScreen({
     refresh();
     if (op) pushOperation(op);
     if (error) toast({ kind: 'error', text: `Not ${op ? 'all ' : ''}deleted: ${errorText(error)}` });
-    else if (op) toast({ kind: 'info', text: `Deleted ${what}`, action: { label: 'Undo', run: () => undoStep(op) } }, UNDO_TOAST_MS);
+    else if (op) offerUndo(op, `Deleted ${what}`, UNDO_TOAST_MS, undoStep);
   };
 
   const step = (by: number) => {
@@ -439,6 +443,10 @@ export function DatasetScreen({
                 {longestCount(summary.records)}
               </span>
             </span>
+            {/* A refused search is said at once (the list shows it too, where a grid allows no alert). */}
+            <span className="sr-only" role="alert" data-testid="search-refused">
+              {refused ? `Search refused: ${refused}` : ''}
+            </span>
             {capped && (
               // The service stops counting at its cap; the whole count is a deliberate, slower ask.
               <button
@@ -519,6 +527,7 @@ export function DatasetScreen({
                 onPick={onPick}
                 onActiveRecord={onActiveRecord}
                 onTotal={onTotal}
+                onRefused={setRefused}
                 askExact={askExact}
                 onOpen={(i, uuid) => {
                   onPick(i, uuid, {});

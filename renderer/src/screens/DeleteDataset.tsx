@@ -7,6 +7,7 @@ import { formatBytes } from '../lib/bytes';
 import { keys } from '../lib/queries';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
+import { focusWelcome } from './Welcome';
 
 const childNames = (t: Template): string[] => t.related_databases.flatMap((c) => [c.name, ...childNames(c)]);
 
@@ -36,6 +37,7 @@ export function DeleteDatasetButton({ summary, tpl, onDeleted }: { summary: Data
     try {
       await deleteDataset(summary.uuid);
       toast({ kind: 'info', text: `Deleted ${summary.name}; it is in the Trash for 30 days.` });
+      focusWelcome();
       onDeleted();
       await Promise.all([qc.invalidateQueries({ queryKey: keys.datasets }), qc.invalidateQueries({ queryKey: keys.trash })]);
     } catch (e) {

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import type { SearchView } from '../../../shared/schemas/view';
 import { errorText, startExport } from '../lib/api';
@@ -41,6 +41,19 @@ export function ExportDialog({
   const { data: jobs = [] } = useJobs();
   const job = jobs.find((j) => j.id === jobId);
   const link = job ? exportDownload(job) : null;
+  // Export disables itself once started, then gives way to Download: the focus follows it, to the
+  // progress while the job runs and to Download when it is ready, unless it went elsewhere.
+  const progress = useRef<HTMLDivElement>(null);
+  const download = useRef<HTMLAnchorElement>(null);
+  const ready = link !== null;
+  const started = job !== undefined;
+  useEffect(() => {
+    const at = document.activeElement;
+    const lost = !at || at === document.body || at === progress.current || (at instanceof HTMLButtonElement && at.disabled);
+    if (!lost) return;
+    if (ready) download.current?.focus();
+    else if (started) progress.current?.focus();
+  }, [ready, started]);
 
   const start = async () => {
     setError('');
@@ -84,7 +97,7 @@ export function ExportDialog({
         </label>
       </div>
       {job && (
-        <div className="export-progress" role="status">
+        <div ref={progress} className="export-progress" role="status" tabIndex={-1}>
           <progress max={100} value={percent(job)} aria-label="Export progress" aria-valuetext={`${percent(job)} %`} />
           <span>
             {job.state === 'running' ? `${percent(job)} %` : job.state === 'complete' ? 'Ready' : `Export ${job.state}`}
@@ -102,7 +115,7 @@ export function ExportDialog({
         primary={link ? undefined : { label: 'Export', disabled: jobId !== null, onClick: () => void start() }}
       >
         {link && (
-          <a className="button primary" href={link.href} download={link.name}>
+          <a ref={download} className="button primary" href={link.href} download={link.name}>
             Download
           </a>
         )}

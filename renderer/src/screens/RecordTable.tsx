@@ -209,6 +209,7 @@ export function RecordTable({
   onOpen,
   onActiveRecord,
   onTotal,
+  onRefused,
   askExact,
   onSelectAll,
   onEscape,
@@ -232,6 +233,8 @@ export function RecordTable({
   onActiveRecord: (i: number, uuid: string) => void;
   /** `capped`: `n` is a lower bound (the service stopped counting); the exact figure follows. */
   onTotal: (n: number, capped: boolean) => void;
+  /** Why the service refused the search (null: it did not), for the screen's live region. */
+  onRefused: (why: string | null) => void;
   /** Bumped to ask for the exact count of a capped total (Next past the lower bound). */
   askExact: number;
   onSelectAll: (on: boolean) => void;
@@ -279,6 +282,8 @@ export function RecordTable({
   useEffect(() => {
     if (counted) onTotal(total, capped);
   }, [counted, total, capped, onTotal]);
+  const refused = first.error ? errorText(first.error) : null;
+  useEffect(() => onRefused(refused), [refused, onRefused]);
 
   // Past SCROLL_LIMIT the scroller's content is laid out shorter than the list and the
   // virtualizer reads the scroller through the scaling adapter (see scaledScroller).
@@ -518,9 +523,10 @@ export function RecordTable({
           </div>
         </div>
         {/* A search the service refuses (one that only excludes words) says why, not "no match". A
-            plain paragraph like the one below: a grid may own rows only, so no alert role here. */}
+            plain paragraph like the one below: a grid may own rows only, so the alert a screen reader
+            hears is the screen's (onRefused), outside the grid; this one is for the eye. */}
         {first.error ? (
-          <p className="empty" data-testid="search-error">
+          <p className="empty" data-testid="search-error" aria-hidden="true">
             <WholeWords text={errorText(first.error)} />
           </p>
         ) : null}

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SavedSearch, SearchView } from '../../../shared/schemas/view';
 import { deleteSavedSearch, errorText, saveSearch, savedSearches } from '../lib/api';
 import { hashOf } from '../lib/route';
@@ -18,7 +18,15 @@ export const useSavedSearches = (dataset: string) =>
 export function SavedSearches({ dataset }: { dataset: string }) {
   const qc = useQueryClient();
   const { data: searches = [] } = useSavedSearches(dataset);
+  const list = useRef<HTMLUListElement>(null);
   if (searches.length === 0) return null;
+  /** A deleted search's ✕ goes with it: the focus goes to the next search (else the one before), or to its dataset's link. */
+  const focusInstead = (s: SavedSearch) => {
+    const i = searches.findIndex((x) => x.id === s.id);
+    const next = searches[i + 1] ?? searches[i - 1];
+    const el = next ? list.current?.querySelector<HTMLElement>(`[data-saved-search="${next.id}"]`) : null;
+    (el ?? list.current?.parentElement?.querySelector<HTMLElement>(':scope > a'))?.focus();
+  };
   const remove = async (s: SavedSearch) => {
     const ok = await confirmDialog({
       title: `Delete the saved search “${s.name}”?`,
@@ -29,16 +37,21 @@ export function SavedSearches({ dataset }: { dataset: string }) {
     if (!ok) return;
     try {
       await deleteSavedSearch(s.id);
+      focusInstead(s);
       void qc.invalidateQueries({ queryKey: savedKey(dataset) });
     } catch (e) {
       toast({ kind: 'error', text: `Not deleted: ${errorText(e)}` });
     }
   };
   return (
-    <ul className="saved-searches" aria-label="Saved searches">
+    <ul ref={list} className="saved-searches" aria-label="Saved searches">
       {searches.map((s) => (
         <li key={s.id}>
-          <a href={hashOf({ dataset, view: 'records', search: String(s.id) })} title={`Open the saved search “${s.name}”`}>
+          <a
+            href={hashOf({ dataset, view: 'records', search: String(s.id) })}
+            data-saved-search={s.id}
+            title={`Open the saved search “${s.name}”`}
+          >
             <span aria-hidden="true">⌕ </span>
             {s.name}
           </a>

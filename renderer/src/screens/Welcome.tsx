@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ImportOdrButton } from '../jobs/ImportOdrButton';
 import { createSample, errorText } from '../lib/api';
 import { toast } from '../ui/toasts';
@@ -7,12 +7,26 @@ import { toast } from '../ui/toasts';
 const SAMPLE_SIZES = [500, 10_000, 100_000, 1_000_000, 2_000_000];
 
 /** First run (no datasets yet): import an ODR export, or generate a sample to look around. */
+let headingAsked = false;
+/** The dataset on screen was deleted (its Delete button with it): the screen after it takes the focus. */
+export const focusWelcome = () => {
+  headingAsked = true;
+};
+
 export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onStarted: () => void }) {
   const [size, setSize] = useState(500);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!headingAsked) return;
+    headingAsked = false;
+    heading.current?.focus();
+  }, []);
   if (hasDatasets) {
     return (
       <main className="main welcome">
-        <h1>Choose a dataset</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          Choose a dataset
+        </h1>
         <p className="muted">Pick a dataset on the left to browse and edit its records.</p>
       </main>
     );
@@ -21,7 +35,9 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
     p.then(onStarted, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
   return (
     <main className="main welcome">
-      <h1>Welcome to odr-desktop</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Welcome to odr-desktop
+      </h1>
       <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
       <div className="welcome-actions">
         <ImportOdrButton className="primary" onStarted={onStarted}>

@@ -20,6 +20,10 @@ const OPS: Record<string, string> = {
   create: 'Create record',
   create_child: 'Create child record',
   delete: 'Delete record',
+  converge: 'Send record',
+  file_upload: 'Upload file',
+  file_meta: 'File details',
+  file_delete: 'Delete file',
 };
 
 /**

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecordTrashEntry } from '../../../shared/schemas/local';
 import { errorText, recordTrash, restoreRecord } from '../lib/api';
+import { restoredElsewhere } from '../lib/edits';
 import { keys } from '../lib/queries';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
@@ -30,6 +31,8 @@ export function RecordTrashSection() {
     setFailed(null);
     try {
       await restoreRecord(e.record_uuid);
+      // Its delete's undo step has nothing left to put back: Ctrl+Z must not try.
+      restoredElsewhere([e.record_uuid]);
       toast({ kind: 'info', text: `Restored ${e.name}` });
       // A child shows in its top-level record and that record's dataset, which the entry does not name.
       const child = e.parent_uuid !== null;

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import type { TrashEntry } from '../../../shared/schemas/local';
 import { errorText, restoreTrash, trash } from '../lib/api';
 import { RecordTrashSection } from './RecordTrashSection';
@@ -16,6 +17,8 @@ import { toast } from '../ui/toasts';
 export function TrashPanel({ onClose }: { onClose: () => void }) {
   const entries = useQuery({ queryKey: keys.trash, queryFn: trash, staleTime: 0 });
   const qc = useQueryClient();
+  // A restored entry's button goes with it: the focus stays in the panel, on its Datasets heading.
+  const heading = useRef<HTMLHeadingElement>(null);
   const restore = async (e: TrashEntry) => {
     const ok = await confirmDialog({
       title: 'Restore dataset',
@@ -27,6 +30,7 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
       await restoreTrash(e.id);
       toast({ kind: 'info', text: `Restored ${e.name}` });
       await Promise.all([qc.invalidateQueries({ queryKey: keys.trash }), qc.invalidateQueries({ queryKey: keys.datasets })]);
+      heading.current?.focus();
     } catch (err) {
       toast({ kind: 'error', text: `Could not restore ${e.name}: ${errorText(err)}` });
     }
@@ -34,7 +38,9 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
   return (
     <SidePanel title="Trash" className="trash-panel" onClose={onClose}>
       {entries.isError && <p role="alert">Could not read the trash: {errorText(entries.error)}</p>}
-      <h3>Datasets</h3>
+      <h3 ref={heading} tabIndex={-1}>
+        Datasets
+      </h3>
       {entries.data?.length === 0 && <p className="muted">No dataset deleted in the last 30 days.</p>}
       <ul className="trash-list" aria-label="Deleted datasets">
         {(entries.data ?? []).map((e) => (

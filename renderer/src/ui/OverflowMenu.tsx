@@ -37,7 +37,8 @@ export function useOverflow(count: number, deps: unknown[]) {
       if (opt !== undefined) {
         if (c.offsetWidth) widths.current[Number(opt)] = c.offsetWidth;
       } else if (c.dataset.more !== undefined) more.current = c.offsetWidth;
-      else if (!c.classList.contains('spacer')) {
+      else if (!c.classList.contains('spacer') && getComputedStyle(c).position !== 'absolute') {
+        // (An absolutely placed child, such as a screen-reader-only alert, takes no room.)
         const min = parseFloat(getComputedStyle(c).minWidth);
         fixed += c.matches('input') && min > 0 ? min : c.offsetWidth;
         items++;

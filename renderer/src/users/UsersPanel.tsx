@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { DatasetSummary } from '../../../shared/schemas/local';
 import type { DatasetRole, PermissionName, UserSummary } from '../../../shared/schemas/users';
 import { createUser, errorText, listUsers, setRole, updateUser } from '../lib/api';
@@ -78,7 +78,11 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
             autoComplete="off"
             aria-invalid={existing ? true : undefined}
           />
-          {existing && <span className="field-error">{existing.email} is already a user; change them in the list below</span>}
+          {existing && (
+            <span className="field-error" role="alert">
+              {existing.email} is already a user; change them in the list below
+            </span>
+          )}
         </label>
         <label>
           First name
@@ -114,6 +118,7 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
 function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: DatasetSummary[]; onChanged: () => void }) {
   const [dataset, setDataset] = useState('');
   const [role, setRoleChoice] = useState<DatasetRole>('view');
+  const grantDataset = useRef<HTMLSelectElement>(null);
   const name = `${user.first_name} ${user.last_name}`.trim();
   const change = async (datasetUuid: string, datasetName: string, next: DatasetRole | null) => {
     const ok = await confirmDialog(
@@ -138,6 +143,8 @@ function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: D
         text: next === null ? `Revoked ${user.email} on ${datasetName}` : `Granted ${ROLE_LABEL[next]} to ${user.email}`,
       });
       onChanged();
+      // A revoked role's button goes with it: the focus goes on to granting one.
+      if (next === null) grantDataset.current?.focus();
     } catch (e) {
       toast({ kind: 'error', text: `Could not change the role: ${errorText(e)}` });
     }
@@ -204,7 +211,7 @@ function UserRow({ user, datasets, onChanged }: { user: UserSummary; datasets: D
             </ul>
           )}
           <div className="role-grant" role="group" aria-label={`Grant a role to ${user.email}`}>
-            <select aria-label="Dataset" value={dataset} onChange={(e) => setDataset(e.target.value)}>
+            <select ref={grantDataset} aria-label="Dataset" value={dataset} onChange={(e) => setDataset(e.target.value)}>
               <option value="">Dataset…</option>
               {datasets.map((d) => (
                 <option key={d.uuid} value={d.uuid}>
@@ -254,7 +261,11 @@ function PasswordInput({
         autoComplete="new-password"
         aria-invalid={problem ? true : undefined}
       />
-      {problem && <span className="field-error">{problem}</span>}
+      {problem && (
+        <span className="field-error" role="alert">
+          {problem}
+        </span>
+      )}
     </label>
   );
 }
