@@ -282,3 +282,46 @@ describeFixtures('import from the UI as a tracked job', () => {
     expect(recent.jobs.some((j) => j.id === jobId && j.job_type === 'import')).toBe(true);
   });
 });
+
+describe('a job names only datasets its reader may view (target_name)', () => {
+  it('a user without view rights gets the uuid back on every job answer, the owner the name', async () => {
+    const made = await t.admin.send('POST', '/dataset', { form: { template_uuid: SYNTH.dataset, dataset_name: 'Secret job target' } });
+    expect(made.status).toBe(200);
+    const secret = t.service.domain
+      .schema()
+      .topLevel()
+      .find((dt) => dt.name === 'Secret job target')!.uuid;
+    expect((await user.send('GET', `/dataset/${secret}`)).status).toBe(403);
+    const seen: TrackedJob[] = [];
+    const onJob = (e: { job: TrackedJob }) => void seen.push(e.job);
+    t.service.ctx.events.on('job', onJob);
+    try {
+      const body = { job_type: 'leak', target_entity: secret, total: 2, additional_data: null };
+      const mine = (await (await user.send('POST', '/job', { json: { job: body } })).json()) as TrackedJob;
+      expect(mine.target_name).toBe(secret);
+      const names = (jobs: TrackedJob[]) => jobs.filter((j) => j.id === mine.id).map((j) => j.target_name);
+      expect(names((await user.runningJobs(['leak'])).jobs)).toEqual([secret]);
+      expect((await user.jobStatus(mine.id, 1)).target_name).toBe(secret);
+      const local = await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${user.token}` } });
+      expect(names(((await local.json()) as { jobs: TrackedJob[] }).jobs)).toEqual([secret]);
+      expect((await user.completeJob(mine.id)).target_name).toBe(secret);
+      const done = await user.send('GET', '/jobs/completed/leak/5');
+      expect(names(((await done.json()) as { jobs: TrackedJob[] }).jobs)).toEqual([secret]);
+
+      // PUT /job takes any job id: the caller's view names it, not the owner's.
+      const theirs = await t.admin.createJob({ ...body, target_entity: 'x' }, apiToken);
+      expect(theirs.target_name).toBe('x');
+      const put = await user.send('PUT', '/job', {
+        json: { ...upd({ ...body, additional_data: '{}', id: theirs.id, current: 1 }), user_email: USER.email },
+      });
+      expect(put.status, await put.clone().text()).toBe(200);
+      expect(((await put.json()) as TrackedJob).target_name).toBe(secret);
+      expect((await t.admin.jobStatus(theirs.id, 0, apiToken)).target_name).toBe('Secret job target');
+      // Events go to the job's owner and carry the owner's view.
+      expect(names(seen)).toContain(secret);
+      expect(seen.filter((j) => j.id === theirs.id).at(-1)!.target_name).toBe('Secret job target');
+    } finally {
+      t.service.ctx.events.off('job', onJob);
+    }
+  });
+});

@@ -33,7 +33,7 @@ export class Domain {
     this.log = new ChangeLog(ctx);
     this.reader = new RecordReader(ctx);
     this.writes = new GroupCommit(ctx);
-    this.jobs = new Jobs(ctx);
+    this.jobs = new Jobs(ctx, (id) => this.users.get(id));
     this.search = new SearchIndex(ctx);
     this.table = new RecordTable(this, this.search);
     this.lists = new RecordLists(this);

@@ -1,6 +1,7 @@
 import type { JobResponse, JobState, PhpDate, TrackedJob } from '../../../shared/schemas/job.js';
-import type { Ctx } from './context.js';
 import { OdrError, notFound } from './errors.js';
+import { nowStamp, type Ctx } from './context.js';
+import { canViewDatatype } from './permissions.js';
 import type { User } from './users.js';
 import { jobStore, type JobRow } from '../store/jobs.js';
 
@@ -26,7 +27,8 @@ function stateOf(r: JobRow): JobState {
   return 'running';
 }
 
-export function trackedJob(r: JobRow): TrackedJob {
+/** `targetName`: target_entity as this reader may see it (see Jobs.targetName). */
+export function trackedJob(r: JobRow, targetName: string): TrackedJob {
   let data: unknown;
   try {
     data = JSON.parse(r.additional_data);
@@ -43,7 +45,7 @@ export function trackedJob(r: JobRow): TrackedJob {
     viewed: php(r.viewed),
     additional_data: data,
     target_entity: r.target_entity,
-    target_name: r.target_name,
+    target_name: targetName,
     state: stateOf(r),
     error: r.error,
   };
@@ -66,8 +68,27 @@ export interface JobUpdate extends JobFields {
 export class Jobs {
   private readonly rows: ReturnType<typeof jobStore>;
 
-  constructor(private readonly ctx: Ctx) {
+  /** `userById` resolves a job's owner, whose view names the target in the job's events. */
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly userById: (id: number) => User | undefined,
+  ) {
     this.rows = jobStore(ctx.db);
+  }
+
+  /**
+   * Service jobs on a dataset (thumbnails, downloads) carry its uuid; people read its name. Any
+   * caller may set target_entity (POST/PUT /job), so the name is given only to a reader who may
+   * view that dataset: anyone else gets the uuid back as it was sent.
+   */
+  private targetName(r: JobRow, reader: User | undefined): string {
+    const dt = this.ctx.schema.get().datatypesByUuid.get(r.target_entity);
+    return dt && reader && canViewDatatype(reader, dt, nowStamp(this.ctx)) ? dt.name : r.target_entity;
+  }
+
+  /** The job as `reader` may see it. */
+  private as(reader: User | undefined, r: JobRow): TrackedJob {
+    return trackedJob(r, this.targetName(r, reader));
   }
 
   private now(): string {
@@ -85,10 +106,12 @@ export class Jobs {
     return r;
   }
 
-  private changed(r: JobRow): TrackedJob {
-    const j = trackedJob(r);
+  /** Tells the job's owner (events go to its owner only); answers as `reader` may see it. */
+  private changed(r: JobRow, reader?: User): TrackedJob {
+    const owner = this.userById(r.user_id);
+    const j = this.as(owner, r);
     this.ctx.events.emit('job', { id: r.id, userId: r.user_id, job: j });
-    return j;
+    return reader === undefined || reader.id === r.user_id ? j : this.as(reader, r);
   }
 
   private reload(id: number): JobRow {
@@ -107,11 +130,11 @@ export class Jobs {
       additionalData: JSON.stringify(f.additional_data ?? null),
       at,
     });
-    return this.changed(this.reload(id));
+    return this.changed(this.reload(id), user);
   }
 
   /** PUT /job: any job id (no ownership check, as on the real server); final jobs stay final. */
-  update(u: JobUpdate): TrackedJob {
+  update(reader: User, u: JobUpdate): TrackedJob {
     const r = this.row(u.id);
     if (!r) throw notFound('Tracked job');
     if (r.completed || r.failed) throw new OdrError(409, `Job ${u.id} is already ${stateOf(r)}; it can no longer change`);
@@ -130,7 +153,7 @@ export class Jobs {
       viewed,
       at,
     });
-    return this.changed(this.reload(u.id));
+    return this.changed(this.reload(u.id), reader);
   }
 
   /** POST /worker/job: one finished unit of work for any job id. */
@@ -154,19 +177,19 @@ export class Jobs {
       const n = this.units(id);
       if (n > 0 && n !== r.current) {
         this.rows.setCurrent(id, n, this.now());
-        return this.changed(this.reload(id));
+        return this.changed(this.reload(id), user);
       }
     }
-    return trackedJob(r);
+    return this.as(user, r);
   }
 
   /** GET /job/complete/{id}: current := units padded up to total; complete when current == total. */
   complete(user: User, id: number): TrackedJob {
     const r = this.own(user, id);
-    if (r.completed || r.failed) return trackedJob(r);
+    if (r.completed || r.failed) return this.as(user, r);
     const current = Math.max(this.units(id), r.current, r.total);
     this.rows.complete(id, current, this.now());
-    return this.changed(this.reload(id));
+    return this.changed(this.reload(id), user);
   }
 
   /** GET /job/cancel/{id}: always `{deleted: true}`, as on the real server. */
@@ -185,21 +208,21 @@ export class Jobs {
 
   /** GET /jobs/{a|b}: the user's running jobs of those types. */
   running(user: User, types: string[]): TrackedJob[] {
-    return this.rows.running(user.id, types).map(trackedJob);
+    return this.rows.running(user.id, types).map((r) => this.as(user, r));
   }
 
   /** GET /jobs/completed/{type}/{count}: newest first. */
   completed(user: User, types: string[], count: number): TrackedJob[] {
-    return this.rows.completed(user.id, types, count).map(trackedJob);
+    return this.rows.completed(user.id, types, count).map((r) => this.as(user, r));
   }
 
   /** Recent jobs of every type (the UI's jobs panel): running first, then the newest. */
   recent(user: User, limit: number): TrackedJob[] {
-    return this.rows.recent(user.id, limit).map(trackedJob);
+    return this.rows.recent(user.id, limit).map((r) => this.as(user, r));
   }
 
   get(user: User, id: number): TrackedJob {
-    return trackedJob(this.own(user, id));
+    return this.as(user, this.own(user, id));
   }
 
   // The service's own long operations.

@@ -17,8 +17,6 @@ export interface JobRow {
   error: string | null;
   cancelled: string | null;
   updated: string;
-  /** target_entity as a person reads it: the dataset's name when it is a dataset uuid. */
-  target_name: string;
 }
 
 export interface NewJobRow {
@@ -44,11 +42,10 @@ export interface JobRowUpdate {
 }
 
 /**
- * A job row with its target in words: service jobs on a dataset (thumbnails, file downloads)
- * name it by uuid, and the dataset's name is read here in the same statement, never per row.
+ * A job row. Its target's name is not read here: the domain names a dataset only to a user who
+ * may view it (the schema cache holds both the name and the permission facts).
  */
-const JOB_ROW = `SELECT jobs.*, COALESCE(d.name, jobs.target_entity) AS target_name
-  FROM jobs LEFT JOIN datatypes d ON d.uuid = jobs.target_entity`;
+const JOB_ROW = 'SELECT jobs.* FROM jobs';
 
 /** The `jobs` and `job_units` tables. */
 export const jobStore = perConnection((db: Db) => {

@@ -44,12 +44,14 @@ export const searchSkipsStore = perConnection((db: Db) => {
   };
 
   // Bodies that are not plain ASCII are tokenized by FTS5 itself, with the index's own tokenizer:
-  // a scratch table in this connection's temp schema, emptied after each use.
+  // a scratch table in this connection's temp schema, emptied after each use. It is created on
+  // every use: keep() runs in reindex's transaction, and a rollback of the one that created it
+  // drops it again (the cached statements re-prepare against the new table).
   let scratch: { ins: Statement<[string]>; terms: Statement<[], string>; clear: Statement<[]> } | null = null;
   const ftsTokens = (bodies: string[]): string[] => {
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokenize USING fts5(body, content='', tokenize='${SEARCH_TOKENIZE}');
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokenize_rows USING fts5vocab(temp, search_tokenize, 'row');`);
     if (!scratch) {
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokenize USING fts5(body, content='', tokenize='${SEARCH_TOKENIZE}');
-        CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_tokenize_rows USING fts5vocab(temp, search_tokenize, 'row');`);
       scratch = {
         ins: db.prepare<[string]>('INSERT INTO temp.search_tokenize (body) VALUES (?)'),
         terms: db.prepare<[], string>('SELECT term FROM temp.search_tokenize_rows').pluck(),

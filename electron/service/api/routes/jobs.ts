@@ -25,8 +25,8 @@ export function jobRoutes(d: Domain) {
 
   app.put('/job', async (c) => {
     const body = await parsedJson(c, JobUpdateBody);
-    d.users.actAs(c.get('user'), body.user_email);
-    return c.json(jobResponse(d.jobs.update(body.job)));
+    const user = d.users.actAs(c.get('user'), body.user_email);
+    return c.json(jobResponse(d.jobs.update(user, body.job)));
   });
 
   app.post('/worker/job', async (c) => {
