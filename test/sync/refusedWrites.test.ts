@@ -19,7 +19,7 @@ let gate: Awaited<ReturnType<typeof gateProxy>>;
 let remoteId: number;
 
 attachedPair(
-  6,
+  9,
   (p) => {
     ({ remote, local, remoteId } = p);
     gate = p.gate!;
@@ -160,5 +160,61 @@ describe('an operation the server refuses', () => {
     expect(value(here, INT)).toBe(783);
     expect(fileOf(await remote.client.record(rec))._file_metadata?._quality).not.toBe('3');
     expect(parkedOf(rec)).toMatchObject([{ op: 'file_meta' }]);
+  });
+});
+
+// A refused edit the user then replaced with a newer one that went through: the newer one is what
+// here holds, so a later pull that replaces the record takes the server's changes and never writes
+// the refused value back (review 6, finding 1).
+describe('a refused edit replaced by a newer accepted one', () => {
+  it('a value: the refusal is no longer listed, and a later server change of the field applies here', async () => {
+    const rec = SYNTH.record(6);
+    await local.admin.setValue(rec, TEXT, 'refused once');
+    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    expect(parkedOf(rec)).toHaveLength(1);
+    await local.admin.setValue(rec, TEXT, 'sent the second time');
+    await run();
+    expect(value(await remote.client.record(rec), TEXT)).toBe('sent the second time');
+    await remote.client.setValue(rec, TEXT, 'changed on the server later');
+    await run();
+    expect(value(await local.admin.record(rec), TEXT)).toBe('changed on the server later');
+    expect(local.service.sync.conflicts().filter((c) => c.record_uuid === rec)).toEqual([]);
+    expect(parkedOf(rec)).toEqual([]);
+  });
+
+  it('an option: unselected again and sent, it stays unselected after a server change of the field', async () => {
+    const rec = SYNTH.record(7);
+    const start = sel(await local.admin.record(rec), MS);
+    const [x, y] = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).filter((o) => !start.includes(o));
+    await local.admin.setOption(rec, MS, x!, true);
+    await refusedRun((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
+    await local.admin.setOption(rec, MS, x!, false);
+    await run();
+    await remote.client.setOption(rec, MS, y!, true);
+    await run();
+    const here = sel(await local.admin.record(rec), MS);
+    expect(here).toContain(y);
+    expect(here).not.toContain(x);
+    expect(parkedOf(rec)).toEqual([]);
+  });
+
+  it('a public date: set again and sent, a later server change of it applies here', async () => {
+    const rec = SYNTH.record(8);
+    const setPublic = (public_date: string) =>
+      local.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: rec, public_date });
+    await setPublic('2036-01-01 00:00:00');
+    await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
+    await setPublic('2035-01-01 00:00:00');
+    await run();
+    expect((await remote.client.record(rec))._record_metadata._public_date).toBe('2035-01-01 00:00:00');
+    await remote.client.setPublic({
+      user_email: ADMIN.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: rec,
+      public_date: '2037-01-01 00:00:00',
+    });
+    await run();
+    expect((await local.admin.record(rec))._record_metadata._public_date).toBe('2037-01-01 00:00:00');
+    expect(parkedOf(rec)).toEqual([]);
   });
 });

@@ -51,6 +51,12 @@ export const syncOutbox = perConnection((db: Db) => {
        ON CONFLICT (record_uuid, op, field_uuid, item_uuid) WHERE state = 'pending'
        DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL, rev = rev + 1`,
     ),
+    // A newer edit of the same value, option or public date replaces a refused one: it leaves
+    // "needs attention" and a pull no longer writes it back (sync/pull.ts keepRefused).
+    closeRefused: db.prepare<[string, string, string, string]>(
+      `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND op = ? AND field_uuid = ? AND item_uuid = ?
+         AND state = 'parked' AND op IN ('value', 'option', 'public')`,
+    ),
     pendingCreate: db
       .prepare<[string], number>(
         `SELECT id FROM sync_outbox WHERE record_uuid = ? AND op IN ('create', 'create_child') AND state = 'pending'`,
@@ -97,8 +103,11 @@ export const syncOutbox = perConnection((db: Db) => {
   return {
     /** Local edits after `seq`, oldest first, at most `limit`. */
     localChanges: (seq: number, limit: number) => s.localChanges.all(seq, limit),
-    /** Adds an operation; a pending one for the same target takes the new payload. */
-    upsert: (e: OutboxEntry) => void s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at),
+    /** Adds an operation; a pending one for the same target takes the new payload, a refused one is closed. */
+    upsert: (e: OutboxEntry) => {
+      s.closeRefused.run(e.record, e.op, e.field, e.item);
+      s.upsert.run(e.dataset, e.record, e.top, e.op, e.field, e.item, e.payload, e.at);
+    },
     hasPendingCreate: (record: string) => s.pendingCreate.get(record) !== undefined,
     /** Drops a record's delete that is not done (waiting, or refused); whether there was one. */
     dropUndoneDelete: (record: string) => s.dropUndoneDelete.run(record).changes > 0,

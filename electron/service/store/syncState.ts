@@ -301,7 +301,8 @@ export class SyncState {
    */
   pendingFieldKeys(top: string): Set<string> {
     const rows = this.q(
-      `SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ? AND state IN ('pending', 'conflict', 'parked')`,
+      `SELECT record_uuid, field_uuid FROM sync_outbox WHERE top_record_uuid = ?
+        AND (state IN ('pending', 'conflict') OR (state = 'parked' AND undone = 0))`,
     ).all(top) as { record_uuid: string; field_uuid: string }[];
     return new Set(rows.map((r) => `${r.record_uuid}|${r.field_uuid}`));
   }
@@ -322,13 +323,18 @@ export class SyncState {
   /**
    * The value, option and public-date edits under a top-level record that the server refused,
    * oldest first: a pull that replaces the record with the server's copy writes them again here.
+   * One a newer operation on the same target replaced, or parked before that rule (`undone`,
+   * migration 024), is left out: writing it would bring back a value the user moved on from.
    */
   refusedEdits(
     top: string,
   ): { op: string; dataset_uuid: string; record_uuid: string; field_uuid: string; item_uuid: string; payload: string | null }[] {
     return this.q(
-      `SELECT op, dataset_uuid, record_uuid, field_uuid, item_uuid, payload FROM sync_outbox
-        WHERE top_record_uuid = ? AND state = 'parked' AND op IN ('value', 'option', 'public') ORDER BY id`,
+      `SELECT op, dataset_uuid, record_uuid, field_uuid, item_uuid, payload FROM sync_outbox o
+        WHERE top_record_uuid = ? AND state = 'parked' AND undone = 0 AND op IN ('value', 'option', 'public')
+          AND NOT EXISTS (SELECT 1 FROM sync_outbox n WHERE n.record_uuid = o.record_uuid AND n.op = o.op
+            AND n.field_uuid = o.field_uuid AND n.item_uuid = o.item_uuid AND n.id > o.id)
+        ORDER BY id`,
     ).all(top) as {
       op: string;
       dataset_uuid: string;
@@ -429,11 +435,11 @@ export class SyncLedger {
     ).run(record, field);
   }
 
-  /** The record's unsent or conflicting public-date operations are dropped ("keep theirs"). */
+  /** The record's unsent, conflicting or refused public-date operations are dropped ("keep theirs"). */
   dropPublicOps(record: string): void {
-    this.q(`UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND op = 'public' AND state IN ('pending', 'conflict')`).run(
-      record,
-    );
+    this.q(
+      `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND op = 'public' AND state IN ('pending', 'conflict', 'parked')`,
+    ).run(record);
   }
 
   /** Puts the record's conflicting public-date operation back in the queue, leased on `over`. */

@@ -21,6 +21,7 @@ import searchTermInstances from './020_search_term_instances.js';
 import recordTrashChildren from './021_record_trash_children.js';
 import recordTrashAncestors from './022_record_trash_ancestors.js';
 import searchSkips from './023_search_skips.js';
+import syncOutboxUndone from './024_sync_outbox_undone.js';
 
 export interface Migration {
   version: number;
@@ -53,4 +54,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 21, name: 'record_trash_children', sql: recordTrashChildren },
   { version: 22, name: 'record_trash_ancestors', sql: recordTrashAncestors },
   { version: 23, name: 'search_skips', sql: searchSkips },
+  { version: 24, name: 'sync_outbox_undone', sql: syncOutboxUndone },
 ];
