@@ -3,7 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { copyFileNotedSync, DirSyncs, syncDir, writeFileDurableSync } from '../../electron/service/domain/files/durableFs.js';
+import { BlobStore } from '../../electron/service/domain/files/blobStore.js';
+import { placeBlob, placeBuffer } from '../../electron/service/domain/files/ingest.js';
+import type { Ctx } from '../../electron/service/domain/context.js';
 
 const hasStrace = process.platform === 'linux' && spawnSync('strace', ['-V']).status === 0;
 if (!hasStrace) console.log('skip: durableFs directory-sync trace needs strace on Linux (apt install strace); not found here');
@@ -67,6 +72,32 @@ describe('durable files', () => {
     expect(rounds.map((r) => r.sort())).toEqual([['.', 'a', 'a/b'], ['a/b']]);
     await dirs.flush();
     expect(rounds).toHaveLength(2);
+  });
+
+  // Another writer's rename can finish before its continuation notes the directory; a writer
+  // finding the bytes already in place must note it too, or its flush may not wait for that sync.
+  it('a writer whose bytes are already at their address still notes their directory', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'odr-durable-exists-'));
+    // The blob store needs only its data directory here (no database is read).
+    const blobs = new BlobStore({ dataDir: root } as unknown as Ctx);
+    const pending = () => [...(blobs.dirs as unknown as { pending: Set<string> }).pending];
+    const bytes = Buffer.from('already here');
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    mkdirSync(blobs.dirOf(hash), { recursive: true });
+    writeFileSync(blobs.pathOf(hash), bytes);
+
+    const tmp = blobs.tmpPath('staged');
+    writeFileSync(tmp, bytes);
+    expect(await placeBlob(blobs, { tmp, hash, size: bytes.length })).toBe(blobs.pathOf(hash));
+    expect(existsSync(tmp)).toBe(false);
+    expect(pending()).toEqual([blobs.dirOf(hash)]);
+    await blobs.dirs.flush();
+    expect(pending()).toEqual([]);
+
+    expect(await placeBuffer(blobs, bytes)).toEqual({ hash, size: bytes.length });
+    expect(pending()).toEqual([blobs.dirOf(hash)]);
+    await blobs.dirs.flush();
+    blobs.release([hash, hash]);
   });
 
   // A power cut cannot be staged in a test; what can be seen is that the directory holding each

@@ -4,7 +4,7 @@ import type { Domain } from '../domain/domain.js';
 import { OdrError } from '../domain/errors.js';
 import type { BlobStore } from '../domain/files/blobStore.js';
 import { probeImage, thumbnail } from '../domain/files/images.js';
-import { placeBlob, placeBuffer, stage, type Staged } from '../domain/files/ingest.js';
+import { PULL_STAGE_BUFFER, placeBlob, placeBuffer, stage, type Staged } from '../domain/files/ingest.js';
 import type { JobReporter } from '../domain/jobRunner.js';
 import type { FileRow } from '../store/rows.js';
 import { syncFileStore, type SyncFileStore } from '../store/syncFiles.js';
@@ -127,7 +127,7 @@ export class FileFetcher {
       }
     }
     try {
-      return await stage(this.blobs, chunks(), Number.MAX_SAFE_INTEGER);
+      return await stage(this.blobs, chunks(), Number.MAX_SAFE_INTEGER, PULL_STAGE_BUFFER);
     } catch (e) {
       await reader.cancel().catch(() => undefined);
       throw refused(`the download broke off (${(e as Error).message})`);

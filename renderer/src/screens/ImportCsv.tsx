@@ -163,7 +163,9 @@ export function ImportCsv({ dataset, name, onClose }: { dataset: string; name: s
               ? `Importing… ${job ? percent(job) : 0} %`
               : job.state === 'complete' && result?.success
                 ? `Imported ${result.data.imported.toLocaleString()} of ${result.data.total.toLocaleString()} rows; ${result.data.failed_rows.toLocaleString()} refused.`
-                : `The import ${job.state === 'cancelled' ? 'was cancelled' : JOB_STATE_LABELS[job.state].toLowerCase()}${job.error ? `: ${job.error}` : ''}.`}
+                : job.state === 'complete'
+                  ? 'The import ended, but its summary could not be read: check the records in the dataset.'
+                  : `The import ${job.state === 'cancelled' ? 'was cancelled' : JOB_STATE_LABELS[job.state].toLowerCase()}${job.error ? `: ${job.error}` : ''}.`}
           </p>
           {result?.success && (
             <Failures list={result.data.failures} total={result.data.failed_rows} truncated={result.data.failures_truncated} />

@@ -106,6 +106,11 @@ export class DirSyncs {
     this.pending.add(path.dirname(to));
   }
 
+  /** Notes `dir` as holding a name a writer relies on (one another writer may have made). */
+  note(dir: string): void {
+    this.pending.add(dir);
+  }
+
   /** Every name noted so far (by any writer) is on disk when this settles. */
   flush(): Promise<void> {
     if (this.queued) return this.queued;

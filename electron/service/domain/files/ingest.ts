@@ -24,19 +24,35 @@ export class TooLarge extends Error {}
 const EARLY_FLUSH_BYTES = 16 * 1024 * 1024;
 
 /**
- * Streams `source` to a tmp file, hashing and counting each chunk as it is written (one pass,
- * no stream hops between); never holds the file in memory. The flush as the file closes is the
- * one that makes it durable: its bytes are on disk before a database row can point at them.
- * Background flushes every EARLY_FLUSH_BYTES only leave that closing flush less to do.
+ * Bytes of a staged upload that may wait for the disk while reading goes on. Nothing bounds how
+ * many uploads (and multipart parts) stage at once, so each keeps to 1 MB: 50 at 8 MB would be
+ * ~400 MB of buffers on a disk slower than the network.
  */
-export async function stage(blobs: BlobStore, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Staged> {
+export const UPLOAD_STAGE_BUFFER = 1024 * 1024;
+/**
+ * The sync file pull's buffer: its concurrency is bounded (sync/filePull.ts). The disk's writes
+ * run on the thread pool, and with 1 MB a pulled 4 MB file waited for them 4-12 ms of its ~35 ms
+ * at load 9-12 (the pull went from 46 to 55 % of a bare download, mean of 5 alternating runs each).
+ */
+export const PULL_STAGE_BUFFER = 8 * 1024 * 1024;
+
+/**
+ * Streams `source` to a tmp file, hashing and counting each chunk as it is written (one pass,
+ * no stream hops between); never holds the file in memory: at most `bufferBytes` (plus one
+ * chunk) wait for the disk. The flush as the file closes is the one that makes it durable: its
+ * bytes are on disk before a database row can point at them. Background flushes every
+ * EARLY_FLUSH_BYTES only leave that closing flush less to do.
+ */
+export async function stage(
+  blobs: BlobStore,
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  bufferBytes = UPLOAD_STAGE_BUFFER,
+): Promise<Staged> {
   const tmp = blobs.tmpPath(`${Date.now()}-${randomBytes(8).toString('hex')}`);
   const hash = createHash('sha256');
   let size = 0;
-  // Up to 8 MB may wait for the disk while reading goes on: the disk's writes run on the thread
-  // pool, and with 1 MB a pulled 4 MB file waited for them 4-12 ms of its ~35 ms at load 9-12
-  // (the pull went from 46 to 55 % of a bare download, mean of 5 alternating runs each).
-  const out = createWriteStream(tmp, { flush: true, highWaterMark: 8 * 1024 * 1024 });
+  const out = createWriteStream(tmp, { flush: true, highWaterMark: bufferBytes });
   let writeError: Error | undefined;
   out.on('error', (e) => (writeError = e));
   // The kernel starts writing dirty pages back only past a tenth of RAM: left alone, a large
@@ -89,6 +105,9 @@ export async function placeBlob(blobs: BlobStore, s: Staged): Promise<string> {
   blobs.hold(s.hash);
   try {
     if (await exists(dest)) {
+      // Another writer's rename may have finished before it noted the directory: noting it here
+      // keeps this writer's row from committing before that name is synced.
+      blobs.dirs.note(blobs.dirOf(s.hash));
       await rm(s.tmp, { force: true });
     } else {
       blobs.dirs.mkdir(blobs.dirOf(s.hash));
@@ -103,14 +122,16 @@ export async function placeBlob(blobs: BlobStore, s: Staged): Promise<string> {
 
 /**
  * Stores an in-memory derivative (a thumbnail) under its content address, held like
- * placeBlob's and, like it, durable only after `blobs.dirs.flush()` (storeBuffer flushes).
+ * placeBlob's and, like it, durable only after `blobs.dirs.flush()`.
  */
 export async function placeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
   const hash = createHash('sha256').update(buf).digest('hex');
   const dest = blobs.pathOf(hash);
   blobs.hold(hash);
   try {
-    if (!(await exists(dest))) {
+    if (await exists(dest))
+      blobs.dirs.note(blobs.dirOf(hash)); // as in placeBlob
+    else {
       const tmp = blobs.tmpPath(`${hash}-${randomBytes(4).toString('hex')}`);
       await writeFile(tmp, buf, { flush: true });
       blobs.dirs.mkdir(blobs.dirOf(hash));
@@ -121,18 +142,6 @@ export async function placeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash
     throw e;
   }
   return { hash, size: buf.length };
-}
-
-/** placeBuffer whose name is on disk when it returns. */
-export async function storeBuffer(blobs: BlobStore, buf: Buffer): Promise<{ hash: string; size: number }> {
-  const stored = await placeBuffer(blobs, buf);
-  try {
-    await blobs.dirs.flush();
-  } catch (e) {
-    blobs.release([stored.hash]);
-    throw e;
-  }
-  return stored;
 }
 
 /**
