@@ -83,6 +83,25 @@ describe('an option of a multi-option field, before it is written', () => {
     expect(local.service.sync.status().pending).toBe(0);
   });
 
+  it('"keep theirs" sets only the option in conflict: another one selected here since stays, on both sides', async () => {
+    const rec = SYNTH.record(13);
+    const [x, z] = await freeOptions(rec);
+    await local.admin.setOption(rec, MS, x!, true);
+    await local.admin.setOption(rec, MS, x!, false);
+    await remote.client.setOption(rec, MS, x!, true);
+    await run();
+    const [c] = conflictsOf(rec);
+    await local.admin.setOption(rec, MS, z!, true);
+    await run();
+    expect(sel(await remote.client.record(rec), MS)).toContain(z);
+    local.service.sync.resolve(c!.id, 'theirs');
+    await run();
+    const here = sel(await local.admin.record(rec), MS);
+    expect(here).toEqual(expect.arrayContaining([x, z]));
+    expect(here).toEqual(sel(await remote.client.record(rec), MS));
+    expect(local.service.sync.status().pending).toBe(0);
+  });
+
   it('an option the server turned off after a pull merged it here is not turned on again by the older edit', async () => {
     const rec = SYNTH.record(3);
     const [x] = await freeOptions(rec);

@@ -435,6 +435,24 @@ export class SyncLedger {
     ).run(record, field);
   }
 
+  /** The options of a field whose operation waits in a conflict. */
+  conflictOptions(record: string, field: string): string[] {
+    return this.q(
+      `SELECT DISTINCT item_uuid FROM sync_outbox WHERE record_uuid = ? AND field_uuid = ? AND op = 'option' AND state = 'conflict'`,
+    )
+      .pluck()
+      .all(record, field) as string[];
+  }
+
+  /** Those options' unsent, conflicting or refused operations are dropped (the choice replaces them). */
+  dropOptionOps(record: string, field: string, items: string[]): void {
+    const drop = this.q(
+      `UPDATE sync_outbox SET state = 'done' WHERE record_uuid = ? AND field_uuid = ? AND item_uuid = ? AND op = 'option'
+         AND state IN ('pending', 'conflict', 'parked')`,
+    );
+    for (const item of items) drop.run(record, field, item);
+  }
+
   /** The record's unsent, conflicting or refused public-date operations are dropped ("keep theirs"). */
   dropPublicOps(record: string): void {
     this.q(

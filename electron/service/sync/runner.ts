@@ -387,7 +387,16 @@ export class SyncService {
                 'template_tag_uuid' in o ? o.template_tag_uuid : o.template_radio_option_uuid,
               ) ?? [],
           );
-          for (const u of now) if (!theirOptions.includes(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
+          // Several options: only those whose operation waits in the conflict take the server's
+          // state; another one changed here since (and maybe sent) stays as it is.
+          const held = f.type.single ? [] : this.ledger.conflictOptions(c.record_uuid, c.field_uuid);
+          const want = (u: string) => theirOptions.includes(u);
+          if (held.length) {
+            for (const u of held) if (now.has(u) !== want(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, want(u));
+            this.ledger.dropOptionOps(c.record_uuid, c.field_uuid, held);
+            return;
+          }
+          for (const u of now) if (!want(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, false);
           for (const u of theirOptions) if (!now.has(u)) setOption(this.d, user, c.record_uuid, c.field_uuid, u, true);
         } else {
           setValue(this.d, user, c.record_uuid, c.field_uuid, raw(c.theirs));
