@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldEntry, OdrRecord } from '../../shared/schemas/record.js';
-import { mergeRecord, mergeSets, publicConflict, pushConflict, sameContent } from '../../electron/service/sync/merge.js';
+import { mergePublicDates, mergeRecord, mergeSets, publicConflict, pushConflict, sameContent } from '../../electron/service/sync/merge.js';
 
 // The merge on its own: plain records in, decisions out, no database and no network.
 
@@ -172,6 +172,48 @@ describe('publicConflict (before a public date goes out)', () => {
       theirs: 'theirs',
     });
     expect(check('b', 'mine', 'theirs', 'theirs')).toBeNull();
+  });
+});
+
+describe('mergePublicDates (a record merged field by field takes public dates too)', () => {
+  const dated = (date: string, child?: string): OdrRecord => {
+    const r = rec([]);
+    r._record_metadata._public_date = date;
+    if (child !== undefined) r.records = [{ ...rec([], 'c1'), _record_metadata: { ...r._record_metadata, _public_date: child } }];
+    return r;
+  };
+  const X = '2025-01-01 00:00:00';
+  const Y = '2038-01-01 00:00:00';
+  const Z = '2030-01-01 00:00:00';
+  const run = (base: OdrRecord | null, local: OdrRecord, theirs: OdrRecord, pending: string[] = [], written: string[] = []) =>
+    mergePublicDates({ base, local, theirs, pending: new Set(pending), single: multi, written: new Set(written) });
+  it("applies the server's change, top and child, when nothing changed here", () => {
+    expect([...run(dated(X, X), dated(X, X), dated(Y, Z)).apply]).toEqual([
+      ['r1', Y],
+      ['c1', Z],
+    ]);
+  });
+  it('leaves it when the server did not change it, or already has ours', () => {
+    expect(run(dated(X), dated(Z), dated(X)).apply.size).toBe(0);
+    expect(run(dated(X), dated(Z), dated(Z)).apply.size).toBe(0);
+  });
+  it('changed on both sides to different dates is a conflict, applied nowhere', () => {
+    const r = run(dated(X), dated(Z), dated(Y));
+    expect(r.apply.size).toBe(0);
+    expect(r.conflicts).toMatchObject([{ record: 'r1', field: '_public_date', base: X, mine: Z, theirs: Y }]);
+  });
+  it('an operation waiting here on it (pending, in conflict or refused) keeps it as it is here', () => {
+    const r = run(dated(X), dated(Z), dated(Y), ['r1|']);
+    expect([r.apply.size, r.conflicts.length]).toEqual([0, 0]);
+  });
+  it('just written by a push: the server stored form is applied, no conflict', () => {
+    const r = run(dated(X), dated(Z), dated(Y), [], ['r1|']);
+    expect([...r.apply]).toEqual([['r1', Y]]);
+    expect(r.conflicts).toEqual([]);
+  });
+  it('without a base: the server date is applied unless an operation waits here', () => {
+    expect([...run(null, dated(X), dated(Y)).apply]).toEqual([['r1', Y]]);
+    expect(run(null, dated(X), dated(Y), ['r1|']).apply.size).toBe(0);
   });
 });
 

@@ -115,6 +115,38 @@ export function mergeRecord(i: MergeInput): MergeResult {
   return { apply, conflicts };
 }
 
+/** Each record of a tree (the top and its children, any depth) with its public date. */
+const publicDates = (r: OdrRecord, out = new Map<string, string>()): Map<string, string> => {
+  out.set(r.record_uuid, r._record_metadata._public_date ?? '');
+  for (const c of r.records ?? []) publicDates(c, out);
+  return out;
+};
+
+/**
+ * Public dates on the merge path, record by record as for a field: the server's date, changed
+ * since the base, is applied here unless the date changed here too (a conflict) or an operation
+ * on it waits here (`pending` holds `record|`: the push's own check, publicConflict, decides; a
+ * refused one stays). A date just written by a push (`written`) is its base, as for a value.
+ */
+export function mergePublicDates(i: MergeInput): { apply: Map<string, string>; conflicts: ConflictDraft[] } {
+  const T = publicDates(i.theirs);
+  const B = i.base ? publicDates(i.base) : new Map<string, string>();
+  const L = publicDates(i.local);
+  const apply = new Map<string, string>();
+  const conflicts: ConflictDraft[] = [];
+  for (const [record, t] of T) {
+    const l = L.get(record);
+    const k = `${record}|`;
+    if (l === undefined || t === '' || t === l || i.pending.has(k)) continue;
+    const b = i.written?.has(k) ? l : B.get(record);
+    if (t === b) continue;
+    if (b !== undefined && l !== b)
+      conflicts.push({ record, field: PUBLIC_DATE_FIELD, name: PUBLIC_DATE_NAME, base: b, mine: l, theirs: t });
+    else apply.set(record, t);
+  }
+  return { apply, conflicts };
+}
+
 export interface PushCheck {
   /** The local record and field the operation writes. */
   record: string;

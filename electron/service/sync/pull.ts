@@ -10,7 +10,7 @@ import { OdrError } from '../domain/errors.js';
 import { saveRecord } from '../domain/records/save.js';
 import type { DatatypeInfo } from '../domain/schemaCache.js';
 import type { EngineContext } from './engineContext.js';
-import { mergeRecord, sameContent, unchangedSinceBase } from './merge.js';
+import { mergePublicDates, mergeRecord, sameContent, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
@@ -150,7 +150,7 @@ export class Puller {
     const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
     const local = localRecord();
     if (local) {
-      const { apply, conflicts } = mergeRecord({
+      const input = {
         theirs,
         base: base ? x.localised(base) : null,
         local,
@@ -158,12 +158,15 @@ export class Puller {
         single: x.single,
         written,
         held: x.state.heldOptions(localUuid),
-      });
-      for (const c of conflicts) {
+      };
+      const { apply, conflicts } = mergeRecord(input);
+      const dates = mergePublicDates(input);
+      for (const c of [...conflicts, ...dates.conflicts]) {
         x.state.recordConflict(dataset, localUuid, c);
         x.state.parkField(c.record, c.field);
       }
       if (apply.size) x.asSync(() => this.store(theirs, local, apply));
+      if (dates.apply.size) x.asSync(() => dates.apply.forEach((date, record) => setPublicDate(x.d, x.user, dataset, record, date)));
       // Files are merged by identity, not field by field (fileMerge.ts).
       this.files.reconcile(theirsRaw, base, localUuid, dataset);
     }

@@ -86,7 +86,8 @@ export class Pusher {
         // sent ones are done, so they are not taken for sent): the record is then merged, and
         // those edits wait for the next pass instead of being replaced by the server's answer.
         collectOutbox(x.d.ctx);
-        const written = new Set(ops.filter((o) => o.op === 'value').map((o) => `${o.record_uuid}|${o.field_uuid}`));
+        // A public date's key is `record|` (its operation has no field).
+        const written = new Set(ops.filter((o) => o.op === 'value' || o.op === 'public').map((o) => `${o.record_uuid}|${o.field_uuid}`));
         this.puller.applyRemote(after, dataset, importer, local, undefined, written);
       });
     };

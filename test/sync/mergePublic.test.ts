@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import type { OdrRecord } from '../../shared/schemas/record.js';
+import { ADMIN, type TestService } from '../support/service.js';
+import { attachedPair, type RemoteProc } from './support.js';
+
+// A record with file bytes stored here (uploaded here, or kept offline) is always merged field by
+// field, never replaced. The merge compared fields only, so a public date the server changed never
+// arrived: a record the server had made private stayed public here (review 6, finding 3).
+
+const INT = SYNTH.field('Integer');
+const FILE = SYNTH.field('File');
+let remote: RemoteProc;
+let local: TestService;
+let remoteId: number;
+
+attachedPair(3, (p) => ({ remote, local, remoteId } = p));
+
+const run = async () => {
+  const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+  expect(s.error).toBeUndefined();
+  return s;
+};
+const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
+const publicDate = (r: OdrRecord) => r._record_metadata._public_date;
+
+describe('a record merged because a file of it is stored here', () => {
+  it("takes the server's public date with its other changes, and sends nothing back", async () => {
+    const rec = SYNTH.record(1);
+    await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
+      { blob: new Blob(['bytes here'], { type: 'text/plain' }), name: 'here.txt' },
+    );
+    await run();
+    expect(publicDate(await local.admin.record(rec))).not.toBe('2038-01-01 00:00:00');
+    await remote.client.setPublic({
+      user_email: ADMIN.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: rec,
+      public_date: '2038-01-01 00:00:00',
+    });
+    await remote.client.setValue(rec, INT, 902);
+    await run();
+    const here = await local.admin.record(rec);
+    expect(value(here, INT)).toBe(902);
+    expect(publicDate(here)).toBe('2038-01-01 00:00:00');
+    expect(local.service.sync.conflicts()).toEqual([]);
+    const again = await run();
+    expect(again.pushed).toBe(0);
+    expect(publicDate(await remote.client.record(rec))).toBe('2038-01-01 00:00:00');
+  });
+
+  it('a public date set here and sent stays, and a later server change of it arrives', async () => {
+    const rec = SYNTH.record(2);
+    await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
+      { blob: new Blob(['more bytes here'], { type: 'text/plain' }), name: 'here2.txt' },
+    );
+    await local.admin.setPublic({
+      user_email: ADMIN.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: rec,
+      public_date: '2036-01-01 00:00:00',
+    });
+    await run();
+    expect(publicDate(await remote.client.record(rec))).toBe('2036-01-01 00:00:00');
+    expect(publicDate(await local.admin.record(rec))).toBe('2036-01-01 00:00:00');
+    await remote.client.setPublic({
+      user_email: ADMIN.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: rec,
+      public_date: '2037-01-01 00:00:00',
+    });
+    await run();
+    expect(publicDate(await local.admin.record(rec))).toBe('2037-01-01 00:00:00');
+    expect(local.service.sync.conflicts()).toEqual([]);
+  });
+});
