@@ -185,3 +185,46 @@ describe('passes over time', () => {
     }
   }, 60_000);
 });
+
+describe('background indexing during a pass', () => {
+  it('indexes new changes between the slices of a pass the indexer started', async () => {
+    const t = await startSyntheticService(3);
+    try {
+      const db = t.service.ctx.db;
+      const search = t.service.domain.search;
+      const index = searchIndexStore(db);
+      const skips = searchSkipsStore(db);
+      search.stop();
+      await search.refreshSkips();
+      // One term a slice over 20,000 terms: the pass lasts 20,000 event-loop turns.
+      search.skipSliceMs = 0;
+      search.longDocs = 2;
+      const ins = db.prepare('INSERT INTO record_search (rowid, body) VALUES (?, ?)');
+      db.transaction(() => {
+        for (let i = 1; i <= 20_000; i++) ins.run(1e6 + i, `often w${i}`);
+      })();
+      db.prepare("DELETE FROM meta WHERE key = 'search_skips'").run();
+      search.start(1);
+      const until = async (what: string, ok: () => boolean) => {
+        const deadline = Date.now() + 20_000;
+        while (!ok()) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      // The indexer's tick started the pass; a write now must be indexed before it ends.
+      await until('the pass to start', () => skips.pass().scan !== null);
+      await t.admin.setValue(SYNTH.record(1), FIELD, 'written during the pass');
+      await until('the change to be indexed or the pass to end', () => search.current() || skips.pass().scan === null);
+      expect(skips.pass().scan, 'the pass is still under way').not.toBeNull();
+      expect(index.cursor()).toBeGreaterThanOrEqual(index.lastSeq());
+      await until('the pass to end', () => skips.pass().scan === null);
+      // Entries were written, and the walk with them still lists every term.
+      expect(skips.size().rows).toBeGreaterThan(0);
+      const plain = db.prepare<[], string>("SELECT term FROM record_search_rows WHERE term >= 'a' AND term < 'x'").pluck();
+      expect(index.termsBetween('a', 'x', 1e6)).toEqual(plain.all());
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});

@@ -42,6 +42,8 @@ export class SearchIndex {
   private skipping: Promise<void> | null = null;
   /** Documents that make a term long enough for a skip entry (tests lower it). */
   longDocs = LONG_DOCS;
+  /** How long one slice of a skip-list pass runs (tests lower it: 0 is one term a slice). */
+  skipSliceMs = SKIP_SLICE_MS;
 
   constructor(private readonly ctx: Ctx) {
     this.s = searchIndexStore(ctx.db);
@@ -140,8 +142,10 @@ export class SearchIndex {
 
   /**
    * Brings the skip list up to date with the index when it is due: a pass over the vocabulary in
-   * slices of SKIP_SLICE_MS (the event loop turns between them; the indexer's batches in between
-   * keep the entries already written exact). Due when no pass has finished yet (a database from
+   * slices of SKIP_SLICE_MS. The event loop turns between them, and the background indexer's
+   * ticks and searches' catch-ups index batches in between: each is a reindex, whose keep() keeps
+   * the entries already written exact, and a slice rewrites only its own span from the
+   * vocabulary as it is then. Due when no pass has finished yet (a database from
    * before migration 023, a new one) or after SKIP_PASS_CHANGES changes, or a tenth of the
    * records, were indexed since the last began: a term grows long only by being indexed, and
    * until its entry is written it is stepped past the slow way, still exactly.
@@ -155,7 +159,7 @@ export class SearchIndex {
       const go = () => !this.stopped && this.holds === 0;
       const slice = () => {
         try {
-          if (go() && this.skipSlice(skips, performance.now() + SKIP_SLICE_MS)) return void setImmediate(slice);
+          if (go() && this.skipSlice(skips, performance.now() + this.skipSliceMs)) return void setImmediate(slice);
         } catch (e) {
           console.error('[odr] search skip list:', e);
         }
@@ -220,9 +224,12 @@ export class SearchIndex {
         // edits leaves too little free to look.
         if (this.timer === null) this.running = false;
         else
-          void this.reclaim()
-            .then(() => this.refreshSkips())
-            .finally(() => (this.running = false));
+          void this.reclaim().finally(() => {
+            this.running = false;
+            // Outside `running`: a pass takes seconds at 1M terms, and later ticks index
+            // batches between its slices (one pass at a time: refreshSkips shares it).
+            if (this.timer !== null) void this.refreshSkips();
+          });
       };
       loop();
     };
