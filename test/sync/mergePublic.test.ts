@@ -14,7 +14,7 @@ let remote: RemoteProc;
 let local: TestService;
 let remoteId: number;
 
-attachedPair(3, (p) => ({ remote, local, remoteId } = p));
+attachedPair(4, (p) => ({ remote, local, remoteId } = p));
 
 const run = async () => {
   const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
@@ -74,5 +74,35 @@ describe('a record merged because a file of it is stored here', () => {
     await run();
     expect(publicDate(await local.admin.record(rec))).toBe('2037-01-01 00:00:00');
     expect(local.service.sync.conflicts()).toEqual([]);
+  });
+
+  it('takes a child the server added, and leaves one deleted here alone', async () => {
+    const rec = SYNTH.record(3);
+    await local.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
+      { blob: new Blob(['bytes for the child test'], { type: 'text/plain' }), name: 'here3.txt' },
+    );
+    await run();
+    const kids = (r: OdrRecord) => r.records.map((c) => c.record_uuid).sort();
+    const before = kids(await remote.client.record(rec));
+    await remote.client.save({ record_uuid: rec, records: [{ record_uuid: '', database_uuid: SYNTH.child, fields: [] }] });
+    const there = kids(await remote.client.record(rec));
+    const added = there.filter((u) => !before.includes(u));
+    expect(added).toHaveLength(1);
+    await run();
+    expect(kids(await local.admin.record(rec))).toEqual(there);
+    expect((await run()).pushed).toBe(0);
+    expect(kids(await remote.client.record(rec))).toEqual(there);
+    expect(local.service.sync.conflicts()).toEqual([]);
+
+    // Deleted here, its delete not sent yet: a pull of a server change does not bring it back.
+    await local.admin.deleteRecords([added[0]!]);
+    await remote.client.setValue(rec, INT, 903);
+    await local.service.sync.engine(remoteId, local.service.domain.users.firstSuperUser()!).pull(SYNTH.dataset);
+    expect(kids(await local.admin.record(rec))).not.toContain(added[0]);
+    expect(value(await local.admin.record(rec), INT)).toBe(903);
+    await run();
+    expect(kids(await remote.client.record(rec))).not.toContain(added[0]);
+    expect(kids(await local.admin.record(rec))).toEqual(kids(await remote.client.record(rec)));
   });
 });

@@ -88,7 +88,7 @@ export function mergeRecord(i: MergeInput): MergeResult {
   const conflicts: ConflictDraft[] = [];
   const localRecords = new Set([i.local.record_uuid, ...childrenOf(i.local).map((c) => c.record_uuid)]);
   for (const [k, t] of T) {
-    if (!localRecords.has(t.record)) continue; // a child new on the server: the next clean pull brings it
+    if (!localRecords.has(t.record)) continue; // a child new on the server: newChildren brings it
     const written = i.written?.has(k) === true;
     if (written && i.pending.has(k)) continue;
     const l = keyOf(L, k);
@@ -145,6 +145,24 @@ export function mergePublicDates(i: MergeInput): { apply: Map<string, string>; c
     else apply.set(record, t);
   }
   return { apply, conflicts };
+}
+
+/**
+ * Children the server has and this tree lacks, outermost only (each with its own children), with
+ * the local parent to put them under. One whose record has an operation waiting here (a delete
+ * not yet sent or refused: `pending` holds `record|`) is left out: it is gone here on purpose.
+ */
+export function newChildren(theirs: OdrRecord, local: OdrRecord, pending: ReadonlySet<string>): { parent: string; child: OdrRecord }[] {
+  const here = new Set([local.record_uuid, ...childrenOf(local).map((c) => c.record_uuid)]);
+  const out: { parent: string; child: OdrRecord }[] = [];
+  const walk = (r: OdrRecord) => {
+    for (const c of r.records ?? []) {
+      if (here.has(c.record_uuid)) walk(c);
+      else if (!pending.has(`${c.record_uuid}|`)) out.push({ parent: r.record_uuid, child: c });
+    }
+  };
+  walk(theirs);
+  return out;
 }
 
 export interface PushCheck {

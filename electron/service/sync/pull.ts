@@ -10,7 +10,7 @@ import { OdrError } from '../domain/errors.js';
 import { saveRecord } from '../domain/records/save.js';
 import type { DatatypeInfo } from '../domain/schemaCache.js';
 import type { EngineContext } from './engineContext.js';
-import { mergePublicDates, mergeRecord, sameContent, unchangedSinceBase } from './merge.js';
+import { mergePublicDates, mergeRecord, newChildren, sameContent, unchangedSinceBase } from './merge.js';
 import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
@@ -19,6 +19,7 @@ import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { refetchableTransaction } from '../store/tx.js';
 import { collectOutbox } from './outbox.js';
+import { syncOutbox } from '../store/syncOutbox.js';
 
 const PAGE = 100;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
@@ -167,6 +168,20 @@ export class Puller {
       }
       if (apply.size) x.asSync(() => this.store(theirs, local, apply));
       if (dates.apply.size) x.asSync(() => dates.apply.forEach((date, record) => setPublicDate(x.d, x.user, dataset, record, date)));
+      // A child whose create is still unsettled here may be on the server already under a uuid
+      // not yet mapped (its answer lost): taken as new, it would be doubled here. The push
+      // settles that create first; the next pull brings the rest.
+      const theirIds = new Set(childrenOf(theirs).map((c) => c.record_uuid));
+      const creating = childrenOf(local).some((c) => !theirIds.has(c.record_uuid) && syncOutbox(x.db).hasPendingCreate(c.record_uuid));
+      const added = creating ? [] : newChildren(theirs, local, input.pending);
+      if (added.length)
+        x.asSync(() => {
+          const childImporter = new RecordImporter(x.d, x.user, false);
+          for (const a of added) {
+            const parent = x.d.store.byUuid(a.parent);
+            if (parent) childImporter.importChild(a.child, x.types, parent);
+          }
+        });
       // Files are merged by identity, not field by field (fileMerge.ts).
       this.files.reconcile(theirsRaw, base, localUuid, dataset);
     }
