@@ -23,14 +23,17 @@ const run = async () => {
 };
 const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
 const publicDate = (r: OdrRecord) => r._record_metadata._public_date;
+/** Uploads a file here, so its bytes are stored here and the record is merged from then on. */
+const storeFileHere = (rec: string, name: string) =>
+  local.admin.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
+    { blob: new Blob([`bytes of ${name}`], { type: 'text/plain' }), name },
+  );
 
 describe('a record merged because a file of it is stored here', () => {
   it("takes the server's public date with its other changes, and sends nothing back", async () => {
     const rec = SYNTH.record(1);
-    await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
-      { blob: new Blob(['bytes here'], { type: 'text/plain' }), name: 'here.txt' },
-    );
+    await storeFileHere(rec, 'here.txt');
     await run();
     expect(publicDate(await local.admin.record(rec))).not.toBe('2038-01-01 00:00:00');
     await remote.client.setPublic({
@@ -52,10 +55,7 @@ describe('a record merged because a file of it is stored here', () => {
 
   it('a public date set here and sent stays, and a later server change of it arrives', async () => {
     const rec = SYNTH.record(2);
-    await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
-      { blob: new Blob(['more bytes here'], { type: 'text/plain' }), name: 'here2.txt' },
-    );
+    await storeFileHere(rec, 'here2.txt');
     await local.admin.setPublic({
       user_email: ADMIN.email,
       dataset_uuid: SYNTH.dataset,
@@ -78,10 +78,7 @@ describe('a record merged because a file of it is stored here', () => {
 
   it('takes a child the server added, and leaves one deleted here alone', async () => {
     const rec = SYNTH.record(3);
-    await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
-      { blob: new Blob(['bytes for the child test'], { type: 'text/plain' }), name: 'here3.txt' },
-    );
+    await storeFileHere(rec, 'here3.txt');
     await run();
     const kids = (r: OdrRecord) => r.records.map((c) => c.record_uuid).sort();
     const before = kids(await remote.client.record(rec));
