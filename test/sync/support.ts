@@ -253,3 +253,17 @@ export async function restoreRecord(local: TestService, uuid: string) {
 /** The server uuid a record made here is bound to (none for a pulled record). */
 export const boundRemoteOf = (local: TestService, uuid: string) =>
   local.service.ctx.db.prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?').pluck().get(uuid) as string | undefined;
+
+/**
+ * Uploads a text file to a record of the synthetic dataset on `client`'s side. Done here, the
+ * bytes are stored here, so the record takes the merge path of a pull from then on.
+ */
+export const storeFile = (client: OdrClient, rec: string, name: string, text = `bytes of ${name}`) =>
+  client.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: SYNTH.field('File') },
+    { blob: new Blob([text], { type: 'text/plain' }), name },
+  );
+
+/** Sets a synthetic record's public date on `client`'s side (here or the remote). */
+export const setPublicDate = (client: OdrClient, rec: string, public_date: string) =>
+  client.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: rec, public_date });
