@@ -163,16 +163,18 @@ export interface Refusal {
  * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
  * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
  * change things here while exactly that request is on its way. `release(refusal)` answers it
- * with that error instead; the remote never sees it.
+ * with that error instead; the remote never sees it. `seen` lists the requests as they arrive.
  */
 export async function gateProxy(remoteUrl: string) {
   const proxy = getLocal();
   await proxy.start();
   const origin = new URL(remoteUrl).origin;
   let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<Refusal | undefined> } | null = null;
+  const seen: string[] = [];
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: async (req) => {
       const url = new URL(req.url);
+      seen.push(`${req.method} ${url.pathname}`);
       const g = gate;
       if (g?.match(req.method, url.pathname)) {
         gate = null;
@@ -192,6 +194,8 @@ export async function gateProxy(remoteUrl: string) {
   });
   return {
     url: proxy.url,
+    /** Every request that reached the proxy so far, as `METHOD /path`. */
+    seen,
     hold(match: (method: string, path: string) => boolean) {
       let reached!: () => void;
       let release!: (refusal?: Refusal) => void;
