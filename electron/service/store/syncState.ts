@@ -287,6 +287,14 @@ export class SyncState {
     ).run(record, field);
   }
 
+  /** The unsent operations of these records wait in a conflict (a child the server deleted). */
+  holdTree(records: readonly string[], error: string): void {
+    this.q(
+      `UPDATE sync_outbox SET state = 'conflict', last_error = ?, attempts = attempts + 1
+        WHERE state = 'pending' AND record_uuid IN (SELECT value FROM json_each(?))`,
+    ).run(error, JSON.stringify(records));
+  }
+
   setChildInfo(id: number, info: ChildInfo): void {
     this.q('UPDATE sync_outbox SET payload = ? WHERE id = ?').run(JSON.stringify(info), id);
   }
@@ -448,6 +456,14 @@ export class SyncLedger {
          AND state IN ('pending', 'conflict', 'parked')`,
     );
     for (const item of items) drop.run(record, field, item);
+  }
+
+  /** Every unsent, conflicting or refused operation of these records is dropped (a choice replaces them). */
+  dropRecordOps(records: readonly string[]): void {
+    this.q(
+      `UPDATE sync_outbox SET state = 'done' WHERE state IN ('pending', 'conflict', 'parked')
+        AND record_uuid IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(records));
   }
 
   /** The record's unsent, conflicting or refused public-date operations are dropped ("keep theirs"). */

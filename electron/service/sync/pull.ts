@@ -19,6 +19,7 @@ import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { refetchableTransaction } from '../store/tx.js';
 import { collectOutbox } from './outbox.js';
+import { goneChildren, settleGoneChildren, withoutChildren } from './goneChildren.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 
 const PAGE = 100;
@@ -184,8 +185,11 @@ export class Puller {
             if (parent) childImporter.importChild(a.child, x.types, parent);
           }
         });
-      // Files are merged by identity, not field by field (fileMerge.ts).
-      this.files.reconcile(theirsRaw, base, localUuid, dataset);
+      const gone = goneChildren(theirs, input.base, local);
+      const kept = gone.length ? settleGoneChildren(x, dataset, localUuid, gone, input.pending) : new Set<string>();
+      // Files are merged by identity, not field by field (fileMerge.ts); a kept child's are no
+      // server deletion to apply here.
+      this.files.reconcile(theirsRaw, base && withoutChildren(base, kept), localUuid, dataset);
     }
     x.state.setBase(theirsRaw, theirsJson);
     return 'merged';
