@@ -200,12 +200,9 @@ export class SyncState {
     return new Map(rows.map((r) => [r.remote_uuid, r.json]));
   }
 
-  setBase(rec: OdrRecord): void {
-    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(
-      this.remoteId,
-      rec.record_uuid,
-      JSON.stringify(rec),
-    );
+  /** `json`: the record serialized, when the caller has it already. */
+  setBase(rec: OdrRecord, json = JSON.stringify(rec)): void {
+    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(this.remoteId, rec.record_uuid, json);
   }
 
   dropBase(remoteUuid: string): void {

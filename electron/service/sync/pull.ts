@@ -120,11 +120,13 @@ export class Puller {
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
     const localRecord = () => (rendered !== undefined && rendered?.record_uuid === localUuid ? rendered : x.localRecord(localUuid));
-    if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
+    // Serialized once: compared with the base, then stored as the base.
+    const theirsJson = JSON.stringify(theirsRaw);
+    if (unchangedSinceBase(baseJson, theirsJson) && existing) return 'same';
     if (!existing) {
       this.touched(dataset, localUuid);
       x.asSync(() => importer.importNormalized(theirs));
-      x.state.setBase(theirsRaw);
+      x.state.setBase(theirsRaw, theirsJson);
       return 'new';
     }
     if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
@@ -132,7 +134,7 @@ export class Puller {
       // Already what we hold (a push's own answer, mostly): only the base moves. Rewriting the
       // tree would cost a push more than the rest of it (docs/sync.md §5).
       if (local && sameContent(local, theirs)) {
-        x.state.setBase(theirsRaw);
+        x.state.setBase(theirsRaw, theirsJson);
         return 'same';
       }
       this.touched(dataset, localUuid);
@@ -144,7 +146,7 @@ export class Puller {
           new RecordImporter(x.d, x.user, true).importNormalized(theirs);
           this.keepRefused(localUuid);
         });
-        x.state.setBase(theirsRaw);
+        x.state.setBase(theirsRaw, theirsJson);
         return 'replaced';
       }
     }
@@ -189,7 +191,7 @@ export class Puller {
       // server deletion to apply here.
       this.files.reconcile(theirsRaw, base && withoutChildren(base, kept), localUuid, dataset);
     }
-    x.state.setBase(theirsRaw);
+    x.state.setBase(theirsRaw, theirsJson);
     return 'merged';
   }
 
