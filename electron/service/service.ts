@@ -38,7 +38,7 @@ export interface Service {
   fetch: (req: Request, env?: unknown) => Promise<Response>;
   firstRun: FirstRun | null;
   sync: SyncService;
-  /** The start-up sweep of unreferenced file bytes (BlobStore.sweep): how many it removed. */
+  /** The start-up sweep of unreferenced file bytes (BlobStore.startUp): how many it removed. */
   blobSweep: Promise<number>;
   /** A record read answered from the render cache without the app, or null (see api/fastReads). */
   fastRead: FastRead;
@@ -84,13 +84,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     static: opts.static,
     secrets: opts.secrets ?? keyFileBox(opts.dataDir),
   });
-  if (opts.liveSync ?? true) sync.live.start();
-  // Bytes whose removal an earlier run deferred and never finished (closed or crashed first),
-  // or that failed: removed in the background, never on a request's path.
-  const blobSweep = blobs.sweep(openedAt).catch((e: unknown) => {
+  // Bytes whose removal an earlier run deferred and never finished (it crashed, or closed with
+  // some left), or that failed: removed in the background, never on a request's path. After a
+  // clean close there are none, and the store is not walked.
+  const blobSweep = blobs.startUp(openedAt).catch((e: unknown) => {
     console.warn(`[odr] start-up sweep of unreferenced file bytes stopped: ${(e as Error).message}`);
     return 0;
   });
+  if (opts.liveSync ?? true) sync.live.start();
   return {
     ctx,
     domain,
@@ -118,7 +119,12 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       await blobSweep;
       await blobs.settled();
       await checkpointer.stop();
-      if (db.open) db.close();
+      if (db.open) {
+        // With nothing left running, the store holds no bytes a sweep would remove: the next
+        // start need not walk it. Set in the same step as the close, so no removal comes between.
+        if (liveEnded && jobsEnded) blobs.markCleanClose();
+        db.close();
+      }
       return { jobsEnded };
     },
   };

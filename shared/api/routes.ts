@@ -25,6 +25,7 @@ import {
   PublicForm,
   PublishForm,
   SaveRecord,
+  OptionQuery,
   ValueBody,
 } from '../schemas/requests.js';
 import {
@@ -209,10 +210,15 @@ export const ROUTES: RouteDoc[] = [
   }),
   odr('post', '/record/{record}/{field}/value', 'Records', "Set one field's value", {
     body: json(ValueBody),
+    description:
+      'With `expected_value` (odr-desktop) the value is written only if the field holds that value now (empty: `""` or null); otherwise 409 naming what it holds, and nothing changes. Undo sends it so a newer value is never overwritten.',
     ok: ok(OdrRecord, 'The record'),
   }),
   odr('put', '/record/{record}/{field}/{option}/{state}', 'Records', 'Select or unselect an option or tag', {
     params: { state: z.enum(['selected', 'unselected']) },
+    query: OptionQuery,
+    description:
+      "With `?expected=` (odr-desktop: comma-separated option or tag uuids, empty for none) the change is made only if the field's selection is exactly that now; otherwise 409 naming what is selected, and nothing changes.",
     ok: ok(OdrRecord, 'The record'),
   }),
   odr('delete', '/record/{uuid}', 'Records', 'Delete a record', {

@@ -143,13 +143,17 @@ export class OdrClient {
     return this.request('POST', '/dataset/record', { json: record, schema: OdrRecord });
   }
 
-  setValue(recordUuid: string, fieldUuid: string, value: string | number | boolean | null) {
-    return this.request('POST', `/record/${recordUuid}/${fieldUuid}/value`, { json: { value }, schema: OdrRecord });
+  /** `expected`: write only if the field holds that now (409 otherwise); local service only. */
+  setValue(recordUuid: string, fieldUuid: string, value: string | number | boolean | null, expected?: string | number | null) {
+    const json = expected === undefined ? { value } : { value, expected_value: expected };
+    return this.request('POST', `/record/${recordUuid}/${fieldUuid}/value`, { json, schema: OdrRecord });
   }
 
-  setOption(recordUuid: string, fieldUuid: string, optionUuid: string, selected: boolean) {
+  /** `expected`: change only if the field's selection is exactly these uuids now (409 otherwise); local service only. */
+  setOption(recordUuid: string, fieldUuid: string, optionUuid: string, selected: boolean, expected?: string[]) {
     return this.request('PUT', `/record/${recordUuid}/${fieldUuid}/${optionUuid}/${selected ? 'selected' : 'unselected'}`, {
       schema: OdrRecord,
+      query: expected === undefined ? undefined : { expected: expected.join(',') },
     });
   }
 

@@ -8,9 +8,18 @@ const Flag = z.union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')
 
 export const ValueBody = z.looseObject({
   value: z.union([Scalar, z.null()]),
+  /**
+   * Write only if the field holds this now (`""` or null: empty; compared as stored, so "1.50"
+   * matches 1.5); otherwise 409 and nothing changes. An undo sends what its step set, so a value
+   * changed since (a sync, a script, another window) is not overwritten.
+   */
+  expected_value: z.union([Scalar, z.null()]).optional(),
   user_email: z.string().optional(),
 });
 export type ValueBody = z.infer<typeof ValueBody>;
+
+/** PUT /record/{r}/{f}/{option}/{state}: `expected` is the selection the field must hold now. */
+export const OptionQuery = z.object({ expected: z.string().optional(), user_email: z.string().optional() });
 
 export const SaveOption = z.looseObject({ template_radio_option_uuid: z.string(), selected: Flag.optional() });
 export const SaveTag = z.looseObject({

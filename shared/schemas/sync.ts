@@ -90,6 +90,12 @@ export const StopSyncingQuery = z.object({ force: z.enum(['true', 'false']).opti
  */
 export const PUBLIC_DATE_FIELD = '_public_date';
 
+/**
+ * The `field_uuid` of a conflict about a child record the server deleted while it has changes
+ * here not sent yet: "mine" makes it on the server again, "theirs" deletes it here; no merged choice.
+ */
+export const RECORD_DELETED_FIELD = '_record_deleted';
+
 /** A field changed here and on the server since the last sync; values as shown to people. */
 export const SyncConflict = z.object({
   id: Int,

@@ -94,7 +94,12 @@ describe('schema errors name the field and what it takes', () => {
 
   // The class: every schema-checked body, whichever route, says where and what in words.
   const bodies: [string, string, unknown, RegExp][] = [
-    ['POST', `/record/${R}/${INT}/value`, { value: { nested: true } }, /^"value" must be a string, number or boolean$/],
+    [
+      'POST',
+      `/record/${R}/${INT}/value`,
+      { value: { nested: true } },
+      new RegExp(`^Record ${R}, field ${INT}: value must be a string, a number, true, false or null, not \\{"nested":true\\}$`),
+    ],
     ['POST', '/dataset/record', { record_uuid: R, fields: 'x' }, /^fields must be an array, not "x"$/],
     ['POST', '/dataset/record', { user_email: 5, dataset: { record_uuid: R } }, /record_uuid/],
     ['DELETE', '/record', { record_uuids: [1] }, /^record_uuids\[0\] must be a string, not a number$/],
@@ -113,6 +118,69 @@ describe('schema errors name the field and what it takes', () => {
       expect(m).not.toMatch(/Invalid input|\.\d+\./);
     });
   }
+});
+
+describe('the value and option routes name the record, field and option of every refusal', () => {
+  const OPT = SYNTH.field('Single Radio');
+  const where = `Record ${R}, field ${INT}`;
+  const cases: [string, string, string | undefined, number, string | RegExp][] = [
+    [
+      'POST',
+      `/record/${R}/${INT}/value`,
+      undefined,
+      400,
+      `${where}: the request body is empty; a JSON object with a "value" property is required`,
+    ],
+    ['POST', `/record/${R}/${INT}/value`, '{"value":', 400, new RegExp(`^${where}: Request body is not valid JSON: `)],
+    ['POST', `/record/${R}/${INT}/value`, '[1]', 400, `${where}: the request body must be a JSON object with a "value" property, not [1]`],
+    ['POST', `/record/${R}/${INT}/value`, '{"val":1}', 400, `${where}: value is required: a string, a number, true, false or null`],
+    ['POST', `/record/${R}/${INT}/value`, '{"value":1,"user_email":7}', 400, `${where}: user_email must be a string, not 7`],
+    [
+      'POST',
+      `/record/${R}/${INT}/value`,
+      '{"value":"x"}',
+      400,
+      /^Invalid Integer value: "x" is not an integer \(field f\w+ "Integer field"\)$/,
+    ],
+    ['POST', `/record/${R}/nofield/value`, '{"value":1}', 404, `This Datafield "nofield" can't be found.`],
+    ['POST', `/record/norecord/${INT}/value`, '{"value":1}', 404, `This Datarecord "norecord" can't be found.`],
+    [
+      'POST',
+      `/record/${R}/${OPT}/value`,
+      '{"value":1}',
+      400,
+      `Record ${R}, field ${OPT} "Single Radio field" (Single Radio): this field type does not support a "value" update`,
+    ],
+    [
+      'PUT',
+      `/record/${R}/${INT}/x/maybe`,
+      undefined,
+      400,
+      `Record ${R}, field ${INT}, option x: the last URL segment must be "selected" or "unselected", not "maybe"`,
+    ],
+    [
+      'PUT',
+      `/record/${R}/${INT}/x/selected`,
+      undefined,
+      400,
+      `Record ${R}, field ${INT} "Integer field" (Integer): this field type does not support tag/radio selection`,
+    ],
+    ['PUT', `/record/${R}/${OPT}/nooption/selected`, undefined, 404, `This Radio option "nooption" of field ${OPT} can't be found.`],
+    ['PUT', `/record/norecord/${OPT}/x/selected`, undefined, 404, `This Datarecord "norecord" can't be found.`],
+  ];
+  it.each(cases)('%s %s %s → %i naming where', async (method, path, body, status, want) => {
+    const before = t.digest();
+    const res = await fetch(`${t.api}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${t.admin.token!}`, 'content-type': 'application/json' },
+      body,
+    });
+    const message = ErrorBody.parse(await res.json()).error.message;
+    expect(res.status, message).toBe(status);
+    if (typeof want === 'string') expect(message).toBe(want);
+    else expect(message).toMatch(want);
+    expect(t.digest()).toBe(before);
+  });
 });
 
 describe('numeric range filters take JSON numbers', () => {

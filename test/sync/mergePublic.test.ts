@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { attachedPair, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, setPublicDate, storeFile, type RemoteProc } from './support.js';
 
 // A record with file bytes stored here (uploaded here, or kept offline) is always merged field by
 // field, never replaced. The merge compared fields only, so a public date the server changed never
 // arrived: a record the server had made private stayed public here (review 6, finding 3).
 
 const INT = SYNTH.field('Integer');
-const FILE = SYNTH.field('File');
 let remote: RemoteProc;
 let local: TestService;
 let remoteId: number;
@@ -23,12 +22,7 @@ const run = async () => {
 };
 const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
 const publicDate = (r: OdrRecord) => r._record_metadata._public_date;
-/** Uploads a file here, so its bytes are stored here and the record is merged from then on. */
-const storeFileHere = (rec: string, name: string) =>
-  local.admin.uploadFile(
-    { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
-    { blob: new Blob([`bytes of ${name}`], { type: 'text/plain' }), name },
-  );
+const storeFileHere = (rec: string, name: string) => storeFile(local.admin, rec, name);
 
 describe('a record merged because a file of it is stored here', () => {
   it("takes the server's public date with its other changes, and sends nothing back", async () => {
@@ -36,12 +30,7 @@ describe('a record merged because a file of it is stored here', () => {
     await storeFileHere(rec, 'here.txt');
     await run();
     expect(publicDate(await local.admin.record(rec))).not.toBe('2038-01-01 00:00:00');
-    await remote.client.setPublic({
-      user_email: ADMIN.email,
-      dataset_uuid: SYNTH.dataset,
-      record_uuid: rec,
-      public_date: '2038-01-01 00:00:00',
-    });
+    await setPublicDate(remote.client, rec, '2038-01-01 00:00:00');
     await remote.client.setValue(rec, INT, 902);
     await run();
     const here = await local.admin.record(rec);
@@ -56,21 +45,11 @@ describe('a record merged because a file of it is stored here', () => {
   it('a public date set here and sent stays, and a later server change of it arrives', async () => {
     const rec = SYNTH.record(2);
     await storeFileHere(rec, 'here2.txt');
-    await local.admin.setPublic({
-      user_email: ADMIN.email,
-      dataset_uuid: SYNTH.dataset,
-      record_uuid: rec,
-      public_date: '2036-01-01 00:00:00',
-    });
+    await setPublicDate(local.admin, rec, '2036-01-01 00:00:00');
     await run();
     expect(publicDate(await remote.client.record(rec))).toBe('2036-01-01 00:00:00');
     expect(publicDate(await local.admin.record(rec))).toBe('2036-01-01 00:00:00');
-    await remote.client.setPublic({
-      user_email: ADMIN.email,
-      dataset_uuid: SYNTH.dataset,
-      record_uuid: rec,
-      public_date: '2037-01-01 00:00:00',
-    });
+    await setPublicDate(remote.client, rec, '2037-01-01 00:00:00');
     await run();
     expect(publicDate(await local.admin.record(rec))).toBe('2037-01-01 00:00:00');
     expect(local.service.sync.conflicts()).toEqual([]);

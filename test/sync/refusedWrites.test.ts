@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { attachedPair, type gateProxy, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, setPublicDate, storeFile, type gateProxy, type RemoteProc } from './support.js';
 
 // An operation the server refused was parked, and the next pull undid it here without a word:
 // a refused delete brought the server's copy back (edits not yet sent and files only here lost),
@@ -51,10 +51,7 @@ async function refusedRun(match: (method: string, path: string) => boolean) {
 describe('an operation the server refuses', () => {
   it('a delete: the record is back here with its unsent edits and its files, and the refusal is listed', async () => {
     const rec = SYNTH.record(1);
-    await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
-      { blob: new Blob(['bytes kept here'], { type: 'text/plain' }), name: 'kept.txt' },
-    );
+    await storeFile(local.admin, rec, 'kept.txt', 'bytes kept here');
     await run();
     const count = (await remoteIds()).length;
     await local.admin.setValue(rec, TEXT, 'edited just before the delete');
@@ -125,12 +122,7 @@ describe('an operation the server refuses', () => {
   it('a public date: it stays as set here, with the refusal listed', async () => {
     const rec = SYNTH.record(4);
     const before = (await remote.client.record(rec))._record_metadata._public_date;
-    await local.admin.setPublic({
-      user_email: ADMIN.email,
-      dataset_uuid: SYNTH.dataset,
-      record_uuid: rec,
-      public_date: '2036-01-01 00:00:00',
-    });
+    await setPublicDate(local.admin, rec, '2036-01-01 00:00:00');
     await remote.client.setValue(rec, INT, 781);
     await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
     await run();
@@ -143,10 +135,7 @@ describe('an operation the server refuses', () => {
 
   it("a file's metadata change: it stays here, with the refusal listed", async () => {
     const rec = SYNTH.record(5);
-    await local.admin.uploadFile(
-      { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: FILE },
-      { blob: new Blob(['a file whose quality is refused'], { type: 'text/plain' }), name: 'quality.txt' },
-    );
+    await storeFile(local.admin, rec, 'quality.txt', 'a file whose quality is refused');
     await run();
     const fileOf = (r: OdrRecord) => r.fields.find((x) => x.field_uuid === FILE)!.files!.find((f) => f.original_name === 'quality.txt')!;
     const mine = fileOf(await local.admin.record(rec));
@@ -200,19 +189,13 @@ describe('a refused edit replaced by a newer accepted one', () => {
 
   it('a public date: set again and sent, a later server change of it applies here', async () => {
     const rec = SYNTH.record(8);
-    const setPublic = (public_date: string) =>
-      local.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: rec, public_date });
+    const setPublic = (public_date: string) => setPublicDate(local.admin, rec, public_date);
     await setPublic('2036-01-01 00:00:00');
     await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
     await setPublic('2035-01-01 00:00:00');
     await run();
     expect((await remote.client.record(rec))._record_metadata._public_date).toBe('2035-01-01 00:00:00');
-    await remote.client.setPublic({
-      user_email: ADMIN.email,
-      dataset_uuid: SYNTH.dataset,
-      record_uuid: rec,
-      public_date: '2037-01-01 00:00:00',
-    });
+    await setPublicDate(remote.client, rec, '2037-01-01 00:00:00');
     await run();
     expect((await local.admin.record(rec))._record_metadata._public_date).toBe('2037-01-01 00:00:00');
     expect(parkedOf(rec)).toEqual([]);

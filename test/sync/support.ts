@@ -163,16 +163,18 @@ export interface Refusal {
  * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
  * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
  * change things here while exactly that request is on its way. `release(refusal)` answers it
- * with that error instead; the remote never sees it.
+ * with that error instead; the remote never sees it. `seen` lists the requests as they arrive.
  */
 export async function gateProxy(remoteUrl: string) {
   const proxy = getLocal();
   await proxy.start();
   const origin = new URL(remoteUrl).origin;
   let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<Refusal | undefined> } | null = null;
+  const seen: string[] = [];
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: async (req) => {
       const url = new URL(req.url);
+      seen.push(`${req.method} ${url.pathname}`);
       const g = gate;
       if (g?.match(req.method, url.pathname)) {
         gate = null;
@@ -192,6 +194,8 @@ export async function gateProxy(remoteUrl: string) {
   });
   return {
     url: proxy.url,
+    /** Every request that reached the proxy so far, as `METHOD /path`. */
+    seen,
     hold(match: (method: string, path: string) => boolean) {
       let reached!: () => void;
       let release!: (refusal?: Refusal) => void;
@@ -249,3 +253,17 @@ export async function restoreRecord(local: TestService, uuid: string) {
 /** The server uuid a record made here is bound to (none for a pulled record). */
 export const boundRemoteOf = (local: TestService, uuid: string) =>
   local.service.ctx.db.prepare('SELECT remote_uuid FROM sync_id_map WHERE local_uuid = ?').pluck().get(uuid) as string | undefined;
+
+/**
+ * Uploads a text file to a record of the synthetic dataset on `client`'s side. Done here, the
+ * bytes are stored here, so the record takes the merge path of a pull from then on.
+ */
+export const storeFile = (client: OdrClient, rec: string, name: string, text = `bytes of ${name}`) =>
+  client.uploadFile(
+    { dataset_uuid: SYNTH.dataset, record_uuid: rec, field_uuid: SYNTH.field('File') },
+    { blob: new Blob([text], { type: 'text/plain' }), name },
+  );
+
+/** Sets a synthetic record's public date on `client`'s side (here or the remote). */
+export const setPublicDate = (client: OdrClient, rec: string, public_date: string) =>
+  client.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: rec, public_date });

@@ -67,8 +67,9 @@ export const fileStore = perConnection((db: Db) => {
     ),
     // A deleted record's files keep their bytes while it can be restored (store/recordTrash.ts).
     referenced: db
-      .prepare<[string, string], number>(
-        'SELECT 1 FROM files WHERE content_hash = ? UNION ALL SELECT 1 FROM record_trash_blobs WHERE content_hash = ? LIMIT 1',
+      .prepare<[string, string], string>(
+        `SELECT content_hash FROM files WHERE content_hash IN (SELECT value FROM json_each(?))
+         UNION SELECT content_hash FROM record_trash_blobs WHERE content_hash IN (SELECT value FROM json_each(?))`,
       )
       .pluck(),
     storedBytes: db
@@ -130,8 +131,11 @@ export const fileStore = perConnection((db: Db) => {
       const sql = `UPDATE files SET ${cols.map((k) => `${k} = ?`).join(', ')} WHERE rid = ?`;
       shaped(db)<unknown[], never>(sql).run(...cols.map((k) => meta[k as keyof FileMeta]), rid);
     },
-    /** Some file row, or a deleted record that can still be restored, points at these bytes. */
-    isReferenced: (hash: string) => s.referenced.get(hash, hash) !== undefined,
+    /** Of these hashes, those some file row, or a deleted record that can still be restored, points at. */
+    referencedOf: (hashes: readonly string[]): Set<string> => {
+      const json = JSON.stringify(hashes);
+      return new Set(hashes.length ? s.referenced.all(json, json) : []);
+    },
     /** Bytes stored for the files of these datasets (derivatives included). */
     storedBytes: (datasetIds: number[]) => s.storedBytes.get(JSON.stringify(datasetIds)) ?? 0,
     /** Original images of these datasets whose bytes are stored here. */

@@ -200,12 +200,9 @@ export class SyncState {
     return new Map(rows.map((r) => [r.remote_uuid, r.json]));
   }
 
-  setBase(rec: OdrRecord): void {
-    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(
-      this.remoteId,
-      rec.record_uuid,
-      JSON.stringify(rec),
-    );
+  /** `json`: the record serialized, when the caller has it already. */
+  setBase(rec: OdrRecord, json = JSON.stringify(rec)): void {
+    this.q('INSERT OR REPLACE INTO sync_base (remote_id, remote_uuid, json) VALUES (?, ?, ?)').run(this.remoteId, rec.record_uuid, json);
   }
 
   dropBase(remoteUuid: string): void {
@@ -288,6 +285,14 @@ export class SyncState {
       `UPDATE sync_outbox SET state = 'conflict', last_error = 'changed on the server too: see conflicts', attempts = attempts + 1
             WHERE record_uuid = ? AND field_uuid = ? AND op IN ('value', 'option') AND state = 'pending'`,
     ).run(record, field);
+  }
+
+  /** The unsent operations of these records wait in a conflict (a child the server deleted). */
+  holdTree(records: readonly string[], error: string): void {
+    this.q(
+      `UPDATE sync_outbox SET state = 'conflict', last_error = ?, attempts = attempts + 1
+        WHERE state = 'pending' AND record_uuid IN (SELECT value FROM json_each(?))`,
+    ).run(error, JSON.stringify(records));
   }
 
   setChildInfo(id: number, info: ChildInfo): void {
@@ -451,6 +456,14 @@ export class SyncLedger {
          AND state IN ('pending', 'conflict', 'parked')`,
     );
     for (const item of items) drop.run(record, field, item);
+  }
+
+  /** Every unsent, conflicting or refused operation of these records is dropped (a choice replaces them). */
+  dropRecordOps(records: readonly string[]): void {
+    this.q(
+      `UPDATE sync_outbox SET state = 'done' WHERE state IN ('pending', 'conflict', 'parked')
+        AND record_uuid IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(records));
   }
 
   /** The record's unsent, conflicting or refused public-date operations are dropped ("keep theirs"). */

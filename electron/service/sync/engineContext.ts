@@ -43,15 +43,23 @@ export class EngineContext {
 
   /**
    * Outside a transaction it comes from the rendered-record cache, so a push's conflict check and
-   * its settle share one render (a transaction bypasses the cache: it may yet roll back).
+   * its settle share one render (a transaction bypasses the cache: it may yet roll back), and one
+   * parse: the same cached bytes (the record unchanged since) give the same object back, which
+   * its readers never change.
    */
   localRecord(uuid: string): OdrRecord | null {
     const row = this.d.store.byUuid(uuid);
     if (!row) return null;
     const opts = { viewer: SYSTEM_USER, now: this.d.now(), apiBase: '' };
     if (this.db.inTransaction) return this.d.render(row, opts);
-    return JSON.parse(this.d.renderJson(row, opts).toString('utf8')) as OdrRecord;
+    const bytes = this.d.renderJson(row, opts);
+    let rec = this.parsed.get(bytes);
+    if (!rec) this.parsed.set(bytes, (rec = JSON.parse(bytes.toString('utf8')) as OdrRecord));
+    return rec;
   }
+
+  /** Local renders parsed, by their cached bytes (dropped with them). */
+  private readonly parsed = new WeakMap<Buffer, OdrRecord>();
 
   /** A remote record tree with our local uuids, for comparing with the local copy. */
   localised(rec: OdrRecord): OdrRecord {

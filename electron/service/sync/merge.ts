@@ -245,9 +245,8 @@ export function publicConflict(c: PublicCheck): ConflictDraft | null {
   return { record: c.record, field: PUBLIC_DATE_FIELD, name: PUBLIC_DATE_NAME, base: b, mine: l, theirs: t };
 }
 
-/** Records whose server copy changed since the base; `json` is the server copy serialized. */
-export const unchangedSinceBase = (baseJson: string | undefined, theirs: OdrRecord) =>
-  baseJson !== undefined && baseJson === JSON.stringify(theirs);
+/** Records whose server copy did not change since the base; `theirsJson`: the server copy serialized. */
+export const unchangedSinceBase = (baseJson: string | undefined, theirsJson: string) => baseJson !== undefined && baseJson === theirsJson;
 
 /** What a file's row holds from its entry (not its dates of creation, nor local-only state). */
 const fileSignature = (field: string, f: FileEntry): string => {

@@ -41,11 +41,12 @@ const CURSOR = 'sync_outbox_seq';
 export function collectOutbox(ctx: Ctx): number {
   const meta = metaStore(ctx.db);
   const outbox = syncOutbox(ctx.db);
-  // Every synced dataset, whichever remote it belongs to: the cursor moves past all of them.
-  const datasets = outbox.syncedDatasets();
   const cursor = Number(meta.get(CURSOR) ?? 0);
   const rows = outbox.localChanges(cursor, 20_000);
+  // Nothing new, mostly (a push collects before each record's settle): no more queries then.
   if (!rows.length) return 0;
+  // Every synced dataset, whichever remote it belongs to: the cursor moves past all of them.
+  const datasets = outbox.syncedDatasets();
   const at = new Date().toISOString();
   let added = 0;
   transaction(ctx.db, () => {

@@ -19,6 +19,7 @@ import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { refetchableTransaction } from '../store/tx.js';
 import { collectOutbox } from './outbox.js';
+import { goneChildren, settleGoneChildren, withoutChildren } from './goneChildren.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 
 const PAGE = 100;
@@ -119,11 +120,13 @@ export class Puller {
     const localUuid = theirs.record_uuid;
     const existing = x.d.store.byUuid(localUuid);
     const localRecord = () => (rendered !== undefined && rendered?.record_uuid === localUuid ? rendered : x.localRecord(localUuid));
-    if (unchangedSinceBase(baseJson, theirsRaw) && existing) return 'same';
+    // Serialized once: compared with the base, then stored as the base.
+    const theirsJson = JSON.stringify(theirsRaw);
+    if (unchangedSinceBase(baseJson, theirsJson) && existing) return 'same';
     if (!existing) {
       this.touched(dataset, localUuid);
       x.asSync(() => importer.importNormalized(theirs));
-      x.state.setBase(theirsRaw);
+      x.state.setBase(theirsRaw, theirsJson);
       return 'new';
     }
     if (!x.state.hasLocalOnlyState(localUuid, existing.rid)) {
@@ -131,7 +134,7 @@ export class Puller {
       // Already what we hold (a push's own answer, mostly): only the base moves. Rewriting the
       // tree would cost a push more than the rest of it (docs/sync.md §5).
       if (local && sameContent(local, theirs)) {
-        x.state.setBase(theirsRaw);
+        x.state.setBase(theirsRaw, theirsJson);
         return 'same';
       }
       this.touched(dataset, localUuid);
@@ -143,7 +146,7 @@ export class Puller {
           new RecordImporter(x.d, x.user, true).importNormalized(theirs);
           this.keepRefused(localUuid);
         });
-        x.state.setBase(theirsRaw);
+        x.state.setBase(theirsRaw, theirsJson);
         return 'replaced';
       }
     }
@@ -182,10 +185,13 @@ export class Puller {
             if (parent) childImporter.importChild(a.child, x.types, parent);
           }
         });
-      // Files are merged by identity, not field by field (fileMerge.ts).
-      this.files.reconcile(theirsRaw, base, localUuid, dataset);
+      const gone = goneChildren(theirs, input.base, local);
+      const kept = gone.length ? settleGoneChildren(x, dataset, localUuid, gone, input.pending) : new Set<string>();
+      // Files are merged by identity, not field by field (fileMerge.ts); a kept child's are no
+      // server deletion to apply here.
+      this.files.reconcile(theirsRaw, base && withoutChildren(base, kept), localUuid, dataset);
     }
-    x.state.setBase(theirsRaw);
+    x.state.setBase(theirsRaw, theirsJson);
     return 'merged';
   }
 

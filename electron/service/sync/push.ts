@@ -61,16 +61,34 @@ export class Pusher {
     if (!byTop.size) return stats;
     // The server's copies applied after each write are read with its current template: a field
     // it removed must already be marked removed here, or applying its copy would clear the values
-    // kept under it (docs/sync.md §4).
-    for (const ds of new Set([...byTop.values()].map((l) => l[0]!.dataset_uuid))) await this.puller.pullTemplate(ds);
+    // kept under it (docs/sync.md §4). The first records' server copies are read meanwhile
+    // (pushTop): only their reading overlaps the templates' round trip, nothing that uses them.
+    const templates = (async () => {
+      for (const ds of new Set([...byTop.values()].map((l) => l[0]!.dataset_uuid))) await this.puller.pullTemplate(ds);
+    })();
+    // A failure reaches every record's pushTop, which then sends nothing: the pass fails with it.
+    templates.catch(() => undefined);
     const importer = new RecordImporter(x.d, x.user, false);
-    await settleAll([...byTop], this.concurrency, ([top, list]) => this.pushTop(top, list, stats, importer, onOp));
+    await settleAll([...byTop], this.concurrency, ([top, list]) => this.pushTop(top, list, stats, importer, templates, onOp));
     if (stats.pushed || stats.created) x.state.pushed();
     return stats;
   }
 
-  private async pushTop(top: string, list: OutboxOp[], stats: PushStats, importer: RecordImporter, onOp?: () => void): Promise<void> {
+  private async pushTop(
+    top: string,
+    list: OutboxOp[],
+    stats: PushStats,
+    importer: RecordImporter,
+    templates: Promise<void>,
+    onOp?: () => void,
+  ): Promise<void> {
     const x = this.x;
+    // A record whose first operation writes a field needs the server's copy first: its read is
+    // under way while the templates are, and normalised only once their field types are in.
+    const firstR = isFieldWrite(list[0]!) ? x.state.remoteOf(top) : undefined;
+    const early = firstR ? x.remote.recordRaw(firstR) : null;
+    early?.catch(() => undefined); // awaited below, unless the templates fail first
+    await templates;
     // Idempotent writes (value, option, public, delete) are marked done together with the
     // server's copy after them, in one commit; after a crash in between they are sent again,
     // which changes nothing. Creates record their progress at once (see pushCreate).
@@ -145,6 +163,8 @@ export class Pusher {
           const topR = x.state.remoteOf(top);
           const recR = x.state.remoteOf(op.record_uuid);
           if (!topR || !recR) continue; // its create has not gone through yet
+          // Read before any write of this pass: it stands only for the first operation's copy.
+          if (!fresh && early && op === list[0]) fresh = normalizeRecord(await early, x.types);
           fresh ??= await x.remote.record(topR, x.types);
           const local = x.localRecord(top);
           if (op.op === 'option' && selectedHere(local, op.record_uuid, op.field_uuid, op.item_uuid) !== op.payload.on) {
@@ -423,6 +443,9 @@ export class Pusher {
     x.state.done(op);
   }
 }
+
+/** The operations checked against a fresh server copy before they are sent. */
+const isFieldWrite = (op: OutboxOp) => op.op === 'value' || op.op === 'option' || op.op === 'public';
 
 function findIn(rec: OdrRecord, uuid: string): OdrRecord | undefined {
   if (rec.record_uuid === uuid) return rec;

@@ -27,20 +27,34 @@ function comparable(e: FieldEntry): string | null {
   return `val:${e.value === null ? '' : String(e.value)}`;
 }
 
+/**
+ * Field states by record tree. A push compares the same copies several times (the conflict check,
+ * whether an option is still selected here, the settle's comparison with the server's answer):
+ * each tree's states are built once. The trees are never changed once read (server copies, bases
+ * and local renders are parsed afresh), nor are the maps handed out.
+ */
+const built = new WeakMap<OdrRecord, ReadonlyMap<string, FieldState>>();
+
 /** Every mergeable field of a record tree, keyed `record|field`. */
-export function fieldStates(rec: OdrRecord, out = new Map<string, FieldState>()): Map<string, FieldState> {
+export function fieldStates(rec: OdrRecord): ReadonlyMap<string, FieldState> {
+  let states = built.get(rec);
+  if (!states) built.set(rec, (states = collect(rec, new Map())));
+  return states;
+}
+
+function collect(rec: OdrRecord, out: Map<string, FieldState>): Map<string, FieldState> {
   for (const e of rec.fields) {
     const key = comparable(e);
     if (key !== null)
       out.set(`${rec.record_uuid}|${e.field_uuid}`, { record: rec.record_uuid, field: e.field_uuid, name: e.field_name, key, entry: e });
   }
-  for (const c of rec.records ?? []) fieldStates(c, out);
+  for (const c of rec.records ?? []) collect(c, out);
   return out;
 }
 
 /** An empty field compares equal to a missing one. */
 export const EMPTY_KEYS = new Set(['val:', 'bool:0', 'opts:', 'tags:']);
-export const keyOf = (m: Map<string, FieldState>, k: string) => m.get(k)?.key ?? '';
+export const keyOf = (m: ReadonlyMap<string, FieldState>, k: string) => m.get(k)?.key ?? '';
 export const same = (a: string, b: string) => a === b || ((EMPTY_KEYS.has(a) || a === '') && (EMPTY_KEYS.has(b) || b === ''));
 
 /** Human-readable value of a field state for the conflicts view. */

@@ -219,8 +219,12 @@ export class RemoteClient {
 
   /** A top-level record, normalised from whatever server variant answered. */
   async record(uuid: string, types?: Map<string, FieldTypeName>): Promise<OdrRecord> {
-    const raw = await this.call((c) => c.request<unknown>('GET', `/dataset/record/${uuid}`));
-    return normalizeRecord(raw, types);
+    return normalizeRecord(await this.recordRaw(uuid), types);
+  }
+
+  /** A top-level record as the server sent it: normalised later, once the field types are known. */
+  recordRaw(uuid: string): Promise<unknown> {
+    return this.call((c) => c.request<unknown>('GET', `/dataset/record/${uuid}`));
   }
 
   /** Ids of a dataset's records changed since `sinceMs` (server time); an empty list may be a 404. */

@@ -8,13 +8,14 @@ import type {
   SyncStatus,
 } from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
-import { collectOutbox } from './outbox.js';
+import { collectOutbox, recreateRestored } from './outbox.js';
+import { syncOutbox } from '../store/syncOutbox.js';
 import { badRequest, notFound, OdrError } from '../domain/errors.js';
 import { acceptsJobs, assertAcceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
-import { setOption, setPublicDate, setValue } from '../domain/records/ops.js';
-import { PUBLIC_DATE_FIELD } from '../../../shared/schemas/sync.js';
+import { deleteRecords, setOption, setPublicDate, setValue } from '../domain/records/ops.js';
+import { PUBLIC_DATE_FIELD, RECORD_DELETED_FIELD } from '../../../shared/schemas/sync.js';
 import { SYSTEM_USER } from '../domain/domain.js';
 import type { FieldInfo } from '../domain/schemaCache.js';
 import { SyncLedger } from '../store/syncState.js';
@@ -336,6 +337,29 @@ export class SyncService {
     });
   }
 
+  /**
+   * A child the server deleted while changes of it waited here: "theirs" deletes it here too (to
+   * the record trash); "mine" makes it and its descendants on the server again, with all they
+   * hold here (queued as a restore's: creates, then converges). Deleted here meanwhile: closed.
+   */
+  private resolveDeleted(c: SyncConflict & { top_record_uuid: string }, choice: string): { resolved: true } {
+    if (choice === 'merged') throw badRequest('A child record deleted on the server is resolved with "mine" or "theirs"');
+    const user = this.d.users.firstSuperUser()!;
+    let orphans: string[] = [];
+    const done = this.asChoice(c.id, choice, () => {
+      if (!this.d.store.byUuid(c.record_uuid)) return;
+      this.ledger.dropRecordOps(
+        syncOutbox(this.db)
+          .tree(c.record_uuid)
+          .map((t) => t.uuid),
+      );
+      if (choice === 'theirs') orphans = deleteRecords(this.d, user, [c.record_uuid]).orphanCandidates;
+      else recreateRestored(this.d.ctx, c.dataset_uuid, c.record_uuid, c.top_record_uuid);
+    });
+    this.blobs.removeUnreferenced(orphans);
+    return done;
+  }
+
   /** A conflict's choice, written as the sync's own (never pushed back), and the conflict closed: one transaction. */
   private asChoice(id: number, choice: string, fn: () => void): { resolved: true } {
     transaction(
@@ -364,6 +388,7 @@ export class SyncService {
     const c = this.ledger.openConflict(id);
     if (!c) throw notFound('Conflict');
     if (choice !== 'mine' && choice !== 'theirs' && choice !== 'merged') throw badRequest('choice must be "mine", "theirs" or "merged"');
+    if (c.field_uuid === RECORD_DELETED_FIELD) return this.resolveDeleted(c, choice);
     if (c.item_uuid) return this.resolveFile(c, choice);
     if (c.field_uuid === PUBLIC_DATE_FIELD) return this.resolvePublic(c, choice);
     const f = this.d.schema().fieldsByUuid.get(c.field_uuid);

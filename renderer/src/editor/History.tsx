@@ -35,18 +35,25 @@ export function restoreEdits(top: string, step: HistoryStep, field: TemplateFiel
     tags ? (entry?.tags ?? []).map((t) => t.template_tag_uuid) : (entry?.values ?? []).map((v) => v.template_radio_option_uuid),
   );
   const names = itemNames(field);
-  const before = [...selected].map((uuid) => ({ uuid, name: names.get(uuid) ?? '' }));
-  const edit = (uuid: string, on: boolean): Edit => ({
-    kind: 'option',
-    top,
-    record: step.record,
-    field: f,
-    option: { uuid, name: names.get(uuid) ?? '' },
-    on,
-    single: !!type.single,
-    tags,
-    before,
-  });
+  // Each edit's `before` is the selection the ones ahead of it leave: its undo expects exactly that.
+  const held = new Set(selected);
+  const edit = (uuid: string, on: boolean): Edit => {
+    const before = [...held].map((u) => ({ uuid: u, name: names.get(u) ?? '' }));
+    if (type.single) held.clear();
+    if (on) held.add(uuid);
+    else held.delete(uuid);
+    return {
+      kind: 'option',
+      top,
+      record: step.record,
+      field: f,
+      option: { uuid, name: names.get(uuid) ?? '' },
+      on,
+      single: !!type.single,
+      tags,
+      before,
+    };
+  };
   if (type.single) {
     const want = step.removed[0];
     if (want) return selected.has(want) ? null : [edit(want, true)];

@@ -1,6 +1,7 @@
 import { fieldType } from '../../../shared/fieldTypes';
 import type { TemplateTag } from '../../../shared/schemas/template';
 import { useEdits } from '../lib/edits';
+import { itemNames } from '../lib/history';
 import type { FieldProps } from './types';
 
 /** Radio and select fields: one choice (radio group or drop-down) or several (checkboxes). */
@@ -70,6 +71,9 @@ export function OptionsField({ top, record, field, entry, labelId }: FieldProps)
 export function TagsField({ top, record, field, entry, labelId }: FieldProps) {
   const { apply } = useEdits();
   const selected = new Set((entry?.tags ?? []).map((t) => t.template_tag_uuid));
+  const names = itemNames(field);
+  // The whole selection before the click: undo and redo apply only while the field still holds it.
+  const before = [...selected].map((uuid) => ({ uuid, name: names.get(uuid) ?? '' }));
   const toggle = (t: TemplateTag, on: boolean) =>
     apply({
       kind: 'option',
@@ -80,7 +84,7 @@ export function TagsField({ top, record, field, entry, labelId }: FieldProps) {
       on,
       single: false,
       tags: true,
-      before: [],
+      before,
     });
   const branch = (tags: TemplateTag[]) => (
     <ul>

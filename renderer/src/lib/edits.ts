@@ -28,6 +28,7 @@ export type Edit =
       on: boolean;
       single: boolean;
       tags: boolean;
+      /** The field's whole selection before the edit: what redo expects, and the base of `selectionAfter`. */
       before: { uuid: string; name: string }[];
     };
 
@@ -77,6 +78,17 @@ export class UndoRefused extends Error {
  */
 export function refusal(e: unknown): UndoRefused {
   if (e instanceof UndoRefused) return e;
+  if (e instanceof OdrApiError && e.status === 409) {
+    // The field no longer holds what the step left there (the service checked it in the write).
+    const held = /\) holds (.*) now, not the expected /.exec(errorText(e));
+    if (held)
+      return new UndoRefused(
+        `it was changed since (a sync, a script or another window) and holds ${held[1]} now; it is left as it is`,
+        true,
+      );
+    if (/ selected now, not the expected /.test(errorText(e)))
+      return new UndoRefused('its selection was changed since (a sync, a script or another window); it is left as it is', true);
+  }
   if (e instanceof OdrApiError) {
     if (e.status === 404)
       return new UndoRefused('what it changed is no longer there (deleted since, here, in another window or by a sync)', true);
@@ -184,9 +196,27 @@ function optimistic(rec: OdrRecord, e: Edit): OdrRecord {
     : patchOption(rec, e.record, e.field, e.option, e.on, e.single, e.tags);
 }
 
-async function send(e: Edit): Promise<void> {
-  if (e.kind === 'value') await api.setValue(e.record, e.field.uuid, e.after ?? '');
-  else await api.setOption(e.record, e.field.uuid, e.option.uuid, e.on);
+/** What the field must hold for an undo or redo to apply: a value, or the whole selection (uuids). */
+type Expected = string | number | null | string[];
+
+async function send(e: Edit, expected?: Expected): Promise<void> {
+  if (e.kind === 'value') await api.setValue(e.record, e.field.uuid, e.after ?? '', expected as string | number | null | undefined);
+  else await api.setOption(e.record, e.field.uuid, e.option.uuid, e.on, expected as string[] | undefined);
+}
+
+/** The field's whole selection once an option edit is made. */
+function selectionAfter(e: Extract<Edit, { kind: 'option' }>): string[] {
+  const rest = e.before.map((o) => o.uuid).filter((u) => u !== e.option.uuid);
+  return e.on ? (e.single ? [e.option.uuid] : [...rest, e.option.uuid]) : rest;
+}
+
+/**
+ * What the field holds when `step` was just done (undo) or just undone (redo): the step applies
+ * only if it still does, so a value changed since is never silently overwritten.
+ */
+function expectedFor(step: Edit, dir: 'undo' | 'redo'): Expected {
+  if (step.kind === 'value') return dir === 'undo' ? step.after : step.before;
+  return dir === 'undo' ? selectionAfter(step) : step.before.map((o) => o.uuid);
 }
 
 /** The edit that takes `e` back. Options restore the exact earlier selection. */
@@ -240,7 +270,8 @@ function refusedToast(dir: 'undo' | 'redo', step: Step, r: UndoRefused) {
 function useApply(qc: QueryClient) {
   return useMutation({
     mutationKey: ['edit'],
-    mutationFn: async ({ edit }: { edit: Edit; mode: Mode; prev: OdrRecord | undefined; step?: Edit }) => send(edit),
+    mutationFn: async ({ edit, mode, step }: { edit: Edit; mode: Mode; prev: OdrRecord | undefined; step?: Edit }) =>
+      send(edit, mode !== 'do' && step ? expectedFor(step, mode) : undefined),
     onMutate: async ({ edit, prev }) => {
       setStatus(edit, { state: 'saving', at: performance.now() });
       await qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });

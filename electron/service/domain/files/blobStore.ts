@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
 import { fileStore } from '../../store/files.js';
+import { metaStore } from '../../store/meta.js';
 import { DirSyncs } from './durableFs.js';
 
 /**
@@ -18,14 +19,29 @@ interface Shared {
   pending: Set<Promise<unknown>>;
   /** Deferred removal batches that synced the WAL first (tests read it). */
   walSyncs: number;
+  /** Hashes looked up against the file rows by removals and sweeps (tests read it). */
+  checked: number;
   /** Directories of the store holding names not synced yet (every writer's). */
   dirs: DirSyncs;
   /** Set by close: a start-up sweep stops at its next batch. */
   stopping: boolean;
+  /**
+   * Bytes nothing references may be left in the store by this run: a sweep under way, stopped
+   * early or that kept fresh bytes, or a removal that failed. Close then sets no clean mark, so
+   * the next start sweeps.
+   */
+  leftovers: boolean;
 }
 
 /** Hashes a start-up sweep checks per step; it yields to requests between steps. */
 const SWEEP_BATCH = 256;
+/**
+ * Unreferenced bytes written this recently are left by a sweep: an upload in progress (from
+ * another process on the same data dir, or one whose hold a future writer forgets) looks the same.
+ */
+export const SWEEP_FRESH_MS = 5 * 60_000;
+/** In `meta` while the store holds nothing a sweep would remove: set by a clean close, taken at open. */
+const CLEAN_CLOSE_KEY = 'files_clean_close';
 const HEX2 = /^[0-9a-f]{2}$/;
 const HASH = /^[0-9a-f]{64}$/;
 const sharedOf = new WeakMap<Ctx, Shared>();
@@ -43,7 +59,18 @@ export class BlobStore {
     mkdirSync(path.join(this.root, 'tmp'), { recursive: true });
     let shared = sharedOf.get(ctx);
     if (!shared)
-      sharedOf.set(ctx, (shared = { inFlight: new Map(), pending: new Set(), walSyncs: 0, dirs: new DirSyncs(), stopping: false }));
+      sharedOf.set(
+        ctx,
+        (shared = {
+          inFlight: new Map(),
+          pending: new Set(),
+          walSyncs: 0,
+          checked: 0,
+          dirs: new DirSyncs(),
+          stopping: false,
+          leftovers: false,
+        }),
+      );
     this.shared = shared;
   }
 
@@ -114,7 +141,10 @@ export class BlobStore {
    */
   removeUnreferenced(hashes: Iterable<string>): number {
     // Deferred past a close: the bytes stay, as they would had the app stopped a moment earlier.
-    if (!this.ctx.db.open) return 0;
+    if (!this.ctx.db.open) {
+      this.shared.leftovers = true;
+      return 0;
+    }
     if (this.ctx.db.inTransaction) {
       const later = [...hashes];
       // A macrotask, not a microtask: a transaction held across an await would re-queue forever.
@@ -122,7 +152,10 @@ export class BlobStore {
         const run = new Promise<void>((r) => setImmediate(r))
           .then(() => this.removeDeferred(later))
           // Nobody awaits this: a failure leaves the bytes (a leak, never lost content).
-          .catch((e: unknown) => console.warn(`[odr] kept unreferenced file bytes: ${(e as Error).message}`))
+          .catch((e: unknown) => {
+            this.shared.leftovers = true;
+            console.warn(`[odr] kept unreferenced file bytes: ${(e as Error).message}`);
+          })
           .finally(() => this.shared.pending.delete(run));
         this.shared.pending.add(run);
       }
@@ -136,24 +169,63 @@ export class BlobStore {
     return removed;
   }
 
+  /** One query for the lot: the hashes no writer holds and no row references. */
   private unreferenced(hashes: Iterable<string>): string[] {
-    const files = fileStore(this.ctx.db);
-    return [...hashes].filter((h) => !this.shared.inFlight.has(h) && !files.isReferenced(h));
+    const loose = [...hashes].filter((h) => !this.shared.inFlight.has(h));
+    this.shared.checked += loose.length;
+    const referenced = fileStore(this.ctx.db).referencedOf(loose);
+    return loose.filter((h) => !referenced.has(h));
+  }
+
+  /** Hashes looked up against the file rows so far (tests read it). */
+  get checkedCount(): number {
+    return this.shared.checked;
   }
 
   /**
-   * Start-up sweep: removes the bytes no file row references and no writer holds (removals a
-   * crash or a close cut short, or that failed), and staged upload leftovers written before
-   * `startedAt`. Off the request path: one directory or SWEEP_BATCH hashes per step, a yield to
-   * the event loop between steps, removals through removeDeferred (the WAL synced first, the
-   * same checks as any removal). Stops early once `stop()` was called (close). Answers how many
-   * blobs and leftovers it removed.
+   * Start-up: the full sweep runs only when the last run did not close cleanly (a crash, a power
+   * cut, a close that left bytes behind); its mark is taken here, so a crash of this run leaves
+   * none. Staged upload leftovers (one directory) are removed either way.
+   */
+  async startUp(startedAt: number): Promise<number> {
+    const clean = metaStore(this.ctx.db).take(CLEAN_CLOSE_KEY) !== undefined;
+    const removed = clean ? 0 : await this.sweep(startedAt);
+    return removed + (await this.sweepStaged(startedAt));
+  }
+
+  /**
+   * Close, just before the database closes: marks the store clean when this run can have left
+   * nothing a sweep would remove (no writer holding bytes, no removal pending or failed, no sweep
+   * unfinished). Answers whether it did.
+   */
+  markCleanClose(): boolean {
+    const sh = this.shared;
+    if (sh.leftovers || sh.pending.size || sh.inFlight.size || !this.ctx.db.open) return false;
+    metaStore(this.ctx.db).set(CLEAN_CLOSE_KEY, new Date().toISOString());
+    return true;
+  }
+
+  /**
+   * The full sweep: removes the bytes no file row references and no writer holds (removals a
+   * crash or a close cut short, or that failed), except those written since SWEEP_FRESH_MS
+   * before `startedAt`. Off the request path: one directory or SWEEP_BATCH hashes per step (one
+   * query each), a yield to the event loop between steps; the candidates are removed as any
+   * deferred removal (the WAL synced first, checked again). Stops early once `stopSweep()` was
+   * called (close). Answers how many blobs it removed.
    */
   async sweep(startedAt: number): Promise<number> {
+    this.shared.leftovers = true;
+    let kept = false;
     let removed = 0;
     const batch: string[] = [];
+    const fresh = async (h: string) => {
+      const s = await stat(this.pathOf(h)).catch(() => null);
+      const young = s !== null && s.mtimeMs >= startedAt - SWEEP_FRESH_MS;
+      kept ||= young;
+      return young;
+    };
     const flush = async () => {
-      if (batch.length) removed += await this.removeDeferred(batch.splice(0));
+      if (batch.length) removed += await this.removeDurably(batch.splice(0), fresh);
       await nextTurn();
     };
     const list = (dir: string) => readdir(dir).catch(() => [] as string[]);
@@ -171,10 +243,18 @@ export class BlobStore {
       }
     }
     await flush();
-    for (const n of await list(path.join(this.root, 'tmp'))) {
+    // Fresh bytes kept: the next start looks at them again.
+    if (!this.shared.stopping && !kept) this.shared.leftovers = false;
+    return removed;
+  }
+
+  /** Staged upload leftovers written before `startedAt`: they lost their writer with the last run. */
+  private async sweepStaged(startedAt: number): Promise<number> {
+    let removed = 0;
+    const tmp = path.join(this.root, 'tmp');
+    for (const n of await readdir(tmp).catch(() => [] as string[])) {
       if (this.shared.stopping) break;
-      const p = path.join(this.root, 'tmp', n);
-      // A staged upload of this run is newer; an older one lost its writer with the last run.
+      const p = path.join(tmp, n);
       const s = await stat(p).catch(() => null);
       if (s?.isFile() && s.mtimeMs < startedAt) {
         rmSync(p, { force: true });
@@ -195,22 +275,36 @@ export class BlobStore {
    * while the unlink survived. Syncing the -wal file first makes every earlier commit durable
    * (a checkpoint that emptied it synced the database first).
    */
-  private async removeDeferred(hashes: string[]): Promise<number> {
-    if (!this.ctx.db.open) return 0;
-    if (this.ctx.db.inTransaction || this.unreferenced(hashes).length === 0) return this.removeUnreferenced(hashes);
+  private removeDeferred(hashes: string[]): Promise<number> {
+    if (!this.ctx.db.open || this.ctx.db.inTransaction) return Promise.resolve(this.removeUnreferenced(hashes));
+    return this.removeDurably(hashes);
+  }
+
+  /**
+   * Each hash is checked once; only the candidates (none, mostly) are checked again after the
+   * WAL sync, since a writer may have taken or referenced one meanwhile. `keep`: candidates to
+   * leave all the same.
+   */
+  private async removeDurably(hashes: string[], keep?: (hash: string) => Promise<boolean>): Promise<number> {
+    let candidates = this.unreferenced(hashes);
+    if (keep) {
+      const kept = await Promise.all(candidates.map(keep));
+      candidates = candidates.filter((_, i) => !kept[i]);
+    }
+    if (!candidates.length) return 0;
     const wal = await open(`${this.ctx.db.name}-wal`, 'r').catch(() => null);
     if (wal) {
       try {
         await wal.datasync();
       } catch {
         // Not known durable: the bytes stay (a leak, never a row without its content).
+        this.shared.leftovers = true;
         return 0;
       } finally {
         await wal.close();
       }
     }
     this.shared.walSyncs++;
-    // Checks again: a writer may have taken or referenced a hash during the sync.
-    return this.removeUnreferenced(hashes);
+    return this.removeUnreferenced(candidates);
   }
 }

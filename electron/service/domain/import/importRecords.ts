@@ -37,6 +37,22 @@ function inferType(e: FieldEntry): FieldTypeName {
   return typeof e.value === 'string' && utf8Len(e.value) > 255 ? 'Paragraph Text' : 'Long Text';
 }
 
+/** The options (`values`) or tags an exported field entry selects, in one shape. */
+function selectedItems(
+  e: FieldEntry,
+  kind: 'option' | 'tag',
+): { uuid: string; name: string; id: number; parent?: string; selected?: string }[] {
+  if (kind === 'option')
+    return (e.values ?? []).map((o) => ({ uuid: o.template_radio_option_uuid, name: o.name, id: o.id, selected: o.option_selected }));
+  return (e.tags ?? []).map((t) => ({
+    uuid: t.template_tag_uuid,
+    name: t.name,
+    id: t.id,
+    parent: t.parent_template_tag_uuid,
+    selected: t.tag_selected,
+  }));
+}
+
 function storedScalar(type: FieldTypeName, e: FieldEntry): string | number | null {
   const storage = fieldType(type).storage;
   if (storage === 'boolean') return e.selected === 1 ? 1 : 0;
@@ -348,25 +364,21 @@ export class RecordImporter {
       const updated = fm?._update_date || row.update_date;
       const auth = fm?._create_auth || row.create_auth;
       const storage = f.type.storage;
-      if (storage === 'options') {
-        for (const o of e.values ?? []) {
-          const known = this.schema.fields.get(f.id)!.optionsByUuid.get(o.template_radio_option_uuid)?.id;
-          const opt = this.restore
-            ? this.restoredItem('option', f, o.template_radio_option_uuid)
+      if (storage === 'options' || storage === 'tags') {
+        const kind = storage === 'options' ? 'option' : 'tag';
+        const field = this.schema.fields.get(f.id)!;
+        for (const it of selectedItems(e, kind)) {
+          const known = (kind === 'option' ? field.optionsByUuid : field.tagsByUuid).get(it.uuid)?.id;
+          const id = this.restore
+            ? this.restoredItem(kind, f, it.uuid)
             : known === undefined
-              ? this.newOption(f, o.template_radio_option_uuid, o.name, o.id)
-              : this.adoptId('option', known, o.id);
-          if (opt !== null) this.q.option(row.rid, opt, f.id, o.option_selected ?? updated);
-        }
-      } else if (storage === 'tags') {
-        for (const t of e.tags ?? []) {
-          const known = this.schema.fields.get(f.id)!.tagsByUuid.get(t.template_tag_uuid)?.id;
-          const tag = this.restore
-            ? this.restoredItem('tag', f, t.template_tag_uuid)
-            : known === undefined
-              ? this.newTag(f, t.template_tag_uuid, t.name, t.parent_template_tag_uuid)
-              : this.adoptId('tag', known, t.id);
-          if (tag !== null) this.q.tag(row.rid, tag, f.id, t.tag_selected ?? updated);
+              ? kind === 'option'
+                ? this.newOption(f, it.uuid, it.name, it.id)
+                : this.newTag(f, it.uuid, it.name, it.parent)
+              : this.adoptId(kind, known, it.id);
+          if (id === null) continue;
+          if (kind === 'option') this.q.option(row.rid, id, f.id, it.selected ?? updated);
+          else this.q.tag(row.rid, id, f.id, it.selected ?? updated);
         }
       } else if (storage === 'files') {
         this.insertFiles(row, f, e);

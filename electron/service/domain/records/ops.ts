@@ -7,6 +7,7 @@ import { assertEdit, editableRecord } from '../access.js';
 import { canAddRecords } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
+import { checkValue, type StoredValue } from '../../../../shared/fieldTypes.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOption, writeScalar, writeTag, type WriteCtx } from './fieldWrites.js';
@@ -68,21 +69,71 @@ export function createRecord(d: Domain, user: User, datasetUuid: string, input: 
 
 function fieldOf(d: Domain, rec: RecordRow, fieldUuid: string): FieldInfo {
   const f = d.schema().fieldsByUuid.get(fieldUuid);
-  if (!f) throw notFound('Datafield');
+  if (!f) throw notFound(`Datafield "${fieldUuid}"`);
   if (f.datatypeId !== rec.datatype_id) {
     throw badRequest(`Field ${fieldUuid} does not belong to the dataset of record ${rec.uuid}`);
   }
   return f;
 }
 
-/** POST /record/{r}/{f}/value. `null` changes nothing; `""` clears. */
-export function setValue(d: Domain, user: User, recordUuid: string, fieldUuid: string, value: unknown): RecordRow {
-  const rec = editableRecord(d, user, recordUuid);
+/** How the value and option routes name a field in their errors: record, field uuid and name. */
+const fieldPlace = (rec: RecordRow, f: FieldInfo) => `Record ${rec.uuid}, field ${f.uuid} "${f.name}" (${f.fieldtype})`;
+
+/**
+ * A stored value compared for "still holds": empty, unchecked and absent are one state; a decimal
+ * kept as typed ("1.50") is the same number without its trailing zeros.
+ */
+function held(f: FieldInfo, v: StoredValue | undefined): string | null {
+  if (v === undefined || v === null || v === '' || (f.type.storage === 'boolean' && Number(v) === 0)) return null;
+  const s = String(v);
+  return f.type.storage === 'decimal' && s.includes('.') && !/e/i.test(s) ? s.replace(/\.?0+$/, '') : s;
+}
+
+const quoted = (v: string | null) => (v === null ? 'nothing (empty)' : JSON.stringify(v));
+
+/**
+ * The field must hold `expected` now (as stored: the same check as a write normalises it), or
+ * the write is refused with 409 naming both values: an undo must not overwrite a newer value.
+ */
+function assertHolds(w: WriteCtx, rec: RecordRow, f: FieldInfo, expected: unknown): void {
+  let want: string | null = null;
+  if (expected !== null && expected !== '') {
+    const check = checkValue(f.type, expected);
+    if (!check.ok) throw badRequest(`${fieldPlace(rec, f)}: expected_value: ${check.message}`);
+    want = held(f, check.stored);
+  }
+  const now = held(f, w.d.store.getValue(rec.rid, f.id)?.value);
+  if (now !== want) {
+    throw new OdrError(409, `${fieldPlace(rec, f)} holds ${quoted(now)} now, not the expected ${quoted(want)}: nothing was changed`);
+  }
+}
+
+/** The field's selection must be exactly `expected` (option or tag uuids), or 409 naming both. */
+function assertSelection(w: WriteCtx, rec: RecordRow, f: FieldInfo, expected: string[]): void {
+  const tags = f.type.storage === 'tags';
+  const uuidOf = new Map([...(tags ? f.tagsByUuid : f.optionsByUuid).values()].map((o) => [o.id, o.uuid] as const));
+  const ids = tags ? w.d.store.selectedTags(rec.rid, f.id) : w.d.store.selectedOptions(rec.rid, f.id);
+  // Options or tags the template no longer lists are never shown, so nobody can expect them.
+  const now = ids.flatMap((id) => uuidOf.get(id) ?? []).sort();
+  const want = [...new Set(expected)].sort();
+  if (now.join() !== want.join()) {
+    const list = (l: string[]) => (l.length ? l.join(', ') : 'none');
+    throw new OdrError(409, `${fieldPlace(rec, f)} has ${list(now)} selected now, not the expected ${list(want)}: nothing was changed`);
+  }
+}
+
+/**
+ * POST /record/{r}/{f}/value. `null` changes nothing; `""` clears. With `expected` (not
+ * undefined) the write happens only if the field holds that now, checked in the write's transaction.
+ */
+export function setValue(d: Domain, user: User, recordUuid: string, fieldUuid: string, value: unknown, expected?: unknown): RecordRow {
+  const rec = editableRecord(d, user, recordUuid, `Datarecord "${recordUuid}"`);
   const f = fieldOf(d, rec, fieldUuid);
-  if (!f.type.takesValue) throw badRequest(`Field type "${f.fieldtype}" does not support a "value" update`);
+  if (!f.type.takesValue) throw badRequest(`${fieldPlace(rec, f)}: this field type does not support a "value" update`);
   if (value === null) return rec;
   const changed = tx(d.ctx, () => {
     const w = writeCtx(d, user);
+    if (expected !== undefined) assertHolds(w, rec, f, expected);
     const did = writeScalar(w, rec, f, value);
     if (did) d.store.touch(rec.rid, w.at);
     return did;
@@ -91,13 +142,25 @@ export function setValue(d: Domain, user: User, recordUuid: string, fieldUuid: s
   return rec;
 }
 
-/** PUT /record/{r}/{f}/{option}/{selected|unselected}: radio options and tags. Idempotent. */
-export function setOption(d: Domain, user: User, recordUuid: string, fieldUuid: string, optionUuid: string, on: boolean): RecordRow {
-  const rec = editableRecord(d, user, recordUuid);
+/**
+ * PUT /record/{r}/{f}/{option}/{selected|unselected}: radio options and tags. Idempotent. With
+ * `expected` (uuids) the write happens only if the field's selection is exactly that now.
+ */
+export function setOption(
+  d: Domain,
+  user: User,
+  recordUuid: string,
+  fieldUuid: string,
+  optionUuid: string,
+  on: boolean,
+  expected?: string[],
+): RecordRow {
+  const rec = editableRecord(d, user, recordUuid, `Datarecord "${recordUuid}"`);
   const f = fieldOf(d, rec, fieldUuid);
-  if (!f.type.takesOptions) throw badRequest(`Field type "${f.fieldtype}" does not support tag/radio selection`);
+  if (!f.type.takesOptions) throw badRequest(`${fieldPlace(rec, f)}: this field type does not support tag/radio selection`);
   const changed = tx(d.ctx, () => {
     const w = writeCtx(d, user);
+    if (expected !== undefined) assertSelection(w, rec, f, expected);
     const did = f.type.storage === 'tags' ? writeTag(w, rec, f, optionUuid, on) : writeOption(w, rec, f, optionUuid, on);
     if (did) d.store.touch(rec.rid, w.at);
     return did;

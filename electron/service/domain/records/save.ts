@@ -9,6 +9,7 @@ import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOptionSet, writeScalar, writeTagSet, type WriteCtx } from './fieldWrites.js';
+import { optionUuidsCreating, tagUuidsCreating } from './newOptions.js';
 import { parseDateOrThrow, publicDateFor, selectDefaults, writeCtx } from './ops.js';
 import { fileStore } from '../../store/files.js';
 import { withArticle } from '../../../../shared/article.js';
@@ -35,7 +36,15 @@ function structureError(f: FieldInfo, key: string): OdrError {
   return badRequest(`Field ${f.uuid} "${f.name}" is ${withArticle(f.fieldtype)} field and takes no "${key}"`);
 }
 
-function writeField(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: SaveField, created: string | undefined): boolean {
+function writeField(
+  d: Domain,
+  w: WriteCtx,
+  rec: RecordRow,
+  dt: DatatypeInfo,
+  f: FieldInfo,
+  p: SaveField,
+  created: string | undefined,
+): boolean {
   const kind = f.type.storage;
   if (p.files && p.files.length) {
     if (kind !== 'files') throw structureError(f, 'files');
@@ -45,21 +54,15 @@ function writeField(d: Domain, w: WriteCtx, rec: RecordRow, f: FieldInfo, p: Sav
   }
   if (p.tags) {
     if (kind !== 'tags') throw structureError(f, 'tags');
-    return writeTagSet(
-      w,
-      rec,
-      f,
-      p.tags.filter((t) => !isOff(t.selected)).map((t) => t.template_tag_uuid),
-    );
+    const named = p.tags.filter((t) => !isOff(t.selected)).map((t) => ({ uuid: t.template_tag_uuid, parent: t.parent_tag_uuid }));
+    const { field, uuids } = tagUuidsCreating(w, dt, f, named);
+    return writeTagSet(w, rec, field, uuids);
   }
   if (p.values) {
     if (kind !== 'options') throw structureError(f, 'values');
-    return writeOptionSet(
-      w,
-      rec,
-      f,
-      p.values.filter((o) => !isOff(o.selected)).map((o) => o.template_radio_option_uuid),
-    );
+    const named = p.values.filter((o) => !isOff(o.selected)).map((o) => o.template_radio_option_uuid);
+    const { field, uuids } = optionUuidsCreating(w, dt, f, named);
+    return writeOptionSet(w, rec, field, uuids);
   }
   const input = kind === 'boolean' ? (p.selected ?? p.value) : p.value;
   if (input === undefined || input === null) {
@@ -132,7 +135,7 @@ function saveNode(d: Domain, user: User, rec: RecordRow, p: SaveRecord, isNew: b
   for (const fp of p.fields ?? []) {
     const f = resolveField(dt, fp);
     const created = fp.created === undefined ? undefined : parseDateOrThrow(d, fp.created, 'created');
-    changed = writeField(d, w, rec, f, fp, created) || changed;
+    changed = writeField(d, w, rec, dt, f, fp, created) || changed;
   }
   const seen = new Set<string>();
   for (const cp of p.records ?? []) {
