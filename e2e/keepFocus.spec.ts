@@ -207,3 +207,25 @@ test('a job that fails: its error is said (role alert) in the Jobs panel', async
   await expect(failed.getByRole('alert')).not.toBeEmpty();
   expect(await focusedIn(panel)).toBe(true);
 });
+
+test('Make private, then Make public now, from the keyboard: each button keeps the focus once done', async ({ page }) => {
+  const i = 16;
+  await openDataset(page, 'Synthetic Samples');
+  const editor = await findAndOpen(page, SYNTH_NAME(i));
+  const status = editor.getByTestId('public-state');
+  await expect(status).toHaveText(/^Public since/);
+  const makePrivate = editor.getByRole('button', { name: 'Make private' });
+  const makePublic = editor.getByRole('button', { name: 'Make public now' });
+  await makePrivate.focus();
+  await watchFocus(page);
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText('Private');
+  await expect(makePrivate).toBeDisabled();
+  await expect(makePrivate).toBeFocused();
+  await makePublic.focus();
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText(/^Public since/);
+  await expect(makePublic).toBeDisabled();
+  await expect(makePublic).toBeFocused();
+  expect(await lostFocus(page)).toEqual([]);
+});

@@ -58,6 +58,8 @@ import {
   LiveStatus,
   LiveStatusList,
   ResolveConflictRequest,
+  AttentionRequest,
+  AttentionAnswer,
   RunSyncRequest,
   StopSyncingAnswer,
   StopSyncingPreview,
@@ -536,6 +538,13 @@ export const ROUTES: RouteDoc[] = [
       'Drops the id map, server copies, unsent operations, conflicts, bin entries and file map of the top-level dataset, for every remote; its records and the files on this computer stay. Files never downloaded would become unavailable: 409 naming how many unless `force=true` (or keep the files offline first). 404 unknown dataset, 400 a child dataset, 409 when it is not synced or a sync of it is running.',
     query: StopSyncingQuery,
     ok: ok(StopSyncingAnswer, 'What was dropped'),
+  }),
+  local('post', '/sync/attention/{id}', 'Retry or discard an operation the server refused ("needs attention")', {
+    params: { id: digits },
+    description:
+      '`retry` queues it again as it is (a refused delete: the record, back here, is deleted here again); `discard` drops it and sets what it changed here back to the last server copy (a refused create: the record goes to the record trash; a refused upload: the file is deleted here). 404 when no such operation needs attention, 409 when a retry cannot be made (the change is no longer here).',
+    body: json(AttentionRequest),
+    ok: ok(AttentionAnswer, 'What became of it'),
   }),
   local('post', '/sync/conflicts/{id}', 'Resolve a conflict', {
     params: { id: digits },

@@ -123,6 +123,24 @@ export const ParkedOperation = z.object({
 });
 export type ParkedOperation = z.infer<typeof ParkedOperation>;
 
+/** POST /local/sync/attention/{id}: what to do with an operation the server refused. */
+export const AttentionRequest = z.object({
+  action: z.enum(['retry', 'discard'], { error: 'action must be "retry" or "discard"' }),
+});
+export type AttentionRequest = z.infer<typeof AttentionRequest>;
+export type AttentionAction = AttentionRequest['action'];
+
+/**
+ * `queued`: sent again by the next sync (a refused delete: the record deleted here again);
+ * `discarded`: the operation dropped, what it changed here set back to the server's last copy.
+ */
+export const AttentionAnswer = z.object({
+  id: Int,
+  action: z.enum(['retry', 'discard']),
+  state: z.enum(['queued', 'discarded']),
+});
+export type AttentionAnswer = z.infer<typeof AttentionAnswer>;
+
 export const RemovedOnServer = z.object({ record_uuid: z.string(), dataset_uuid: z.string(), detected: z.string() });
 export type RemovedOnServer = z.infer<typeof RemovedOnServer>;
 

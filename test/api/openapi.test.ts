@@ -272,6 +272,8 @@ describe('every route, called from the document alone, answers as the document s
     putLocalSyncFilesOffline: { body: { remote_id: 999, dataset_uuid: SYNTH.dataset, keep: true }, status: 404 },
     // No conflict exists in a fresh data dir: the answer is the documented error body.
     postLocalSyncConflictsId: { params: { id: '999' }, body: { choice: 'mine' }, status: 404 },
+    // Nor an operation the server refused (test/sync/attention.test.ts covers the answer).
+    postLocalSyncAttentionId: { params: { id: '999' }, body: { action: 'retry' }, status: 404 },
     // An unknown dataset: the documented error body (the synthetic one is being synced by the
     // run above; test/sync/stopSyncing.test.ts covers the answer).
     deleteLocalSyncDatasetsUuid: { params: { uuid: '0000000000000000000000000000' }, status: 404 },

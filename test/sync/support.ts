@@ -159,18 +159,24 @@ export interface Refusal {
   message: string;
 }
 
+/** A held request let go to the remote, whose answer is then lost (the connection closed). */
+export const LOSE_ANSWER = 'lose-answer';
+
 /**
  * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
  * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
  * change things here while exactly that request is on its way. `release(refusal)` answers it
- * with that error instead; the remote never sees it. `seen` lists the requests as they arrive.
+ * with that error instead; the remote never sees it. `release(LOSE_ANSWER)`: the remote does the
+ * request, its answer never arrives.
  */
 export async function gateProxy(remoteUrl: string) {
   const proxy = getLocal();
   await proxy.start();
   const origin = new URL(remoteUrl).origin;
-  let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<Refusal | undefined> } | null = null;
+  type Release = Refusal | typeof LOSE_ANSWER | undefined;
+  let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<Release> } | null = null;
   const seen: string[] = [];
+  const lost = new Set<string>();
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: async (req) => {
       const url = new URL(req.url);
@@ -180,7 +186,8 @@ export async function gateProxy(remoteUrl: string) {
         gate = null;
         g.reached();
         const refusal = await g.open;
-        if (refusal)
+        if (refusal === LOSE_ANSWER) lost.add(req.id);
+        else if (refusal)
           return {
             response: {
               statusCode: refusal.status,
@@ -191,6 +198,7 @@ export async function gateProxy(remoteUrl: string) {
       }
       return { url: origin + url.pathname + url.search };
     },
+    beforeResponse: (_res, req) => (lost.delete(req.id) ? 'close' : undefined),
   });
   return {
     url: proxy.url,
@@ -198,9 +206,9 @@ export async function gateProxy(remoteUrl: string) {
     seen,
     hold(match: (method: string, path: string) => boolean) {
       let reached!: () => void;
-      let release!: (refusal?: Refusal) => void;
+      let release!: (how?: Release) => void;
       const arrived = new Promise<void>((r) => (reached = r));
-      const open = new Promise<Refusal | undefined>((r) => (release = r));
+      const open = new Promise<Release>((r) => (release = r));
       gate = { match, reached, open };
       return { reached: arrived, release };
     },

@@ -47,3 +47,10 @@ export async function formFields(c: Context): Promise<Record<string, string>> {
   for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
   return out;
 }
+
+/** A numeric id from the path (a row id of ours): 400 naming it when it is not one. */
+export function idParam(c: Context, name = 'id'): number {
+  const raw = c.req.param(name) ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw badRequest(`${name} must be a positive integer, not "${raw}"`);
+  return Number(raw);
+}

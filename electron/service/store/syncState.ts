@@ -167,6 +167,14 @@ export class SyncState {
     return !!this.q('SELECT 1 FROM sync_id_map WHERE remote_id = ? AND remote_uuid = ?').get(this.remoteId, remote);
   }
 
+  /** A top-level create of the dataset sent and not answered yet (its answer may have been lost). */
+  hasUnsettledCreate(dataset: string): boolean {
+    return !!this.q(
+      `SELECT 1 FROM sync_id_map m JOIN sync_outbox o ON o.record_uuid = m.local_uuid
+        WHERE m.remote_id = ? AND m.state = 'creating' AND o.op = 'create' AND o.state = 'pending' AND o.dataset_uuid = ? LIMIT 1`,
+    ).get(this.remoteId, dataset);
+  }
+
   /** Durable before the create is sent: a crash after it leaves "creating", reconciled first. */
   beginCreate(local: string, stamp: string): void {
     this.q(
@@ -378,6 +386,18 @@ export class SyncState {
   }
 }
 
+/** An operation the server refused (state `parked`), as "needs attention" acts on it. */
+export interface ParkedRow {
+  id: number;
+  op: string;
+  dataset_uuid: string;
+  record_uuid: string;
+  top_record_uuid: string;
+  field_uuid: string;
+  item_uuid: string;
+  undone: number;
+}
+
 /** Sync state across remotes, for status and conflict resolution. */
 export class SyncLedger {
   constructor(private readonly db: Db) {}
@@ -412,6 +432,22 @@ export class SyncLedger {
     return this.q(
       "SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id",
     ).all() as ParkedOperation[];
+  }
+
+  parkedRow(id: number): ParkedRow | undefined {
+    return this.q(
+      "SELECT id, op, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, undone FROM sync_outbox WHERE id = ? AND state = 'parked'",
+    ).get(id) as ParkedRow | undefined;
+  }
+
+  /** A refused operation queued again as it is ("retry"). */
+  requeue(id: number): void {
+    this.q("UPDATE sync_outbox SET state = 'pending', last_error = NULL WHERE id = ? AND state = 'parked'").run(id);
+  }
+
+  /** A refused operation no longer listed ("discard", or replaced). */
+  closeParked(id: number): void {
+    this.q("UPDATE sync_outbox SET state = 'done' WHERE id = ? AND state = 'parked'").run(id);
   }
 
   removed(): RemovedOnServer[] {

@@ -153,6 +153,7 @@ export class Puller {
     this.touched(dataset, localUuid);
     const base = baseJson ? (JSON.parse(baseJson) as OdrRecord) : null;
     const local = localRecord();
+    let settled = true;
     if (local) {
       const input = {
         theirs,
@@ -173,11 +174,13 @@ export class Puller {
       if (dates.apply.size) x.asSync(() => dates.apply.forEach((date, record) => setPublicDate(x.d, x.user, dataset, record, date)));
       // A child whose create is still unsettled here may be on the server already under a uuid
       // not yet mapped (its answer lost): taken as new, it would be doubled here. The push
-      // settles that create first; the next pull brings the rest.
+      // settles that create first; the base stays, so the next pull brings the rest even when
+      // the server's copy does not change again.
       const theirIds = new Set(childrenOf(theirs).map((c) => c.record_uuid));
       const creating = childrenOf(local).some((c) => !theirIds.has(c.record_uuid) && syncOutbox(x.db).hasPendingCreate(c.record_uuid));
-      const added = creating ? [] : newChildren(theirs, local, input.pending);
-      if (added.length)
+      const added = newChildren(theirs, local, input.pending);
+      if (creating && added.length) settled = false;
+      else if (added.length)
         x.asSync(() => {
           const childImporter = new RecordImporter(x.d, x.user, false);
           for (const a of added) {
@@ -191,7 +194,7 @@ export class Puller {
       // server deletion to apply here.
       this.files.reconcile(theirsRaw, base && withoutChildren(base, kept), localUuid, dataset);
     }
-    x.state.setBase(theirsRaw, theirsJson);
+    if (settled) x.state.setBase(theirsRaw, theirsJson);
     return 'merged';
   }
 
@@ -244,9 +247,17 @@ export class Puller {
     let pulled = 0;
     let maxSeen = cursor ?? '';
     const seenIds = new Set<string>();
+    // A create made here whose answer was lost may be any server record not known here yet:
+    // those wait (and the cursor with them) until the push has settled it (docs/sync.md §4).
+    const unsettled = x.state.hasUnsettledCreate(dataset);
+    let deferred = false;
     const apply = (r: OdrRecord, bases: Map<string, string> | undefined) => {
-      if (this.applyRemote(r, dataset, importer, undefined, bases) !== 'same') pulled++;
       seenIds.add(r.record_uuid);
+      if (unsettled && !x.d.store.byUuid(x.state.localOf(r.record_uuid))) {
+        deferred = true;
+        return;
+      }
+      if (this.applyRemote(r, dataset, importer, undefined, bases) !== 'same') pulled++;
       const u = r._record_metadata._update_date ?? r._record_metadata._updated_date ?? '';
       if (u > maxSeen) maxSeen = u;
       onRecord?.();
@@ -336,7 +347,7 @@ export class Puller {
     if (pulled) x.asSync(() => importer.finish());
     // Listed before the pull started, so anything pulled since counts as present too.
     const removed = this.detectRemovals(dataset, new Set([...allIds, ...seenIds]));
-    x.state.pulled(dataset, maxSeen || null);
+    x.state.pulled(dataset, deferred ? cursor : maxSeen || null);
     return { pulled, removed };
   }
 

@@ -15,7 +15,8 @@ import { acceptsJobs, assertAcceptsJobs, startJob, type JobReporter } from '../d
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
 import { deleteRecords, setOption, setPublicDate, setValue } from '../domain/records/ops.js';
-import { PUBLIC_DATE_FIELD, RECORD_DELETED_FIELD } from '../../../shared/schemas/sync.js';
+import { PUBLIC_DATE_FIELD, RECORD_DELETED_FIELD, type AttentionAction, type AttentionAnswer } from '../../../shared/schemas/sync.js';
+import { attend } from './attention.js';
 import { SYSTEM_USER } from '../domain/domain.js';
 import type { FieldInfo } from '../domain/schemaCache.js';
 import { SyncLedger } from '../store/syncState.js';
@@ -358,6 +359,17 @@ export class SyncService {
     });
     this.blobs.removeUnreferenced(orphans);
     return done;
+  }
+
+  /**
+   * "Needs attention": a refused operation retried (queued again; live sync sends it soon) or
+   * discarded (dropped, what it changed here set back to the server's last copy).
+   */
+  attend(id: number, action: AttentionAction, user: User): AttentionAnswer {
+    const { orphans, ...answer } = attend(this.d, user, id, action);
+    this.blobs.removeUnreferenced(orphans);
+    if (action === 'retry') this.live.nudge();
+    return answer;
   }
 
   /** A conflict's choice, written as the sync's own (never pushed back), and the conflict closed: one transaction. */

@@ -126,14 +126,13 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
         {state.label}
       </span>
       {/* Already public: publishing again would replace the date it first became public. */}
-      <button
-        type="button"
+      <SteadyButton
         disabled={state.kind === 'public'}
         title={state.kind === 'public' ? 'Already public; its public date is kept' : undefined}
         onClick={() => void set()}
       >
         Make public now
-      </button>
+      </SteadyButton>
       <label className="inline">
         <span>Public from</span>
         <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} aria-label="Public from date" />
@@ -142,11 +141,10 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
       <button type="button" disabled={!wire} onClick={() => wire && void set(wire)}>
         Set date
       </button>
-      {state.kind !== 'private' && (
-        <button type="button" className="link" onClick={() => void set(PRIVATE_DATE)}>
-          Make private
-        </button>
-      )}
+      {/* Stays when private (unavailable): pressed, it would otherwise take the focus with it. */}
+      <SteadyButton className="link" disabled={state.kind === 'private'} onClick={() => void set(PRIVATE_DATE)}>
+        Make private
+      </SteadyButton>
     </div>
   );
 }

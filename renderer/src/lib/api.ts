@@ -31,6 +31,8 @@ import type {
   LiveSettingsRequest,
   LiveStatus,
   ResolveConflictRequest,
+  AttentionAnswer,
+  AttentionRequest,
   RunSyncRequest,
   StopSyncingAnswer,
   StopSyncingPreview,
@@ -204,6 +206,7 @@ export const stopSyncing = (dataset: string, force: boolean) =>
   local<StopSyncingAnswer>(`/sync/datasets/${dataset}${force ? '?force=true' : ''}`, { method: 'DELETE' });
 
 export const resolveConflict = (id: number, r: ResolveConflictRequest) => local<{ resolved: true }>(`/sync/conflicts/${id}`, json(r));
+export const attendParked = (id: number, r: AttentionRequest) => local<AttentionAnswer>(`/sync/attention/${id}`, json(r));
 
 export function eventsUrl(): string {
   return `${origin}/local/events?access_token=${encodeURIComponent(api.token ?? '')}`;

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorText, keepFilesOffline, runSync } from '../lib/api';
+import { attendParked, errorText, keepFilesOffline, runSync } from '../lib/api';
+import type { ParkedOperation } from '../../../shared/schemas/sync';
 import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
@@ -26,6 +27,49 @@ const OPS: Record<string, string> = {
   file_meta: 'File details',
   file_delete: 'Delete file',
 };
+
+/** One refused operation, with why, and its two ways out. */
+function AttentionItem({ o }: { o: ParkedOperation }) {
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const act = async (action: 'retry' | 'discard') => {
+    setBusy(true);
+    try {
+      await attendParked(o.id, { action });
+      toast({
+        kind: 'info',
+        text: `${OPS[o.op] ?? o.op}: ${action === 'retry' ? 'sent again with the next sync' : "discarded; the server's version is kept"}`,
+      });
+      await qc.invalidateQueries({ queryKey: keys.sync });
+      void qc.invalidateQueries({ queryKey: keys.record(o.record_uuid) });
+    } catch (e) {
+      toast({ kind: 'error', text: `Not done: ${errorText(e)}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li data-attention={o.id}>
+      <strong>{OPS[o.op] ?? o.op}</strong> <span className="mono small">{o.record_uuid.slice(0, 8)}…</span>
+      <div className="field-error small" role="alert">
+        {o.last_error}
+      </div>
+      <div className="conflict-actions">
+        <SteadyButton type="button" disabled={busy} onClick={() => void act('retry')}>
+          Retry
+        </SteadyButton>
+        <SteadyButton
+          type="button"
+          disabled={busy}
+          title="Drop this change and take the server's version here"
+          onClick={() => void act('discard')}
+        >
+          Discard
+        </SteadyButton>
+      </div>
+    </li>
+  );
+}
 
 /**
  * The remote, its datasets, pending changes, the running sync (a tracked job), conflicts,
@@ -156,15 +200,13 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
             <h3>
               Needs attention <span className="badge badge-failed">{s.needsAttention.length}</span>
             </h3>
-            <p className="muted small">The server refused these; they stay here until the cause is fixed.</p>
+            <p className="muted small">
+              The server refused these. <em>Retry</em> sends one again with the next sync; <em>Discard</em> drops it and takes the
+              server&apos;s version here.
+            </p>
             <ul className="attention">
               {s.needsAttention.map((o) => (
-                <li key={o.id}>
-                  <strong>{OPS[o.op] ?? o.op}</strong> <span className="mono small">{o.record_uuid.slice(0, 8)}…</span>
-                  <div className="field-error small" role="alert">
-                    {o.last_error}
-                  </div>
-                </li>
+                <AttentionItem key={o.id} o={o} />
               ))}
             </ul>
           </section>

@@ -8,14 +8,16 @@ import {
   type StopSyncingAnswer,
   type StopSyncingPreview,
   StopSyncingQuery,
+  type AttentionAnswer,
   AddRemoteRequest,
+  AttentionRequest,
   KeepFilesOfflineRequest,
   LiveSettingsRequest,
   ResolveConflictRequest,
   RunSyncRequest,
 } from '../../../../shared/schemas/sync.js';
 import type { AppEnv } from '../auth.js';
-import { parsedJson } from '../body.js';
+import { idParam, parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
 import { forbidden } from '../../domain/errors.js';
 import { canViewDatatype } from '../../domain/permissions.js';
@@ -88,9 +90,15 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
     const q = StopSyncingQuery.parse(c.req.query());
     return c.json(sync.stopSyncing(c.req.param('uuid'), q.force === 'true') satisfies StopSyncingAnswer);
   });
+  app.post('/sync/attention/:id', async (c) => {
+    const id = idParam(c);
+    const body = await parsedJson(c, AttentionRequest);
+    return c.json(sync.attend(id, body.action, c.get('user')) satisfies AttentionAnswer);
+  });
   app.post('/sync/conflicts/:id', async (c) => {
+    const id = idParam(c);
     const body = await parsedJson(c, ResolveConflictRequest);
-    return c.json(sync.resolve(Number(c.req.param('id')), body.choice, body.value));
+    return c.json(sync.resolve(id, body.choice, body.value));
   });
   return app;
 }

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
 import { ColumnLayout, SavedSearchCreate, type ColumnLayoutAnswer, type SavedSearchList } from '../../../../shared/schemas/view.js';
 import type { AppEnv } from '../auth.js';
-import { parsedJson } from '../body.js';
+import { idParam, parsedJson } from '../body.js';
 import type { Domain } from '../../domain/domain.js';
-import { badRequest } from '../../domain/errors.js';
 import { Views } from '../../domain/views.js';
 
 /** Saved searches and column layouts of the record list (README "Local routes"), per user and dataset. */
@@ -20,11 +19,10 @@ export function localViewRoutes(d: Domain) {
     return c.json(await d.writes.run(() => views.create(user, c.req.param('uuid'), body)));
   });
   app.delete('/saved-searches/:id', async (c) => {
-    const raw = c.req.param('id');
-    if (!/^\d+$/.test(raw)) throw badRequest(`id must be a positive integer, not "${raw}"`);
+    const id = idParam(c);
     const user = c.get('user');
-    await d.writes.run(() => views.delete(user, Number(raw)));
-    return c.json({ deleted: Number(raw) });
+    await d.writes.run(() => views.delete(user, id));
+    return c.json({ deleted: id });
   });
 
   app.get('/datasets/:uuid/columns', (c) =>
