@@ -394,7 +394,7 @@ export const ROUTES: RouteDoc[] = [
   }),
   local('post', '/datasets/{uuid}/batch', 'One change (value, option or tag, public/private, or a restore) across many records', {
     description:
-      'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before, for undo.',
+      'All or nothing in one transaction, at most 5,000 records; the edit right is checked on every record first. Answers what each changed record held before and what the batch left (`after`), for undo. A `restore` puts back every record that still holds its `after`; records deleted or changed since are left alone and listed in `skipped` with the reason.',
     body: json(BatchRequest),
     ok: ok(BatchResult, 'How many changed, and their earlier state'),
   }),

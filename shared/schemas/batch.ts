@@ -9,15 +9,24 @@ export const MAX_BATCH = 5000;
 
 const Uuid = z.string().min(1).max(64);
 
-/** What a record held before a batch: enough to put it back. */
-export const BatchBefore = z.object({
-  record: Uuid,
+/** What a record holds in what a batch touches. */
+const BatchState = z.object({
   /** Scalar fields: the stored value, null when the field was empty. */
   value: z.union([z.string(), z.number(), z.null()]).optional(),
   /** Option and tag fields: the uuids selected. */
   selected: z.array(Uuid).optional(),
   /** Public status: the stored public date (UTC). */
   public_date: z.string().optional(),
+});
+
+/** What a record held before a batch: enough to put it back. */
+export const BatchBefore = BatchState.extend({
+  record: Uuid,
+  /**
+   * What the batch left there: a restore puts the earlier state back only while the record still
+   * holds this (else it is skipped as changed since), so a newer value is never overwritten.
+   */
+  after: BatchState.optional(),
 });
 export type BatchBefore = z.infer<typeof BatchBefore>;
 
@@ -39,5 +48,14 @@ export const BatchRequest = z.object({
 });
 export type BatchRequest = z.infer<typeof BatchRequest>;
 
-export const BatchResult = z.object({ changed: Int, before: z.array(BatchBefore) });
+/** A record a restore left alone, and why: deleted since, or changed since the batch. */
+export const BatchSkipped = z.object({ record: Uuid, reason: z.enum(['deleted', 'changed']), message: z.string() });
+export type BatchSkipped = z.infer<typeof BatchSkipped>;
+
+export const BatchResult = z.object({
+  changed: Int,
+  before: z.array(BatchBefore),
+  /** Restore only: records it could not put back; the others are restored. */
+  skipped: z.array(BatchSkipped).optional(),
+});
 export type BatchResult = z.infer<typeof BatchResult>;

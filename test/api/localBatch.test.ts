@@ -122,4 +122,49 @@ describe('POST /local/datasets/{uuid}/batch', () => {
     expect(await valueOf(7, f)).toEqual(was);
     expect(t.digest()).toBe(digest);
   });
+
+  it('a restore puts back every record still holding what the batch left; one deleted or changed since is skipped and named', async () => {
+    const f = SYNTH.field('Long Text');
+    const nums = [20, 21, 22, 23];
+    const was = await Promise.all(nums.map((i) => valueOf(i, f)));
+    const r = await batch({ records: nums.map((i) => SYNTH.record(i)), change: { kind: 'value', field: f, value: 'batched' } });
+    expect(r.body.changed).toBe(4);
+    expect(r.body.before[0]!.after).toEqual({ value: 'batched' });
+    // Since the batch: record 21 deleted, record 22 given a newer value (a sync, a script).
+    await t.admin.deleteRecords([SYNTH.record(21)]);
+    await t.admin.setValue(SYNTH.record(22), f, 'newer');
+
+    const undo = await batch({ change: { kind: 'restore', field: f, items: r.body.before } });
+    expect(undo.status).toBe(200);
+    expect(undo.body.changed).toBe(2);
+    expect(undo.body.skipped).toEqual([
+      { record: SYNTH.record(21), reason: 'deleted', message: `Record ${SYNTH.record(21)} was deleted since` },
+      {
+        record: SYNTH.record(22),
+        reason: 'changed',
+        message: `Record ${SYNTH.record(22)} holds value "newer" now, not the value "batched" the batch left`,
+      },
+    ]);
+    expect(await valueOf(20, f)).toEqual(was[0]);
+    expect(await valueOf(23, f)).toEqual(was[3]);
+    expect(await valueOf(22, f)).toBe('newer');
+  });
+
+  it('a restore of options skips a record whose selection changed since, compared as a set', async () => {
+    const radio = SYNTH.field('Single Radio');
+    const opt = (n: number) => SYNTH.option('Single Radio', n);
+    const r = await batch({
+      records: [SYNTH.record(24), SYNTH.record(25)],
+      change: { kind: 'option', field: radio, option: opt(3), on: true },
+    });
+    const changed = r.body.before.map((b) => b.record);
+    await t.admin.setOption(SYNTH.record(25), radio, opt(1), true);
+    const undo = await batch({ change: { kind: 'restore', field: radio, items: r.body.before } });
+    expect(undo.status).toBe(200);
+    expect(undo.body.skipped?.map((s) => [s.record, s.reason])).toEqual(
+      changed.includes(SYNTH.record(25)) ? [[SYNTH.record(25), 'changed']] : [],
+    );
+    const sel = (await rec(25)).fields.find((x) => x.field_uuid === radio)?.values?.map((v) => v.template_radio_option_uuid);
+    expect(sel).toEqual([opt(1)]);
+  });
 });

@@ -49,7 +49,8 @@ const drafts = createStore<Record<string, Draft>>({});
 export interface Operation {
   kind: 'batch' | 'delete';
   label: string;
-  undo: () => Promise<void>;
+  /** Settles with a note when part of it could not be undone (which records, why); the rest is. */
+  undo: () => Promise<string | void>;
   redo: () => Promise<void>;
   /**
    * Records put back another way (the Trash panel): the step forgets them and answers true when
@@ -354,8 +355,10 @@ export function useEdits() {
         return;
       }
       (dir === 'undo' ? step.undo() : step.redo()).then(
-        () => {
-          toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
+        (note) => {
+          // Done, but not everywhere: said as an alert, naming what was left and why.
+          if (note) toast({ kind: 'error', text: `${verb}: ${step.label}, except: ${note}.` });
+          else toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
           refreshAll();
         },
         (e: unknown) => {

@@ -1,10 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { checkValue, fieldType } from '../../../shared/fieldTypes';
-import { MAX_BATCH, type BatchBefore, type BatchChange } from '../../../shared/schemas/batch';
+import { MAX_BATCH, type BatchBefore, type BatchChange, type BatchSkipped } from '../../../shared/schemas/batch';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { choicesOf } from '../lib/choices';
-import { batchEdit, errorText } from '../lib/api';
+import { batchEdit, errorText, recordTrash } from '../lib/api';
+import { firstNames } from '../lib/namedRecords';
+import { NAMED } from '../lib/namedList';
 import { holdingEvents, offerUndo, pushOperation, useEdits, type Operation } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import { keys } from '../lib/queries';
@@ -31,12 +33,48 @@ function inChunks(
   });
 }
 
-function restore(dataset: string, field: string | undefined, before: BatchBefore[]) {
+/**
+ * Puts back each record's earlier state where the record still holds what the batch left; answers
+ * the records it had to leave (deleted or changed since), named as the user knows them, and drops
+ * them from `before`.
+ */
+function restore(
+  qc: QueryClient,
+  dataset: string,
+  field: string | undefined,
+  before: BatchBefore[],
+  tpl: Template,
+): Promise<string | undefined> {
   return holdingEvents(async () => {
+    const skipped: BatchSkipped[] = [];
     for (let i = 0; i < before.length; i += MAX_BATCH) {
-      await batchEdit(dataset, { records: [], change: { kind: 'restore', field, items: before.slice(i, i + MAX_BATCH) } });
+      const r = await batchEdit(dataset, { records: [], change: { kind: 'restore', field, items: before.slice(i, i + MAX_BATCH) } });
+      skipped.push(...(r.skipped ?? []));
     }
+    if (!skipped.length) return undefined;
+    // Not undone, so not to be redone either: the step forgets them.
+    const gone = new Set(skipped.map((x) => x.record));
+    before.splice(0, before.length, ...before.filter((b) => !gone.has(b.record)));
+    return await leftAlone(qc, skipped, dataset, tpl);
   });
+}
+
+/** "S-000032 (deleted since), S-000007 (changed since)": a deleted record's name from the trash. */
+async function leftAlone(qc: QueryClient, skipped: BatchSkipped[], dataset: string, tpl: Template): Promise<string> {
+  const deleted = skipped.some((s) => s.reason === 'deleted') ? await recordTrash().catch(() => null) : null;
+  const trashName = new Map((deleted?.records ?? []).map((e) => [e.record_uuid, e.name]));
+  const live = await firstNames(
+    qc,
+    dataset,
+    tpl,
+    skipped.filter((s) => s.reason === 'changed').map((s) => s.record),
+  );
+  let k = 0;
+  const named = skipped
+    .slice(0, NAMED)
+    .map((s) => (s.reason === 'deleted' ? `${trashName.get(s.record) ?? 'a record'} (deleted since)` : `${live[k++]} (changed since)`));
+  const more = skipped.length - named.length;
+  return `${named.join(', ')}${more > 0 ? ` and ${more.toLocaleString()} more` : ''} could not be put back and ${skipped.length === 1 ? 'was' : 'were'} left as ${skipped.length === 1 ? 'it is' : 'they are'}`;
 }
 
 /**
@@ -93,7 +131,7 @@ export function BatchEdit({ dataset, tpl, records, onClose }: { dataset: string;
     const op: Operation = {
       kind: 'batch',
       label: planned.label,
-      undo: () => restore(dataset, field, before),
+      undo: () => restore(qc, dataset, field, before, tpl),
       redo: async () => {
         const again = await inChunks(
           dataset,

@@ -1,5 +1,5 @@
 import { PRIVATE_DATE } from '../../../../shared/dates.js';
-import type { BatchBefore, BatchRequest, BatchResult } from '../../../../shared/schemas/batch.js';
+import type { BatchBefore, BatchRequest, BatchResult, BatchSkipped } from '../../../../shared/schemas/batch.js';
 import type { Domain } from '../domain.js';
 import { badRequest } from '../errors.js';
 import { editableRecord } from '../access.js';
@@ -12,7 +12,8 @@ import { publicDateFor, writeCtx } from './ops.js';
 
 /** What `rec` holds in what the change touches, so the batch can be undone. */
 function snapshot(d: Domain, rec: RecordRow, f: FieldInfo | undefined): BatchBefore {
-  if (!f) return { record: rec.uuid, public_date: rec.public_date };
+  // The stored row: `rec` is read before the batch wrote its public date.
+  if (!f) return { record: rec.uuid, public_date: d.store.byRid(rec.rid)?.public_date ?? rec.public_date };
   const schema = d.schema();
   if (f.type.storage === 'tags')
     return { record: rec.uuid, selected: d.store.selectedTags(rec.rid, f.id).map((id) => schema.tags.get(id)!.uuid) };
@@ -20,6 +21,23 @@ function snapshot(d: Domain, rec: RecordRow, f: FieldInfo | undefined): BatchBef
     return { record: rec.uuid, selected: d.store.selectedOptions(rec.rid, f.id).map((id) => schema.options.get(id)!.uuid) };
   return { record: rec.uuid, value: d.store.getValue(rec.rid, f.id)?.value ?? null };
 }
+
+type State = Omit<BatchBefore, 'record' | 'after'>;
+
+/** Whether `rec` still holds what a batch left (`after`); selections compare as sets. */
+function sameState(now: State, after: State): boolean {
+  const set = (l: string[] | undefined) => [...(l ?? [])].sort().join();
+  return (
+    now.public_date === after.public_date && (now.value ?? null) === (after.value ?? null) && set(now.selected) === set(after.selected)
+  );
+}
+
+const stateText = (s: State) =>
+  s.public_date !== undefined
+    ? `public date ${s.public_date}`
+    : s.selected !== undefined
+      ? `selection ${s.selected.join(', ') || 'none'}`
+      : `value ${JSON.stringify(s.value ?? null)}`;
 
 function writePublic(w: WriteCtx, rec: RecordRow, date: string): boolean {
   if (rec.public_date === date) return false;
@@ -60,9 +78,15 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
   }
 
   const seen = new Set<string>();
+  const skipped: BatchSkipped[] = [];
+  // A restore (an undo) puts back the records still there; one deleted since is skipped and named.
   const recs = items.map((item) => {
     if (seen.has(item.record)) throw badRequest(`record ${item.record} is listed twice`);
     seen.add(item.record);
+    if (change.kind === 'restore' && !d.store.byUuid(item.record)) {
+      skipped.push({ record: item.record, reason: 'deleted', message: `Record ${item.record} was deleted since` });
+      return null;
+    }
     const rec = editableRecord(d, user, item.record);
     if (rec.datatype_id !== dt.id || rec.parent_rid !== null)
       throw badRequest(`Record ${item.record} is not a top-level record of dataset ${datasetUuid}`);
@@ -74,8 +98,17 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
   tx(d.ctx, () => {
     const w = writeCtx(d, user);
     recs.forEach((rec, i) => {
+      if (!rec) return;
       const item = items[i]!;
       const was = snapshot(d, rec, f);
+      if (change.kind === 'restore' && item.after) {
+        const { record: _r, ...now } = was;
+        if (!sameState(now, item.after)) {
+          const message = `Record ${rec.uuid} holds ${stateText(now)} now, not the ${stateText(item.after)} the batch left`;
+          skipped.push({ record: rec.uuid, reason: 'changed', message });
+          return;
+        }
+      }
       let did: boolean;
       switch (change.kind) {
         case 'value':
@@ -96,7 +129,8 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
           break;
       }
       if (did) {
-        before.push(was);
+        const { record: _r, ...after } = snapshot(d, rec, f);
+        before.push({ ...was, after });
         touched.push(rec);
       }
     });
@@ -106,5 +140,5 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
     );
   });
   if (touched.length) d.announce(touched);
-  return { changed: touched.length, before };
+  return { changed: touched.length, before, ...(change.kind === 'restore' ? { skipped } : {}) };
 }
