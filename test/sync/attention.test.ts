@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, type gateProxy, type RemoteProc } from './support.js';
+import { attachedPair, parkedOf, refusedRun, syncRun, type gateProxy, type RemoteProc } from './support.js';
 
 // Operations the server refused were listed under "needs attention" and the user could only
 // look: now each one can be retried (queued again) or discarded (dropped, and what it changed
@@ -24,22 +24,12 @@ attachedPair(
   { gated: true },
 );
 
-const run = async () => {
-  const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
-  expect(s.error).toBeUndefined();
-  return s;
-};
+const run = () => syncRun(local, remoteId);
 const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
-const parkedOf = (rec: string) => local.service.sync.status().needsAttention.filter((p) => p.record_uuid === rec);
+const listed = (rec: string) => parkedOf(local, rec);
 const ids = async (c: TestService['admin']) => (await c.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
 
-async function refusedRun(match: (method: string, path: string) => boolean) {
-  const held = gate.hold(match);
-  const pass = run();
-  await held.reached;
-  held.release({ status: 403, message: 'refused by the test' });
-  return pass;
-}
+const refused = (match: (method: string, path: string) => boolean) => refusedRun({ local, remoteId, gate }, match);
 
 /** POST /local/sync/attention/{id} as the local super-user. */
 async function attend(id: number | string, body: unknown) {
@@ -55,29 +45,29 @@ describe('needs attention: retry and discard', () => {
   it('retry: a refused value is sent again by the next sync, and no longer listed', async () => {
     const rec = SYNTH.record(1);
     await local.admin.setValue(rec, TEXT, 'refused, then retried');
-    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
-    const [parked] = parkedOf(rec);
+    await refused((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    const [parked] = listed(rec);
     expect(parked).toMatchObject({ op: 'value' });
     expect(await attend(parked!.id, { action: 'retry' })).toEqual({
       status: 200,
       body: { id: parked!.id, action: 'retry', state: 'queued' },
     });
-    expect(parkedOf(rec)).toEqual([]);
+    expect(listed(rec)).toEqual([]);
     await run();
     expect(value(await remote.client.record(rec), TEXT)).toBe('refused, then retried');
-    expect(parkedOf(rec)).toEqual([]);
+    expect(listed(rec)).toEqual([]);
   });
 
   it("discard: a refused value goes back to the server's here, nothing is sent, and a later server change arrives", async () => {
     const rec = SYNTH.record(2);
     const theirs = value(await remote.client.record(rec), TEXT);
     await local.admin.setValue(rec, TEXT, 'refused, then discarded');
-    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    await refused((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
     expect(value(await local.admin.record(rec), TEXT)).toBe('refused, then discarded');
-    const [parked] = parkedOf(rec);
+    const [parked] = listed(rec);
     expect((await attend(parked!.id, { action: 'discard' })).body).toMatchObject({ state: 'discarded' });
     expect(value(await local.admin.record(rec), TEXT)).toBe(theirs);
-    expect(parkedOf(rec)).toEqual([]);
+    expect(listed(rec)).toEqual([]);
     expect((await run()).pushed).toBe(0);
     await remote.client.setValue(rec, TEXT, 'changed on the server after');
     await run();
@@ -88,23 +78,23 @@ describe('needs attention: retry and discard', () => {
   it('retry of a refused delete deletes the record again, here and then there', async () => {
     const rec = SYNTH.record(3);
     await local.admin.deleteRecords([rec]);
-    await refusedRun((method, path) => method === 'DELETE' && path.endsWith('/record'));
+    await refused((method, path) => method === 'DELETE' && path.endsWith('/record'));
     expect(await ids(local.admin)).toContain(rec);
-    const [parked] = parkedOf(rec);
+    const [parked] = listed(rec);
     expect(parked).toMatchObject({ op: 'delete' });
     expect((await attend(parked!.id, { action: 'retry' })).status).toBe(200);
     expect(await ids(local.admin)).not.toContain(rec);
     await run();
     expect(await ids(remote.client)).not.toContain(rec);
-    expect(parkedOf(rec)).toEqual([]);
+    expect(listed(rec)).toEqual([]);
   });
 
   it('discard of a refused create: the record leaves here (to the trash), the server never gets it', async () => {
     const count = (await ids(remote.client)).length;
     const made = await local.admin.createRecord(SYNTH.dataset);
     await local.admin.setValue(made.record_uuid, INT, 6006);
-    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/dataset/${SYNTH.dataset}/record`));
-    const [parked] = parkedOf(made.record_uuid);
+    await refused((method, path) => method === 'POST' && path.endsWith(`/dataset/${SYNTH.dataset}/record`));
+    const [parked] = listed(made.record_uuid);
     expect(parked).toMatchObject({ op: 'create' });
     expect((await attend(parked!.id, { action: 'discard' })).body).toMatchObject({ state: 'discarded' });
     expect(await ids(local.admin)).not.toContain(made.record_uuid);
@@ -116,8 +106,8 @@ describe('needs attention: retry and discard', () => {
   it('refuses bad input with a status and a JSON error, changing nothing', async () => {
     const rec = SYNTH.record(4);
     await local.admin.setValue(rec, TEXT, 'refused, left as it is');
-    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
-    const [parked] = parkedOf(rec);
+    await refused((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    const [parked] = listed(rec);
     const digest = local.digest();
     const bad = [
       [parked!.id, { action: 'again' }, 400, /action must be "retry" or "discard"/],
@@ -131,7 +121,7 @@ describe('needs attention: retry and discard', () => {
       expect(r.body.error?.message).toMatch(message);
     }
     expect(local.digest()).toBe(digest);
-    expect(parkedOf(rec)).toHaveLength(1);
+    expect(listed(rec)).toHaveLength(1);
     // Done once: the same id is no longer an operation needing attention.
     expect((await attend(parked!.id, { action: 'discard' })).status).toBe(200);
     expect((await attend(parked!.id, { action: 'retry' })).status).toBe(404);

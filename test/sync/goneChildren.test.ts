@@ -3,7 +3,7 @@ import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { RECORD_DELETED_FIELD } from '../../shared/schemas/sync.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, storeFile, type RemoteProc } from './support.js';
+import { attachedPair, pullOnly, storeFile, syncRun, type RemoteProc } from './support.js';
 
 // A record on the merge path (file bytes stored here, an edit waiting) took the server's new
 // children but kept those the server deleted: the two sides stayed apart for good. Now such a
@@ -18,13 +18,8 @@ let remoteId: number;
 // Records 10, 20 and 30 of the synthetic set have children.
 attachedPair(31, (p) => ({ remote, local, remoteId } = p));
 
-const me = () => local.service.domain.users.firstSuperUser()!;
-const run = async () => {
-  const s = await local.service.sync.run(remoteId, me(), [SYNTH.dataset]);
-  expect(s.error).toBeUndefined();
-  return s;
-};
-const pullOnly = () => local.service.sync.engine(remoteId, me()).pull(SYNTH.dataset);
+const run = () => syncRun(local, remoteId);
+const pullHere = () => pullOnly(local, remoteId);
 const kids = (r: OdrRecord) => r.records.map((c) => c.record_uuid).sort();
 const notes = (r: OdrRecord) => r.records.map((c) => c.fields.find((f) => f.field_uuid === NOTES)?.value ?? '').sort();
 const goneConflicts = (rec: string) =>
@@ -61,7 +56,7 @@ describe('a child the server deleted, its record on the merge path', () => {
     const [child] = await mergedWithChildren(rec);
     await local.admin.setValue(child!, NOTES, 'edited here, not sent yet');
     await remote.client.deleteRecords([child!]);
-    await pullOnly();
+    await pullHere();
     const here = await local.admin.record(rec);
     expect(kids(here)).toContain(child);
     expect(notes(here)).toContain('edited here, not sent yet');
@@ -88,7 +83,7 @@ describe('a child the server deleted, its record on the merge path', () => {
     const [child] = await mergedWithChildren(rec);
     await local.admin.setValue(child!, NOTES, 'edited here, then given up');
     await remote.client.deleteRecords([child!]);
-    await pullOnly();
+    await pullHere();
     expect(kids(await local.admin.record(rec))).toContain(child);
     local.service.sync.resolve(goneConflicts(child!)[0]!.id, 'theirs');
     expect(kids(await local.admin.record(rec))).not.toContain(child);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, setPublicDate, storeFile, type gateProxy, type RemoteProc } from './support.js';
+import { attachedPair, parkedOf, refusedRun, setPublicDate, storeFile, syncRun, type gateProxy, type RemoteProc } from './support.js';
 
 // An operation the server refused was parked, and the next pull undid it here without a word:
 // a refused delete brought the server's copy back (edits not yet sent and files only here lost),
@@ -27,26 +27,14 @@ attachedPair(
   { gated: true },
 );
 
-const run = async () => {
-  const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
-  expect(s.error).toBeUndefined();
-  return s;
-};
-const refusal = { status: 403, message: 'refused by the test' };
+const run = () => syncRun(local, remoteId);
 const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
 const sel = (r: OdrRecord, f: string) => (r.fields.find((x) => x.field_uuid === f)?.values ?? []).map((v) => v.template_radio_option_uuid);
-const parkedOf = (rec: string) => local.service.sync.status().needsAttention.filter((p) => p.record_uuid === rec);
+const parked = (rec: string) => parkedOf(local, rec);
 const remoteIds = async () => (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
 const filesOf = (r: OdrRecord) => (r.fields.find((x) => x.field_uuid === FILE)?.files ?? []).map((f) => f.original_name);
 
-/** Runs a pass whose first request matching `match` the server refuses. */
-async function refusedRun(match: (method: string, path: string) => boolean) {
-  const held = gate.hold(match);
-  const pass = run();
-  await held.reached;
-  held.release(refusal);
-  return pass;
-}
+const refused = (match: (method: string, path: string) => boolean) => refusedRun({ local, remoteId, gate }, match);
 
 describe('an operation the server refuses', () => {
   it('a delete: the record is back here with its unsent edits and its files, and the refusal is listed', async () => {
@@ -56,14 +44,14 @@ describe('an operation the server refuses', () => {
     const count = (await remoteIds()).length;
     await local.admin.setValue(rec, TEXT, 'edited just before the delete');
     await local.admin.deleteRecords([rec]);
-    await refusedRun((method, path) => method === 'DELETE' && path.endsWith('/record'));
+    await refused((method, path) => method === 'DELETE' && path.endsWith('/record'));
 
     const here = await local.admin.record(rec);
     expect(value(here, TEXT), 'the edit made here is not undone').toBe('edited just before the delete');
     expect(filesOf(here)).toContain('kept.txt');
     const file = here.fields.find((x) => x.field_uuid === FILE)!.files!.find((f) => f.original_name === 'kept.txt')!;
     expect(await (await local.admin.send('GET', `/file/${file.file_uuid}`)).text()).toBe('bytes kept here');
-    expect(parkedOf(rec)).toMatchObject([
+    expect(parked(rec)).toMatchObject([
       { op: 'delete', last_error: expect.stringMatching(/refused to delete this record \(.*refused by the test.*\): it is back here/) },
     ]);
 
@@ -71,14 +59,14 @@ describe('an operation the server refuses', () => {
     await run();
     expect(value(await remote.client.record(rec), TEXT)).toBe('edited just before the delete');
     expect(await remoteIds()).toHaveLength(count);
-    expect(parkedOf(rec)).toHaveLength(1);
+    expect(parked(rec)).toHaveLength(1);
     expect(local.service.sync.status().removedOnServer.map((r) => r.record_uuid)).not.toContain(rec);
 
     // Deleted again and accepted: gone there, and the old refusal is no longer listed.
     await local.admin.deleteRecords([rec]);
     await run();
     expect(await remoteIds()).not.toContain(rec);
-    expect(parkedOf(rec)).toEqual([]);
+    expect(parked(rec)).toEqual([]);
     await run();
     expect(await remoteIds()).not.toContain(rec);
   });
@@ -88,13 +76,13 @@ describe('an operation the server refuses', () => {
     const before = value(await remote.client.record(rec), TEXT);
     await local.admin.setValue(rec, TEXT, 'refused here');
     await remote.client.setValue(rec, INT, 777);
-    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    await refused((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
     const check = async (int: number) => {
       const here = await local.admin.record(rec);
       expect(value(here, TEXT)).toBe('refused here');
       expect(value(here, INT)).toBe(int);
       expect(value(await remote.client.record(rec), TEXT)).toBe(before);
-      expect(parkedOf(rec)).toMatchObject([{ op: 'value', field_uuid: TEXT, last_error: expect.stringMatching(/refused by the test/) }]);
+      expect(parked(rec)).toMatchObject([{ op: 'value', field_uuid: TEXT, last_error: expect.stringMatching(/refused by the test/) }]);
     };
     await check(777);
     // A later pull of a server change to the record does not undo it either.
@@ -109,14 +97,14 @@ describe('an operation the server refuses', () => {
     const x = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).find((o) => !start.includes(o))!;
     await local.admin.setOption(rec, MS, x, true);
     await remote.client.setValue(rec, INT, 779);
-    await refusedRun((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
+    await refused((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
     await remote.client.setValue(rec, INT, 780);
     await run();
     const here = await local.admin.record(rec);
     expect(sel(here, MS)).toContain(x);
     expect(value(here, INT)).toBe(780);
     expect(sel(await remote.client.record(rec), MS)).not.toContain(x);
-    expect(parkedOf(rec)).toMatchObject([{ op: 'option', field_uuid: MS }]);
+    expect(parked(rec)).toMatchObject([{ op: 'option', field_uuid: MS }]);
   });
 
   it('a public date: it stays as set here, with the refusal listed', async () => {
@@ -124,13 +112,13 @@ describe('an operation the server refuses', () => {
     const before = (await remote.client.record(rec))._record_metadata._public_date;
     await setPublicDate(local.admin, rec, '2036-01-01 00:00:00');
     await remote.client.setValue(rec, INT, 781);
-    await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
+    await refused((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
     await run();
     const here = await local.admin.record(rec);
     expect(here._record_metadata._public_date).toBe('2036-01-01 00:00:00');
     expect(value(here, INT)).toBe(781);
     expect((await remote.client.record(rec))._record_metadata._public_date).toBe(before);
-    expect(parkedOf(rec)).toMatchObject([{ op: 'public' }]);
+    expect(parked(rec)).toMatchObject([{ op: 'public' }]);
   });
 
   it("a file's metadata change: it stays here, with the refusal listed", async () => {
@@ -141,14 +129,14 @@ describe('an operation the server refuses', () => {
     const mine = fileOf(await local.admin.record(rec));
     await local.admin.save({ record_uuid: rec, fields: [{ field_uuid: FILE, files: [{ file_uuid: mine.file_uuid, quality: 3 }] }] });
     await remote.client.setValue(rec, INT, 782);
-    await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
+    await refused((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
     await remote.client.setValue(rec, INT, 783);
     await run();
     const here = await local.admin.record(rec);
     expect(fileOf(here)._file_metadata?._quality).toBe('3');
     expect(value(here, INT)).toBe(783);
     expect(fileOf(await remote.client.record(rec))._file_metadata?._quality).not.toBe('3');
-    expect(parkedOf(rec)).toMatchObject([{ op: 'file_meta' }]);
+    expect(parked(rec)).toMatchObject([{ op: 'file_meta' }]);
   });
 });
 
@@ -159,8 +147,8 @@ describe('a refused edit replaced by a newer accepted one', () => {
   it('a value: the refusal is no longer listed, and a later server change of the field applies here', async () => {
     const rec = SYNTH.record(6);
     await local.admin.setValue(rec, TEXT, 'refused once');
-    await refusedRun((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
-    expect(parkedOf(rec)).toHaveLength(1);
+    await refused((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    expect(parked(rec)).toHaveLength(1);
     await local.admin.setValue(rec, TEXT, 'sent the second time');
     await run();
     expect(value(await remote.client.record(rec), TEXT)).toBe('sent the second time');
@@ -168,7 +156,7 @@ describe('a refused edit replaced by a newer accepted one', () => {
     await run();
     expect(value(await local.admin.record(rec), TEXT)).toBe('changed on the server later');
     expect(local.service.sync.conflicts().filter((c) => c.record_uuid === rec)).toEqual([]);
-    expect(parkedOf(rec)).toEqual([]);
+    expect(parked(rec)).toEqual([]);
   });
 
   it('an option: unselected again and sent, it stays unselected after a server change of the field', async () => {
@@ -176,7 +164,7 @@ describe('a refused edit replaced by a newer accepted one', () => {
     const start = sel(await local.admin.record(rec), MS);
     const [x, y] = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).filter((o) => !start.includes(o));
     await local.admin.setOption(rec, MS, x!, true);
-    await refusedRun((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
+    await refused((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
     await local.admin.setOption(rec, MS, x!, false);
     await run();
     await remote.client.setOption(rec, MS, y!, true);
@@ -184,20 +172,20 @@ describe('a refused edit replaced by a newer accepted one', () => {
     const here = sel(await local.admin.record(rec), MS);
     expect(here).toContain(y);
     expect(here).not.toContain(x);
-    expect(parkedOf(rec)).toEqual([]);
+    expect(parked(rec)).toEqual([]);
   });
 
   it('a public date: set again and sent, a later server change of it applies here', async () => {
     const rec = SYNTH.record(8);
     const setPublic = (public_date: string) => setPublicDate(local.admin, rec, public_date);
     await setPublic('2036-01-01 00:00:00');
-    await refusedRun((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
+    await refused((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
     await setPublic('2035-01-01 00:00:00');
     await run();
     expect((await remote.client.record(rec))._record_metadata._public_date).toBe('2035-01-01 00:00:00');
     await setPublicDate(remote.client, rec, '2037-01-01 00:00:00');
     await run();
     expect((await local.admin.record(rec))._record_metadata._public_date).toBe('2037-01-01 00:00:00');
-    expect(parkedOf(rec)).toEqual([]);
+    expect(parked(rec)).toEqual([]);
   });
 });

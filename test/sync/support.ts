@@ -1,5 +1,5 @@
 import { getLocal, type Mockttp } from 'mockttp';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { rmSync } from 'node:fs';
 import { OdrClient } from '../../shared/client/odrClient.js';
@@ -275,3 +275,31 @@ export const storeFile = (client: OdrClient, rec: string, name: string, text = `
 /** Sets a synthetic record's public date on `client`'s side (here or the remote). */
 export const setPublicDate = (client: OdrClient, rec: string, public_date: string) =>
   client.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: rec, public_date });
+
+/** One sync run of the synthetic dataset as the local super-user; an error fails the test. */
+export async function syncRun(local: TestService, remoteId: number) {
+  const s = await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+  expect(s.error).toBeUndefined();
+  return s;
+}
+
+/** A pull of the synthetic dataset alone, with no push before it. */
+export const pullOnly = (local: TestService, remoteId: number) =>
+  local.service.sync.engine(remoteId, local.service.domain.users.firstSuperUser()!).pull(SYNTH.dataset);
+
+/** A sync run whose first request matching `match` the gate answers with `refusal` (the server refusing it). */
+export async function refusedRun(
+  p: { local: TestService; remoteId: number; gate: Awaited<ReturnType<typeof gateProxy>> },
+  match: (method: string, path: string) => boolean,
+  refusal: Refusal = { status: 403, message: 'refused by the test' },
+) {
+  const held = p.gate.hold(match);
+  const pass = syncRun(p.local, p.remoteId);
+  await held.reached;
+  held.release(refusal);
+  return pass;
+}
+
+/** The operations of a record listed under "needs attention" here. */
+export const parkedOf = (local: TestService, rec: string) =>
+  local.service.sync.status().needsAttention.filter((o) => o.record_uuid === rec);

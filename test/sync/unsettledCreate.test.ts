@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, LOSE_ANSWER, type gateProxy, type RemoteProc } from './support.js';
+import { attachedPair, LOSE_ANSWER, pullOnly, syncRun, type gateProxy, type RemoteProc } from './support.js';
 
 // A create made here whose answer was lost is on the server under a uuid not bound to ours yet:
 // until the push finds it (docs/sync.md §5), a pull must take that server record for ours, not
@@ -25,12 +25,8 @@ attachedPair(
 );
 
 const me = () => local.service.domain.users.firstSuperUser()!;
-const run = async () => {
-  const s = await local.service.sync.run(remoteId, me(), [SYNTH.dataset]);
-  expect(s.error).toBeUndefined();
-  return s;
-};
-const pullOnly = () => local.service.sync.engine(remoteId, me()).pull(SYNTH.dataset);
+const run = () => syncRun(local, remoteId);
+const pullHere = () => pullOnly(local, remoteId);
 const notes = (r: OdrRecord) => r.records.map((c) => String(c.fields.find((f) => f.field_uuid === NOTES)?.value ?? '')).sort();
 const ids = async (c: TestService['admin']) => (await c.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
 
@@ -56,7 +52,7 @@ describe('a pull while a create made here is unsettled (its answer lost)', () =>
       record_uuid: rec,
       records: [{ record_uuid: '', database_uuid: SYNTH.child, fields: [{ field_uuid: NOTES, value: 'made there' }] }],
     });
-    await pullOnly();
+    await pullHere();
     expect((await local.admin.record(rec)).records, 'the server copy of our child is not a second one here').toHaveLength(n + 1);
 
     await run();
@@ -80,7 +76,7 @@ describe('a pull while a create made here is unsettled (its answer lost)', () =>
     const other = await remote.client.createRecord(SYNTH.dataset);
     const cursor = () => local.service.sync.status().datasets.find((d) => d.dataset_uuid === SYNTH.dataset)?.cursor;
     const before = cursor();
-    await pullOnly();
+    await pullHere();
     expect(await ids(local.admin), 'the server copy of our create is not a second record here').toHaveLength(count + 1);
     expect(cursor(), 'the pull cursor waits with them').toBe(before);
 

@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { getLocal, type Mockttp } from 'mockttp';
+import { ROOT } from './support/app.js';
+import { everyShot } from './support/screens.js';
+import { startServe, type Served } from './support/serve.js';
+
+// "Needs attention" in the Sync panel: an edit the server refuses is listed with the server's
+// reason, and each entry has a way out: Retry (sent again by the next sync) and Discard (the
+// server's version taken here). Two real service processes; the local one reaches the remote
+// through a loopback proxy that refuses this one field's writes while `refusing` is set.
+
+const ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
+const DATASET = 'a0000000000000000000000000d1';
+// Seed record 12: no other spec reads or writes it.
+const RECORD = 'e000000000000000000000000012';
+const FIELD = 'f000000000000000000000000008'; // Medium Text
+let remote: Served;
+let local: Served;
+let proxy: Mockttp;
+let refusing = false;
+const dirs: string[] = [];
+
+async function call(origin: string, method: string, p: string, body?: unknown) {
+  const login = await fetch(`${origin}/api/v4/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const res = await fetch(`${origin}${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+const setHere = (value: string) => call(local.url, 'POST', `/api/v4/record/${RECORD}/${FIELD}/value`, { value });
+const valueOf = async (origin: string) =>
+  ((await call(origin, 'GET', `/api/v4/dataset/record/${RECORD}`)).fields as { field_uuid: string; value?: unknown }[]).find(
+    (f) => f.field_uuid === FIELD,
+  )?.value;
+
+test.beforeAll(async () => {
+  const remoteDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-remote-'));
+  const localDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-local-'));
+  dirs.push(remoteDir, localDir);
+  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', remoteDir, '13'], { cwd: ROOT, encoding: 'utf8' });
+  if (seed.status !== 0) throw new Error(`seeding the remote failed:\n${seed.stdout}\n${seed.stderr}`);
+  remote = await startServe(remoteDir, ['--no-auto-login']);
+  local = await startServe(localDir, [], { ODR_ADMIN_EMAIL: ADMIN.email, ODR_ADMIN_PASSWORD: ADMIN.password });
+  proxy = getLocal();
+  await proxy.start();
+  const origin = new URL(remote.url).origin;
+  await proxy.forAnyRequest().thenPassThrough({
+    beforeRequest: (req) => {
+      const url = new URL(req.url);
+      if (refusing && req.method === 'POST' && url.pathname === `/api/v4/record/${RECORD}/${FIELD}/value`)
+        return {
+          response: {
+            statusCode: 403,
+            body: JSON.stringify({ error: { code: 403, message: 'refused by the lab server' } }),
+            headers: { 'content-type': 'application/json' },
+          },
+        };
+      return { url: origin + url.pathname + url.search };
+    },
+  });
+  const { id } = (await call(local.url, 'POST', '/local/sync/remotes', {
+    url: `${proxy.url}/api/v4`,
+    username: ADMIN.email,
+    password: ADMIN.password,
+  })) as { id: number };
+  // Synced by hand here: each step below waits for the state a click leads to.
+  await call(local.url, 'PUT', `/local/sync/remotes/${id}/live`, { enabled: false, pull_seconds: 0 });
+  await call(local.url, 'POST', '/local/sync/run', { remote_id: id, datasets: [DATASET] });
+  await expect
+    .poll(
+      async () =>
+        ((await call(local.url, 'GET', '/local/sync')) as { datasets: { last_pull: string | null }[] }).datasets[0]?.last_pull ?? null,
+      {
+        timeout: 30_000,
+      },
+    )
+    .not.toBeNull();
+});
+test.afterAll(async () => {
+  await proxy?.stop();
+  await local?.stop();
+  await remote?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+test('a refused edit is listed with why; Retry sends it again, Discard takes the server’s version', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(local.url);
+  await page.getByRole('button', { name: /^Sync/ }).click();
+  const panel = page.getByRole('complementary', { name: 'Sync' });
+  const attention = panel.getByRole('region', { name: 'Needs attention' });
+  const entry = attention.getByRole('listitem');
+  const syncNow = async () => {
+    await panel.getByRole('button', { name: 'Sync now' }).click();
+    await expect(panel.getByRole('status')).toHaveText('Last sync finished', { timeout: 30_000 });
+  };
+
+  refusing = true;
+  await setHere('typed here, refused by the lab');
+  await syncNow();
+  await expect(entry).toHaveCount(1);
+  await expect(entry).toContainText('Set value');
+  await expect(entry).toContainText('refused by the lab server');
+  await everyShot(page, 'sync-needs-attention', async () => {
+    await expect(entry.getByRole('button', { name: 'Discard' })).toBeVisible();
+  });
+
+  // Retried while the server still refuses: queued, then listed again by the next sync.
+  await entry.getByRole('button', { name: 'Retry' }).click();
+  await expect(attention).toHaveCount(0);
+  await expect(panel.getByTestId('pending')).toHaveText('1');
+  await syncNow();
+  await expect(entry).toHaveCount(1);
+
+  // The cause fixed on the server: Retry, and the next sync sends it.
+  refusing = false;
+  await entry.getByRole('button', { name: 'Retry' }).click();
+  await syncNow();
+  await expect(attention).toHaveCount(0);
+  expect(await valueOf(remote.url)).toBe('typed here, refused by the lab');
+
+  // Discard: the edit is dropped and the server's value is back here; nothing is sent.
+  refusing = true;
+  await setHere('typed here, then discarded');
+  await syncNow();
+  await expect(entry).toHaveCount(1);
+  await entry.getByRole('button', { name: 'Discard' }).click();
+  await expect(attention).toHaveCount(0);
+  expect(await valueOf(local.url)).toBe('typed here, refused by the lab');
+  await expect(panel.getByTestId('pending')).toHaveText('0');
+  refusing = false;
+  await syncNow();
+  expect(await valueOf(remote.url)).toBe('typed here, refused by the lab');
+  expect(await valueOf(local.url)).toBe('typed here, refused by the lab');
+});
