@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, parkedOf, refusedRun, syncRun, type gateProxy, type RemoteProc } from './support.js';
+import { attachedPair, parkedOf, refusedRun, setPublicDate, syncRun, type gateProxy, type RemoteProc } from './support.js';
 
 // Operations the server refused were listed under "needs attention" and the user could only
 // look: now each one can be retried (queued again) or discarded (dropped, and what it changed
@@ -10,6 +10,7 @@ import { attachedPair, parkedOf, refusedRun, syncRun, type gateProxy, type Remot
 
 const TEXT = SYNTH.field('Medium Text');
 const INT = SYNTH.field('Integer');
+const MS = SYNTH.field('Multiple Select');
 let remote: RemoteProc;
 let local: TestService;
 let gate: Awaited<ReturnType<typeof gateProxy>>;
@@ -101,6 +102,32 @@ describe('needs attention: retry and discard', () => {
     await run();
     expect(await ids(remote.client)).toHaveLength(count);
     expect(local.service.sync.status().needsAttention).toEqual([]);
+  });
+
+  it("discard of a refused option and of a refused public date: each back to the server's here", async () => {
+    const rec = SYNTH.record(5);
+    const sel = (r: OdrRecord) => (r.fields.find((x) => x.field_uuid === MS)?.values ?? []).map((v) => v.template_radio_option_uuid);
+    const start = sel(await local.admin.record(rec));
+    const x = [1, 2, 3, 4, 5].map((k) => SYNTH.option('Multiple Select', k)).find((o) => !start.includes(o))!;
+    await local.admin.setOption(rec, MS, x, true);
+    await refused((method, path) => method === 'PUT' && path.includes(`/${MS}/${x}/`));
+    const pub = (r: OdrRecord) => r._record_metadata._public_date;
+    const theirDate = pub(await remote.client.record(rec));
+    await setPublicDate(local.admin, rec, '2036-01-01 00:00:00');
+    await refused((method, path) => method === 'POST' && path.endsWith('/dataset/record/public'));
+    expect(
+      listed(rec)
+        .map((o) => o.op)
+        .sort(),
+    ).toEqual(['option', 'public']);
+    for (const o of listed(rec)) expect((await attend(o.id, { action: 'discard' })).body).toMatchObject({ state: 'discarded' });
+    const here = await local.admin.record(rec);
+    expect(sel(here)).not.toContain(x);
+    expect(pub(here)).toBe(theirDate);
+    expect(listed(rec)).toEqual([]);
+    expect((await run()).pushed).toBe(0);
+    expect(sel(await remote.client.record(rec))).not.toContain(x);
+    expect(pub(await remote.client.record(rec))).toBe(theirDate);
   });
 
   it('refuses bad input with a status and a JSON error, changing nothing', async () => {
