@@ -7,8 +7,8 @@ import { assertEdit, readableRecord } from '../../domain/access.js';
 import { badRequest } from '../../domain/errors.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
-import { recordJson, renderOpts, sendJson } from './context.js';
-import { joinJson } from '../../domain/renderCache.js';
+import { recordJson, renderOpts } from './context.js';
+import { streamRecords } from './recordStream.js';
 import { savePlace } from '../../domain/records/savePlace.js';
 import { zodMessage } from '../../../../shared/zodMessage.js';
 
@@ -104,7 +104,8 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     const user = c.get('user');
     const dt = d.datatype(c.req.param('uuid')!);
     const rows = lists.page(user, dt, intParam(c, 'limit', 100), intParam(c, 'offset', 0));
-    return sendJson(c, joinJson(`{"count":${rows.length},"records":[`, d.renderTopsJson(rows, renderOpts(c, d, user)), ']}'));
+    const rids = rows.map((r) => r.rid);
+    return streamRecords(c, d, `{"count":${rids.length},"records":[`, rids, ']}', renderOpts(c, d, user));
   });
 
   const del = async (c: Context<AppEnv>) => {

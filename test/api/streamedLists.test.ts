@@ -1,0 +1,68 @@
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import { STREAM_CHUNK } from '../../electron/service/api/routes/recordStream.js';
+import { startSyntheticService, type TestService } from '../support/service.js';
+
+// A list of full records with limit 0 (every match) or a huge limit is never built whole: the
+// answer streams STREAM_CHUNK records at a time, each chunk rendered only once the client took
+// the ones before. Proof: a client that reads the first bytes and stops, then deletes the last
+// record, never receives it (an answer built whole would hold it). 3,000 records are ~19 MB,
+// far more than the socket buffers between a paused client and the service.
+
+const N = 3000;
+let t: TestService;
+beforeAll(async () => {
+  t = await startSyntheticService(N);
+}, 120_000);
+afterAll(() => t.close());
+
+/** Sends the request and answers the response with only its first bytes read. */
+async function started(method: string, path: string, body?: string): Promise<{ res: IncomingMessage; head: Buffer }> {
+  const req = request(`${t.api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${t.admin.token!}`, 'content-type': 'application/json' },
+  });
+  req.end(body);
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  expect(res.statusCode).toBe(200);
+  await once(res, 'readable');
+  return { res, head: res.read() as Buffer };
+}
+
+/** The dataset's record uuids in database order. */
+const allUuids = async () => (await t.admin.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
+
+async function rest(res: IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of res) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
+it(`POST /dataset/{uuid}/search/0/0 streams ${STREAM_CHUNK} records at a time: a record deleted mid-answer is not in its rest`, async () => {
+  const all = await allUuids();
+  expect(all.length).toBe(N);
+  const last = all.at(-1)!;
+  const { res, head } = await started('POST', `/dataset/${SYNTH.dataset}/search/0/0`, '{"fields":[]}');
+  expect(head.toString('utf8', 0, 12)).toBe('{"records":[');
+  await t.admin.deleteRecords([last]);
+  const body = JSON.parse(Buffer.concat([head, await rest(res)]).toString('utf8')) as { records: { record_uuid: string }[] };
+  const uuids = body.records.map((r) => r.record_uuid);
+  expect(uuids.length).toBe(N - 1);
+  expect(uuids[0]).toBe(all[0]);
+  expect(uuids).not.toContain(last);
+  expect(new Set(uuids).size).toBe(uuids.length);
+}, 60_000);
+
+it('GET /dataset/{uuid}/{limit}/{offset} streams its page the same way, count first', async () => {
+  const gone = (await allUuids()).at(-1)!;
+  const { res, head } = await started('GET', `/dataset/${SYNTH.dataset}/10000/0`);
+  expect(head.toString()).toMatch(/^\{"count":\d+,"records":\[/);
+  await t.admin.deleteRecords([gone]);
+  const body = JSON.parse(Buffer.concat([head, await rest(res)]).toString('utf8')) as { count: number; records: { record_uuid: string }[] };
+  // The count was said before the delete; the record itself was rendered after it.
+  expect(body.count).toBe(N - 1);
+  expect(body.records.length).toBe(N - 2);
+  expect(body.records.map((r) => r.record_uuid)).not.toContain(gone);
+}, 60_000);
