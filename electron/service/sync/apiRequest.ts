@@ -65,7 +65,7 @@ function decoded(url: string, headers: Headers, body: Buffer): Buffer {
     // Applied in the order listed, so undone from the last.
     for (const c of codings.reverse()) out = DECODERS[c]!(out);
   } catch (e) {
-    throw new Error(`The remote's ${codings.join(', ')} answer to ${url} could not be decoded: ${(e as Error).message}`);
+    throw new Error(`The remote's ${codings.join(', ')} answer to ${url} could not be decoded: ${(e as Error).message}`, { cause: e });
   }
   headers.delete('content-encoding');
   headers.delete('content-length');
