@@ -48,19 +48,19 @@ export async function apiRequest(url: string, init: RequestInit & { signal: Abor
   }
   // fetch gives these no body (a Response may not have one).
   const empty = r.statusCode === 204 || r.statusCode === 205 || r.statusCode === 304;
-  const bytes = empty ? (await r.body.dump(), null) : decoded(url, answered, Buffer.from(await r.body.arrayBuffer()));
+  const bytes = empty ? (await r.body.dump(), null) : decoded(url, answered, await r.body.arrayBuffer());
   return new Response(bytes, { status: r.statusCode, statusText: STATUS_CODES[r.statusCode] ?? '', headers: answered });
 }
 
 /** The body with its content-encoding undone (the headers then name none); an encoding not known here is refused. */
-function decoded(url: string, headers: Headers, body: Buffer): Buffer {
+function decoded(url: string, headers: Headers, body: ArrayBuffer): ArrayBuffer {
   const codings = (headers.get('content-encoding') ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c && c !== 'identity');
   if (!codings.length) return body;
   for (const c of codings) if (!DECODERS[c]) throw new Error(`The remote answered ${url} in a content-encoding this app cannot read: ${c}`);
-  let out = body;
+  let out: Buffer = Buffer.from(body);
   try {
     // Applied in the order listed, so undone from the last.
     for (const c of codings.reverse()) out = DECODERS[c]!(out);
@@ -69,5 +69,5 @@ function decoded(url: string, headers: Headers, body: Buffer): Buffer {
   }
   headers.delete('content-encoding');
   headers.delete('content-length');
-  return out;
+  return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer;
 }
