@@ -165,7 +165,7 @@ test.describe('every field type (synthetic dataset)', () => {
     await openDataset(page, 'Synthetic Samples');
     const editor = await openRecord(page, SYNTH_NAME(9));
     const makePrivate = editor.getByRole('button', { name: 'Make private' });
-    if (await makePrivate.count()) await makePrivate.click();
+    if (await makePrivate.isEnabled()) await makePrivate.click();
     await expect(editor.getByTestId('public-state')).toHaveText('Private');
     await editor.getByLabel('Public from date').fill('2031-03-04T05:06');
     await editor.getByRole('button', { name: 'Set date' }).click();

@@ -15,7 +15,7 @@ test.describe('west of UTC (America/Denver)', () => {
     await openDataset(page, 'Synthetic Samples');
     const editor = await findAndOpen(page, SYNTH_NAME(21));
     const makePrivate = editor.getByRole('button', { name: 'Make private' });
-    if (await makePrivate.count()) await makePrivate.click();
+    if (await makePrivate.isEnabled()) await makePrivate.click();
     await expect(editor.getByTestId('public-state')).toHaveText('Private');
     // 05:06 on 4 March 2031 in Denver (MST, UTC-7) is 12:06 UTC.
     await editor.getByLabel('Public from date').fill('2031-03-04T05:06');

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
-import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { SYNTH_NAME, SYNTH_RECORD, childrenOf, findAndOpen, removeFirstChild } from './support/curate.js';
 import { everyShot } from './support/screens.js';
 
 // A button that goes away on success (its row removed, itself swapped for another) must not drop
@@ -10,27 +10,12 @@ import { everyShot } from './support/screens.js';
 const messages = (page: Page) => page.getByRole('region', { name: 'Messages' });
 const onBody = (page: Page) => page.evaluate(() => document.activeElement === document.body || document.activeElement === null);
 
-type Tree = { records?: { record_uuid: string; record_name: string }[] };
-const childrenOf = async (i: number) => ((await readRecord(SYNTH_RECORD(i))).body as unknown as Tree).records ?? [];
-
 test('child record Remove: the focus goes to the row that took its place and stays there through Ctrl+Z', async ({ page }) => {
   const I = 20;
-  const kids = await childrenOf(I);
-  expect(kids.length).toBeGreaterThan(0);
-  const [first, second] = kids;
-  await openDataset(page, 'Synthetic Samples');
-  const editor = await findAndOpen(page, SYNTH_NAME(I));
-  const section = editor.getByRole('region', { name: 'Subsamples records' });
-  await section.getByRole('button', { name: `Remove Subsamples record ${first!.record_name}` }).focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Tab'); // Cancel → Remove
-  await page.keyboard.press('Enter');
-  const instead = second
-    ? section.getByRole('button', { name: new RegExp(`^(Open|Close) Subsamples record ${second.record_name}$`) })
-    : section.getByRole('button', { name: 'Add Subsamples record' });
+  const { kids, first, section, instead } = await removeFirstChild(page, I);
   await expect(instead).toBeFocused();
   await expect.poll(async () => (await childrenOf(I)).length).toBe(kids.length - 1);
-  const notice = messages(page).getByText(`Removed Subsamples record “${first!.record_name}”`);
+  const notice = messages(page).getByText(`Removed Subsamples record “${first.record_name}”`);
   await expect(notice).toBeVisible();
 
   // Ctrl+Z from there: the row is back, the focus has not moved, the notice offering Undo went
@@ -38,7 +23,7 @@ test('child record Remove: the focus goes to the row that took its place and sta
   await page.keyboard.press('Control+z');
   await expect(messages(page).getByText(/^Undid: the delete of Subsamples record/)).toBeVisible();
   expect(await notice.count()).toBe(0);
-  await expect(section.getByRole('button', { name: `Remove Subsamples record ${first!.record_name}` })).toBeVisible();
+  await expect(section.getByRole('button', { name: `Remove Subsamples record ${first.record_name}` })).toBeVisible();
   await expect.poll(async () => (await childrenOf(I)).length).toBe(kids.length);
   await expect(instead).toBeFocused();
   expect(await onBody(page)).toBe(false);
@@ -47,23 +32,11 @@ test('child record Remove: the focus goes to the row that took its place and sta
 
 test('the Undo of a notice: the notice goes and the focus goes back to where it came from', async ({ page }) => {
   const I = 0;
-  const kids = await childrenOf(I);
-  expect(kids.length).toBeGreaterThan(0);
-  const [first, second] = kids;
-  await openDataset(page, 'Synthetic Samples');
-  const editor = await findAndOpen(page, SYNTH_NAME(I));
-  const section = editor.getByRole('region', { name: 'Subsamples records' });
-  await section.getByRole('button', { name: `Remove Subsamples record ${first!.record_name}` }).focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Enter');
-  const instead = second
-    ? section.getByRole('button', { name: new RegExp(`^(Open|Close) Subsamples record ${second.record_name}$`) })
-    : section.getByRole('button', { name: 'Add Subsamples record' });
+  const { kids, first, instead } = await removeFirstChild(page, I);
   await expect(instead).toBeFocused();
   const notice = messages(page)
     .locator('.toast')
-    .filter({ hasText: `Removed Subsamples record “${first!.record_name}”` });
+    .filter({ hasText: `Removed Subsamples record “${first.record_name}”` });
   const undo = notice.getByRole('button', { name: 'Undo' });
   // Into the notice by keyboard (Tab on from the record pane reaches the messages region); the
   // control Tab left last is marked: that is where the focus comes back to.

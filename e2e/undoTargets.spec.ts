@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
-import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { field, openDataset, readRecord } from './support/app.js';
+import { SYNTH_NAME, SYNTH_RECORD, childrenOf, deleteFromPane, deleteOverHttp, findAndOpen, restoreOverHttp } from './support/curate.js';
 import { everyShot } from './support/screens.js';
 
 // Undo steps whose target changed under them: a record put back from the Trash panel (or by
@@ -17,8 +17,6 @@ async function noRawError(page: Page, uuid: string) {
   expect(await page.locator('body').innerText()).not.toContain(uuid);
 }
 
-type Tree = { records?: { record_uuid: string; record_name: string }[] };
-const childrenOf = async (i: number) => ((await readRecord(SYNTH_RECORD(i))).body as unknown as Tree).records ?? [];
 const childUuids = async (i: number) => (await childrenOf(i)).map((c) => c.record_uuid).sort();
 
 async function restoreFromTrashPanel(page: Page, entryText: RegExp, name: string) {
@@ -68,16 +66,8 @@ test('a child record restored from the Trash panel: its notice goes, Ctrl+Z has 
 
 test('a record restored from the Trash panel: Ctrl+Z from the list has nothing of it left to undo', async ({ page }) => {
   const i = 33;
-  await openDataset(page, 'Synthetic Samples');
-  await findAndOpen(page, SYNTH_NAME(i));
-  const pane = page.getByRole('complementary', { name: `Record ${SYNTH_NAME(i)}` });
-  await pane.getByRole('button', { name: 'Delete record' }).focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Enter');
+  const notice = await deleteFromPane(page, i);
   await expect.poll(async () => (await readRecord(SYNTH_RECORD(i))).status).toBe(404);
-  const notice = messages(page).getByText(/^Deleted this record/);
-  await expect(notice).toBeVisible();
 
   await restoreFromTrashPanel(page, new RegExp(SYNTH_NAME(i)), SYNTH_NAME(i));
   expect((await readRecord(SYNTH_RECORD(i))).status).toBe(200);
@@ -90,21 +80,9 @@ test('a record restored from the Trash panel: Ctrl+Z from the list has nothing o
 
 test('a record put back by another window: its delete undoes as a no-op; its notice goes after Ctrl+Z', async ({ page }) => {
   const i = 34;
-  await openDataset(page, 'Synthetic Samples');
-  await findAndOpen(page, SYNTH_NAME(i));
-  const pane = page.getByRole('complementary', { name: `Record ${SYNTH_NAME(i)}` });
-  await pane.getByRole('button', { name: 'Delete record' }).focus();
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Enter');
-  const notice = messages(page).getByText(/^Deleted this record/);
-  await expect(notice).toBeVisible();
+  const notice = await deleteFromPane(page, i);
   // Another window (or script) restores it over HTTP.
-  const res = await fetch(`${baseUrl()}/local/records/${SYNTH_RECORD(i)}/restore`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${await apiToken()}` },
-  });
-  expect(res.status).toBe(200);
+  expect(await restoreOverHttp(SYNTH_RECORD(i))).toBe(200);
 
   await page.getByRole('grid').focus();
   await page.keyboard.press('Control+z');
@@ -130,12 +108,7 @@ test('an edit of a record deleted by another way: Ctrl+Z says plainly it cannot,
   await expect(page.getByRole('grid')).toBeFocused();
   await expect(undoButton(page)).toHaveAttribute('title', /Undo the change to Medium Text field/);
 
-  const res = await fetch(`${baseUrl()}/api/v4/record`, {
-    method: 'DELETE',
-    headers: { Authorization: `Bearer ${await apiToken()}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ record_uuids: [SYNTH_RECORD(i)] }),
-  });
-  expect(res.status).toBe(200);
+  expect(await deleteOverHttp([SYNTH_RECORD(i)])).toBe(200);
 
   await page.keyboard.press('Control+z');
   const alert = messages(page).getByRole('alert');
@@ -146,8 +119,5 @@ test('an edit of a record deleted by another way: Ctrl+Z says plainly it cannot,
   await everyShot(page, 'undo-refused', () => expect(alert).toBeVisible());
 
   // Put back for the specs after this one.
-  await fetch(`${baseUrl()}/local/records/${SYNTH_RECORD(i)}/restore`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${await apiToken()}` },
-  });
+  await restoreOverHttp(SYNTH_RECORD(i));
 });

@@ -1,17 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
+import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, type RemoteProc } from './support.js';
+import { attachedPair, CHILD_FILE, withChildFile, type RemoteProc } from './support.js';
 
 // Files made, changed and deleted here reach the server exactly once; the server's deletions
 // and changes come back; a file deleted on one side and changed on the other is a conflict.
 
 const FILE = SYNTH.field('File');
 const IMAGE = SYNTH.field('Image');
-const CHILD_FILE = SYNTH.childField(4);
 const PRIVATE = '2200-01-01 00:00:00';
 let remote: RemoteProc;
 let local: TestService;
@@ -44,21 +43,6 @@ const upload = (c: TestService['admin'], record: string, field: string, bytes: U
 const setMeta = (c: TestService['admin'], record: string, field: string, file: string, meta: Record<string, unknown>) =>
   c.save({ record_uuid: record, fields: [{ field_uuid: field, files: [{ file_uuid: file, ...meta }] }] });
 
-/** The synthetic template with a file field on the child datatype too. */
-function withChildFile(): unknown {
-  const tpl = syntheticTemplate() as { related_databases: { fields: Record<string, unknown>[] }[] };
-  tpl.related_databases[0]!.fields.push({
-    internal_id: 9104,
-    name: 'Attachment',
-    description: '',
-    fieldtype: 'File',
-    field_uuid: CHILD_FILE,
-    template_field_uuid: null,
-    updated_at: '2025-01-01 00:00:00',
-    _field_metadata: { _create_date: '2025-01-01 00:00:00', _create_auth: 'x', _public_date: '2025-01-01 00:00:00' },
-  });
-  return tpl;
-}
 attachedPair(12, (p) => ({ remote, local, remoteId } = p), { template: withChildFile });
 
 describe('files made here reach the server', () => {

@@ -1,6 +1,6 @@
 import { getLocal, type Mockttp } from 'mockttp';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { SYNTH } from '../../bench/synthetic.js';
+import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import { rmSync } from 'node:fs';
 import { OdrClient } from '../../shared/client/odrClient.js';
 import { runCli, type Proc } from '../support/processes.js';
@@ -303,3 +303,22 @@ export async function refusedRun(
 /** The operations of a record listed under "needs attention" here. */
 export const parkedOf = (local: TestService, rec: string) =>
   local.service.sync.status().needsAttention.filter((o) => o.record_uuid === rec);
+
+/** The file field `withChildFile` adds to the synthetic child datatype. */
+export const CHILD_FILE = SYNTH.childField(4);
+
+/** The synthetic template with a file field on the child datatype too. */
+export function withChildFile(): unknown {
+  const tpl = syntheticTemplate() as { related_databases: { fields: Record<string, unknown>[] }[] };
+  tpl.related_databases[0]!.fields.push({
+    internal_id: 9104,
+    name: 'Attachment',
+    description: '',
+    fieldtype: 'File',
+    field_uuid: CHILD_FILE,
+    template_field_uuid: null,
+    updated_at: '2025-01-01 00:00:00',
+    _field_metadata: { _create_date: '2025-01-01 00:00:00', _create_auth: 'x', _public_date: '2025-01-01 00:00:00' },
+  });
+  return tpl;
+}

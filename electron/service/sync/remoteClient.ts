@@ -2,6 +2,7 @@ import { OdrApiError, OdrClient } from '../../../shared/client/odrClient.js';
 import { normalizeRecord } from '../../../shared/legacy.js';
 import type { FieldTypeName } from '../../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
+import { apiRequest } from './apiRequest.js';
 
 /** Why a remote call failed, which decides what the engine does next (docs/sync.md §7). */
 export type FailureKind = 'transient' | 'ambiguous' | 'auth' | 'permanent' | 'gone';
@@ -74,7 +75,7 @@ export class RemoteClient {
       baseUrl,
       fetch: async (input, init) => {
         const signal = AbortSignal.timeout(TIMEOUT_MS);
-        let res = await fetch(input, { ...init, signal, redirect: 'manual' });
+        let res = await apiRequest(typeof input === 'string' ? input : input.toString(), { ...init, signal });
         for (let hops = 0; hops < 5 && res.status >= 301 && res.status <= 308 && res.headers.get('location'); hops++) {
           const next = this.rebased(new URL(res.headers.get('location')!, typeof input === 'string' ? input : input.toString()));
           await res.body?.cancel();
@@ -82,12 +83,11 @@ export class RemoteClient {
           const headers = new Headers(init?.headers);
           if (!keep) headers.delete('content-type');
           if (!next.sameApi) headers.delete('authorization');
-          res = await fetch(next.url, {
+          res = await apiRequest(next.url, {
             method: keep ? init?.method : 'GET',
             headers,
             body: keep ? init?.body : undefined,
             signal,
-            redirect: 'manual',
           });
         }
         const date = Date.parse(res.headers.get('date') ?? '');

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { fieldType } from '../../../shared/fieldTypes';
 import { PLUGIN, pluginNamed } from '../../../shared/plugins/renderPlugins';
 import type { OdrRecord } from '../../../shared/schemas/record';
@@ -14,9 +14,29 @@ import { ChildRecordPlugin, DatasetPlugin, PluginNote } from '../plugins';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import { withArticle } from '../../../shared/article';
+import { SteadyButton } from '../ui/SteadyButton';
+
+/** Where typing lands in a new child record: its first field that takes text, else any. */
+const FIRST_FIELD = [
+  'input:not([type=hidden], [type=file], [type=checkbox], [type=radio]), textarea',
+  'input:not([type=hidden]), select, textarea',
+];
 
 /** Columns of the compact table: the child dataset's first few fields that read as one line. */
 const COLUMNS = 4;
+/** A column's share of the table follows its longest text (title or value), within these (characters). */
+const COL_MIN_CH = 6;
+const COL_MAX_CH = 30;
+
+/**
+ * Each column's width in % of the table, by its longest text: a short number does not get as much
+ * room as a sentence of notes. (A cell's min-width keeps a column readable in a narrow pane.)
+ */
+function columnShares(longest: number[]): number[] {
+  const w = longest.map((n) => Math.min(COL_MAX_CH, Math.max(COL_MIN_CH, n)));
+  const sum = w.reduce((a, b) => a + b, 0);
+  return w.map((x) => Math.round((x / sum) * 1000) / 10);
+}
 
 /**
  * A child dataset inside its parent record: a compact table (one row per child record, its
@@ -42,10 +62,13 @@ export function ChildRecords({
   const children = (parent.records ?? []).filter((c) => c.database_uuid === child.template_uuid);
   const [open, setOpen] = useState<Set<string>>(() => new Set(children.length === 1 ? [children[0]!.record_uuid] : []));
   const [adding, setAdding] = useState(false);
+  // A child just added: once its row and fields are drawn the focus goes there, off "+ Add".
+  const [focusNew, setFocusNew] = useState<string | null>(null);
   const cols = child.fields
     .filter((f) => fieldType(f.fieldtype).editor !== 'none' && fieldType(f.fieldtype).storage !== 'files')
     .slice(0, COLUMNS);
   const label = (c: OdrRecord) => recordName(c, child);
+  const shares = columnShares(cols.map((f) => Math.max(f.name.length, ...children.map((c) => cellText(c, f).length))));
   const recordPlugin = !!pluginNamed(child.render_plugins, PLUGIN.references);
   const refresh = () => void qc.invalidateQueries({ queryKey: keys.record(top) });
   const section = useRef<HTMLElement>(null);
@@ -62,6 +85,18 @@ export function ChildRecords({
     (el ?? addButton.current)?.focus();
   };
 
+  useEffect(() => {
+    if (!focusNew) return;
+    const body = section.current?.querySelector(`[data-child-body="${focusNew}"]`);
+    if (!body) return; // not drawn yet: the parent's refresh brings it
+    const el =
+      FIRST_FIELD.map((sel) => body.querySelector<HTMLElement>(sel)).find(Boolean) ??
+      section.current?.querySelector<HTMLElement>(`[data-row-focus="${focusNew}"]`);
+    el?.focus();
+    setFocusNew(null);
+    // `parent`: its refresh draws the new child's row.
+  }, [focusNew, parent]);
+
   const add = async () => {
     setAdding(true);
     try {
@@ -72,7 +107,10 @@ export function ChildRecords({
       });
       // The new child opens so its fields can be typed at once.
       const made = (saved.records ?? []).find((c) => c.database_uuid === child.template_uuid && !before.has(c.record_uuid));
-      if (made) setOpen((o) => new Set([...o, made.record_uuid]));
+      if (made) {
+        setOpen((o) => new Set([...o, made.record_uuid]));
+        setFocusNew(made.record_uuid);
+      }
     } catch (e) {
       toast({ kind: 'error', text: `Could not add ${withArticle(child.name)} record: ${errorText(e)}` });
     }
@@ -121,7 +159,7 @@ export function ChildRecords({
       <h3>
         {child.name} <span className="muted">({children.length})</span>
         <PluginNote plugins={child.render_plugins} />
-        <button
+        <SteadyButton
           ref={addButton}
           type="button"
           className="link"
@@ -130,12 +168,12 @@ export function ChildRecords({
           aria-label={`Add ${child.name} record`}
         >
           + Add
-        </button>
+        </SteadyButton>
       </h3>
       <DatasetPlugin tpl={child} records={children} />
       {recordPlugin ? (
         children.map((c) => (
-          <article key={c.record_uuid} className="child" aria-label={`${child.name} ${label(c)}`}>
+          <article key={c.record_uuid} className="child" aria-label={`${child.name} ${label(c)}`} data-child-body={c.record_uuid}>
             <header>
               <span className="muted">#{c.internal_id}</span>
               {removeButton(c)}
@@ -150,6 +188,13 @@ export function ChildRecords({
       ) : (
         <div className="child-table-wrap">
           <table className="child-table" aria-label={`${child.name} records`}>
+            <colgroup>
+              <col className="child-id" />
+              {cols.map((f, i) => (
+                <col key={f.field_uuid} style={{ width: `${shares[i]}%` }} />
+              ))}
+              <col className="child-actions" />
+            </colgroup>
             <thead>
               <tr>
                 <th scope="col" className="child-id">
@@ -175,6 +220,7 @@ export function ChildRecords({
                     span={cols.length + 2}
                     body={isOpen ? body(c) : null}
                     name={label(c)}
+                    uuid={c.record_uuid}
                     dataset={child.name}
                   >
                     <td className="muted child-id">{c.internal_id}</td>
@@ -213,6 +259,7 @@ function ChildRow({
   span,
   body,
   name,
+  uuid,
   dataset,
   children,
 }: {
@@ -220,6 +267,7 @@ function ChildRow({
   span: number;
   body: ReactNode;
   name: string;
+  uuid: string;
   dataset: string;
   children: ReactNode;
 }) {
@@ -229,7 +277,7 @@ function ChildRow({
       {open && (
         <tr className="child-body">
           <td colSpan={span}>
-            <div role="group" aria-label={`${dataset} record ${name}`} className="child">
+            <div role="group" aria-label={`${dataset} record ${name}`} className="child" data-child-body={uuid}>
               {body}
             </div>
           </td>

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { PRIVATE_DATE, formatTimestamp } from '../../../shared/dates';
 import { FIELD_TYPE_NAMES, FIELD_TYPES, fieldType } from '../../../shared/fieldTypes';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
-import { api, errorText, type Session } from '../lib/api';
+import { api, errorText, notFound, type Session } from '../lib/api';
 import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
 import { draftsUnder } from '../lib/edits';
 import { Time } from '../ui/Time';
@@ -21,6 +21,7 @@ import { OptionsField, TagsField } from './OptionsField';
 import { SaveBadge } from './SaveBadge';
 import { BooleanField, ScalarField } from './ScalarField';
 import type { FieldProps } from './types';
+import { SteadyButton } from '../ui/SteadyButton';
 
 function editorFor(f: TemplateField): ((p: FieldProps) => ReactNode) | null {
   switch (fieldType(f.fieldtype).editor) {
@@ -66,7 +67,7 @@ function Field({
         </span>
         <span className="field-type">{field.fieldtype}</span>
         <PluginNote plugins={field.render_plugins} />
-        <SaveBadge record={record} field={field.field_uuid} />
+        <SaveBadge record={record} field={field.field_uuid} name={field.name} />
         {history.button}
       </div>
       {Editor ? (
@@ -125,14 +126,13 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
         {state.label}
       </span>
       {/* Already public: publishing again would replace the date it first became public. */}
-      <button
-        type="button"
+      <SteadyButton
         disabled={state.kind === 'public'}
         title={state.kind === 'public' ? 'Already public; its public date is kept' : undefined}
         onClick={() => void set()}
       >
         Make public now
-      </button>
+      </SteadyButton>
       <label className="inline">
         <span>Public from</span>
         <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} aria-label="Public from date" />
@@ -141,11 +141,10 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
       <button type="button" disabled={!wire} onClick={() => wire && void set(wire)}>
         Set date
       </button>
-      {state.kind !== 'private' && (
-        <button type="button" className="link" onClick={() => void set(PRIVATE_DATE)}>
-          Make private
-        </button>
-      )}
+      {/* Stays when private (unavailable): pressed, it would otherwise take the focus with it. */}
+      <SteadyButton className="link" disabled={state.kind === 'private'} onClick={() => void set(PRIVATE_DATE)}>
+        Make private
+      </SteadyButton>
     </div>
   );
 }
@@ -196,6 +195,8 @@ export function RecordEditor({
   onEscape,
   onClose,
   onDelete,
+  onGone,
+  refocus,
 }: {
   uuid: string;
   tpl: Template;
@@ -212,8 +213,16 @@ export function RecordEditor({
   onEscape: () => void;
   onClose: () => void;
   onDelete: (uuid: string) => void;
+  /** The service no longer has it: what still holds it (the selection) lets go. */
+  onGone: (uuid: string) => void;
+  /** The aria-label of the pane's control to focus once shown (the one that had it in the pane before). */
+  refocus?: RefObject<string | null>;
 }) {
   const { data: rec, error, isPending } = useRecord(uuid);
+  const gone = notFound(error);
+  useEffect(() => {
+    if (gone) onGone(uuid);
+  }, [gone, uuid, onGone]);
   const pane = useRef<HTMLElement>(null);
   const [showHistory, setShowHistory] = useState(false);
   const name = rec ? recordName(rec, tpl) : '';
@@ -247,6 +256,14 @@ export function RecordEditor({
     },
     [],
   );
+  useLayoutEffect(() => {
+    const label = refocus?.current;
+    if (!label) return;
+    // While the record loads, the pane itself holds the focus (its keys still reach the screen).
+    if (!rec) return pane.current?.focus();
+    refocus.current = null;
+    pane.current?.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`)?.focus();
+  }, [rec, refocus]);
   useEffect(() => {
     if (!focusFirst || !rec) return;
     // Typing must land: a checkbox or a list ignores keys, so it gets the focus only when the
@@ -263,7 +280,7 @@ export function RecordEditor({
 
   const nav = (
     <div className="record-nav" role="group" aria-label="Move between records">
-      <button
+      <SteadyButton
         type="button"
         onClick={onPrev}
         disabled={!position || position.index <= 0}
@@ -271,14 +288,14 @@ export function RecordEditor({
         title="Previous record (Alt+↑)"
       >
         ‹
-      </button>
+      </SteadyButton>
       {position && (
         <span className="muted small">
           {(position.index + 1).toLocaleString()} of {position.total.toLocaleString()}
           {position.atLeast ? '+' : ''}
         </span>
       )}
-      <button
+      <SteadyButton
         type="button"
         onClick={onNext}
         disabled={!position || (!position.atLeast && position.index >= position.total - 1)}
@@ -286,19 +303,23 @@ export function RecordEditor({
         title="Next record (Alt+↓)"
       >
         ›
-      </button>
+      </SteadyButton>
     </div>
   );
   if (isPending)
     return (
-      <aside className="editor" aria-busy="true" aria-label="Loading record">
+      <aside ref={pane} tabIndex={-1} className="editor" aria-busy="true" aria-label="Loading record">
         <p className="muted">Loading record…</p>
       </aside>
     );
   if (error || !rec) {
     return (
       <aside className="editor" aria-label="Record not loaded">
-        <p role="alert">This record could not be loaded: {errorText(error)}</p>
+        <p role="alert">
+          {gone
+            ? 'This record is not here any more: it was deleted (in this window, another one, or by a sync), or you may no longer see it. A deleted record can be put back from the Trash for 30 days.'
+            : `This record could not be loaded: ${errorText(error)}`}
+        </p>
         <button type="button" onClick={onClose}>
           Close
         </button>

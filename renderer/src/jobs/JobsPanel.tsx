@@ -69,7 +69,12 @@ export function JobsPanel({ onClose }: { onClose: () => void }) {
               <span className="muted small">
                 started <Time ts={j.started.date} />
               </span>
-              {j.error && <span className="field-error">{j.error}</span>}
+              {/* Said when it appears: a job fails while the user is elsewhere in the panel. */}
+              {j.error && (
+                <span className="field-error" role="alert">
+                  {j.error}
+                </span>
+              )}
               {j.state === 'running' && (
                 <button type="button" className="link" onClick={() => void cancel(j)}>
                   Cancel

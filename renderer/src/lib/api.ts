@@ -248,6 +248,9 @@ export function uploadWithProgress(
   return { done, abort: () => xhr.abort() };
 }
 
+/** The service does not have it (any more): deleted, here or elsewhere, or out of the caller's view. */
+export const notFound = (e: unknown) => e instanceof OdrApiError && e.status === 404;
+
 export function errorText(e: unknown): string {
   if (e instanceof OdrApiError) return e.message.replace(/^\d+ /, '');
   if (e instanceof Error) return e.message;

@@ -3,6 +3,7 @@ import type { ColumnLayout } from '../../../shared/schemas/view';
 import { DialogActions, Modal } from '../ui/Dialog';
 import type { Template } from '../../../shared/schemas/template';
 import { availableColumns } from './columns';
+import { SteadyButton } from '../ui/SteadyButton';
 
 /**
  * Which columns the list shows after the pinned name, and in what order: a check box shows or
@@ -76,7 +77,7 @@ export function ColumnChooser({
               </label>
               {on && (
                 <span className="column-moves">
-                  <button
+                  <SteadyButton
                     type="button"
                     className="link"
                     aria-label={`Move ${c.label} up`}
@@ -84,8 +85,8 @@ export function ColumnChooser({
                     onClick={() => move(c.key, -1)}
                   >
                     ↑
-                  </button>
-                  <button
+                  </SteadyButton>
+                  <SteadyButton
                     type="button"
                     className="link"
                     aria-label={`Move ${c.label} down`}
@@ -93,7 +94,7 @@ export function ColumnChooser({
                     onClick={() => move(c.key, 1)}
                   >
                     ↓
-                  </button>
+                  </SteadyButton>
                 </span>
               )}
             </li>

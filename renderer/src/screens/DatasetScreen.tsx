@@ -148,6 +148,18 @@ export function DatasetScreen({
   }, [qc, summary.uuid]);
 
   const focusGrid = () => grid.current?.focus();
+  const refocus = useRef<string | null>(null);
+  /** A record gone from the service leaves the selection: "Delete selected" must not count it. */
+  const unselect = useCallback(
+    (uuid: string) =>
+      setSelected((s) => {
+        if (!s.has(uuid)) return s;
+        const n = new Set(s);
+        n.delete(uuid);
+        return n;
+      }),
+    [],
+  );
 
   /** Selects the stretch between the anchor and `i` (uuids fetched: the rows may not be loaded). */
   const selectRange = async (i: number) => {
@@ -286,6 +298,10 @@ export function DatasetScreen({
     }
     const to = Math.max(0, Math.min(total - 1, active + by));
     if (to === active) return;
+    // The pane is drawn anew for the next record: a button of it that had the focus (Previous,
+    // Next) has it again there, rather than leaving it on the page body.
+    const a = document.activeElement;
+    refocus.current = (a instanceof HTMLElement && a.closest('aside.editor') && a.getAttribute('aria-label')) || null;
     // Leaving the field saves it (or keeps its draft) before the record changes.
     if (document.activeElement instanceof HTMLElement && isField(document.activeElement)) document.activeElement.blur();
     onPick(to, undefined, {});
@@ -573,6 +589,8 @@ export function DatasetScreen({
                     focusGrid();
                   }}
                   onDelete={(u) => void requestDelete([u])}
+                  onGone={unselect}
+                  refocus={refocus}
                 />
               </>
             )}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DesktopBridge, LoopbackState } from '../../../shared/desktopBridge';
 import { api, errorText } from '../lib/api';
 import { SidePanel } from '../ui/SidePanel';
+import { SteadyButton } from '../ui/SteadyButton';
 
 /** The preload's bridge in the desktop app; absent in a browser (npm run serve). */
 export const desktop = (): DesktopBridge | undefined => (window as unknown as { odrDesktop?: DesktopBridge }).odrDesktop;
@@ -71,9 +72,9 @@ export function SettingsPanel({ bridge, onClose }: { bridge: DesktopBridge; onCl
           Listen on 127.0.0.1
         </label>
         {loop?.settings.enabled && loop.settings.port !== Number(port) && (
-          <button type="button" disabled={busy} onClick={() => void apply(true)}>
+          <SteadyButton type="button" disabled={busy} onClick={() => void apply(true)}>
             Use port {port}
-          </button>
+          </SteadyButton>
         )}
         {error && (
           <p className="field-error" role="alert">

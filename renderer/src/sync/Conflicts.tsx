@@ -4,6 +4,7 @@ import { PUBLIC_DATE_FIELD, type SyncConflict } from '../../../shared/schemas/sy
 import { errorText, resolveConflict } from '../lib/api';
 import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
+import { SteadyButton } from '../ui/SteadyButton';
 
 const shown = (v: string | null) => (v === null || v === '' ? <em className="muted">empty</em> : v);
 
@@ -61,9 +62,9 @@ function ConflictCard({ c }: { c: SyncConflict }) {
         >
           <textarea aria-label={`Merged value for ${c.field_name}`} value={merged} onChange={(e) => setMerged(e.target.value)} rows={2} />
           <div className="conflict-actions">
-            <button type="submit" className="primary" disabled={busy}>
+            <SteadyButton type="submit" className="primary" disabled={busy}>
               Save merged value
-            </button>
+            </SteadyButton>
             <button type="button" className="link" onClick={() => setMerging(false)}>
               Back
             </button>
@@ -71,17 +72,17 @@ function ConflictCard({ c }: { c: SyncConflict }) {
         </form>
       ) : (
         <div className="conflict-actions">
-          <button type="button" disabled={busy} onClick={() => void resolve('mine')}>
+          <SteadyButton type="button" disabled={busy} onClick={() => void resolve('mine')}>
             Keep mine
-          </button>
-          <button type="button" disabled={busy} onClick={() => void resolve('theirs')}>
+          </SteadyButton>
+          <SteadyButton type="button" disabled={busy} onClick={() => void resolve('theirs')}>
             Keep theirs
-          </button>
+          </SteadyButton>
           {/* A file conflict (deleted on one side) and a public date have no merged value. */}
           {!c.item_uuid && c.field_uuid !== PUBLIC_DATE_FIELD && (
-            <button type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
+            <SteadyButton type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
               Merge…
-            </button>
+            </SteadyButton>
           )}
         </div>
       )}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { addRemote, errorText } from '../lib/api';
+import { SteadyButton } from '../ui/SteadyButton';
 
 /** Attach a remote ODR server: the service logs in once to check, then keeps the password sealed. */
 export function RemoteForm({ onAdded, onCancel }: { onAdded: (id: number) => void; onCancel?: () => void }) {
@@ -49,9 +50,9 @@ export function RemoteForm({ onAdded, onCancel }: { onAdded: (id: number) => voi
         </p>
       )}
       <div className="conflict-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <SteadyButton type="submit" className="primary" disabled={busy}>
           {busy ? 'Connecting…' : 'Connect'}
-        </button>
+        </SteadyButton>
         {onCancel && (
           <button type="button" className="link" onClick={onCancel}>
             Cancel

@@ -4,6 +4,7 @@ import { errorText, stopSyncing, stopSyncingPreview } from '../lib/api';
 import { keys } from '../lib/queries';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
+import { SteadyButton } from '../ui/SteadyButton';
 
 /**
  * "Stop syncing" one dataset, after an in-app confirmation that names the files never downloaded
@@ -53,7 +54,7 @@ export function StopSyncingButton({ dataset, name, disabled }: { dataset: string
   // Wrapped: the list item stacks its lines and would stretch a bare button across the panel.
   return (
     <span>
-      <button
+      <SteadyButton
         type="button"
         className="link"
         disabled={disabled || busy}
@@ -61,7 +62,7 @@ export function StopSyncingButton({ dataset, name, disabled }: { dataset: string
         onClick={() => void stop()}
       >
         Stop syncing
-      </button>
+      </SteadyButton>
     </span>
   );
 }

@@ -12,6 +12,7 @@ import { DatasetPicker } from './DatasetPicker';
 import { LiveSettings } from './LiveSettings';
 import { RemoteForm } from './RemoteForm';
 import { StopSyncingButton } from './StopSyncingButton';
+import { SteadyButton } from '../ui/SteadyButton';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 const OPS: Record<string, string> = {
@@ -50,19 +51,21 @@ function AttentionItem({ o }: { o: ParkedOperation }) {
   return (
     <li data-attention={o.id}>
       <strong>{OPS[o.op] ?? o.op}</strong> <span className="mono small">{o.record_uuid.slice(0, 8)}…</span>
-      <div className="field-error small">{o.last_error}</div>
+      <div className="field-error small" role="alert">
+        {o.last_error}
+      </div>
       <div className="conflict-actions">
-        <button type="button" disabled={busy} onClick={() => void act('retry')}>
+        <SteadyButton type="button" disabled={busy} onClick={() => void act('retry')}>
           Retry
-        </button>
-        <button
+        </SteadyButton>
+        <SteadyButton
           type="button"
           disabled={busy}
           title="Drop this change and take the server's version here"
           onClick={() => void act('discard')}
         >
           Discard
-        </button>
+        </SteadyButton>
       </div>
     </li>
   );
@@ -181,12 +184,12 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
           <p>
             <strong data-testid="pending">{s.pending}</strong> local change{s.pending === 1 ? '' : 's'} waiting to be sent
           </p>
-          <button type="button" className="primary" disabled={!!running || mine.length === 0} onClick={() => void start()}>
+          <SteadyButton type="button" className="primary" disabled={!!running || mine.length === 0} onClick={() => void start()}>
             {running ? 'Syncing…' : 'Sync now'}
-          </button>
+          </SteadyButton>
           {running && <progress max={100} value={percent(running)} aria-label="Sync progress" />}
           {!running && last && (
-            <p className={`small ${last.state === 'failed' ? 'field-error' : 'muted'}`} role="status">
+            <p className={`small ${last.state === 'failed' ? 'field-error' : 'muted'}`} role={last.state === 'failed' ? 'alert' : 'status'}>
               Last sync {last.state === 'failed' ? `failed: ${last.error ?? 'unknown error'}` : JOB_STATE_LABELS[last.state].toLowerCase()}
             </p>
           )}

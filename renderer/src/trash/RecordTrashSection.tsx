@@ -4,6 +4,7 @@ import type { RecordTrashEntry } from '../../../shared/schemas/local';
 import { errorText, recordTrash, restoreRecord } from '../lib/api';
 import { restoredElsewhere } from '../lib/edits';
 import { keys } from '../lib/queries';
+import { SteadyButton } from '../ui/SteadyButton';
 import { Time } from '../ui/Time';
 import { toast } from '../ui/toasts';
 
@@ -34,6 +35,9 @@ export function RecordTrashSection() {
       // Its delete's undo step has nothing left to put back: Ctrl+Z must not try.
       restoredElsewhere([e.record_uuid]);
       toast({ kind: 'info', text: `Restored ${e.name}` });
+      // Before the list loses the entry (and with it the focused button), not after every refresh:
+      // in between the focus would be on the page body, out of reach of the panel's Escape.
+      heading.current?.focus();
       // A child shows in its top-level record and that record's dataset, which the entry does not name.
       const child = e.parent_uuid !== null;
       await Promise.all([
@@ -42,7 +46,6 @@ export function RecordTrashSection() {
         qc.invalidateQueries({ queryKey: child ? ['record'] : keys.record(e.record_uuid) }),
         qc.invalidateQueries({ queryKey: keys.datasets }),
       ]);
-      heading.current?.focus();
     } catch (err) {
       setFailed({ uuid: e.record_uuid, text: `Could not restore ${e.name}: ${errorText(err)}` });
     }
@@ -66,9 +69,9 @@ export function RecordTrashSection() {
               </p>
               {failed?.uuid === e.record_uuid && <p role="alert">{failed.text}</p>}
             </div>
-            <button type="button" disabled={busy !== null} onClick={() => void restore(e)}>
+            <SteadyButton disabled={busy !== null} onClick={() => void restore(e)}>
               Restore<span className="sr-only"> {e.name}</span>
-            </button>
+            </SteadyButton>
           </li>
         ))}
       </ul>

@@ -29,8 +29,9 @@ export function TrashPanel({ onClose }: { onClose: () => void }) {
     try {
       await restoreTrash(e.id);
       toast({ kind: 'info', text: `Restored ${e.name}` });
-      await Promise.all([qc.invalidateQueries({ queryKey: keys.trash }), qc.invalidateQueries({ queryKey: keys.datasets })]);
+      // Before the list loses the entry and its focused button (see RecordTrashSection).
       heading.current?.focus();
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.trash }), qc.invalidateQueries({ queryKey: keys.datasets })]);
     } catch (err) {
       toast({ kind: 'error', text: `Could not restore ${e.name}: ${errorText(err)}` });
     }

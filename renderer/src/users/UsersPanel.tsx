@@ -6,6 +6,7 @@ import { createUser, errorText, listUsers, setRole, updateUser } from '../lib/ap
 import { confirmDialog } from '../ui/Dialog';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
+import { SteadyButton } from '../ui/SteadyButton';
 
 const ROLE_LABEL: Record<DatasetRole, string> = {
   view_only: 'View (public records only)',
@@ -97,13 +98,13 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
           <input type="checkbox" checked={superUser} onChange={(e) => setSuperUser(e.target.checked)} />
           Super-user (may do everything)
         </label>
-        <button
+        <SteadyButton
           type="submit"
           className="primary"
           disabled={add.isPending || email.trim() === '' || badPassword !== null || existing !== undefined}
         >
           Add user
-        </button>
+        </SteadyButton>
       </form>
       {users.isError && <p role="alert">Could not list users: {errorText(users.error)}</p>}
       <ul className="user-list" aria-label="Users">
@@ -292,9 +293,9 @@ function SetPassword({ user }: { user: UserSummary }) {
       }}
     >
       <PasswordInput label="New password" value={password} onChange={setPassword} problem={problem} />
-      <button type="submit" disabled={set.isPending || password === '' || problem !== null}>
+      <SteadyButton type="submit" disabled={set.isPending || password === '' || problem !== null}>
         Set password
-      </button>
+      </SteadyButton>
     </form>
   );
 }
