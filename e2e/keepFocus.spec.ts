@@ -229,3 +229,18 @@ test('Make private, then Make public now, from the keyboard: each button keeps t
   await expect(makePublic).toBeFocused();
   expect(await lostFocus(page)).toEqual([]);
 });
+
+test('Alt+↓ from a field: the next record shows with the focus in the same field', async ({ page }) => {
+  await openDataset(page, 'Synthetic Samples');
+  const rows = page.getByRole('grid').getByRole('row');
+  const first = (await rows.nth(1).getAttribute('aria-label'))!;
+  const second = (await rows.nth(2).getAttribute('aria-label'))!;
+  await rows.nth(1).dblclick();
+  const pane = page.getByRole('complementary', { name: `Record ${first}` });
+  await field(pane, 'Medium Text field').getByRole('textbox').focus();
+  await watchFocus(page);
+  await page.keyboard.press('Alt+ArrowDown');
+  const next = page.getByRole('complementary', { name: `Record ${second}` });
+  await expect(field(next, 'Medium Text field').getByRole('textbox')).toBeFocused();
+  expect(await lostFocus(page)).toEqual([]);
+});

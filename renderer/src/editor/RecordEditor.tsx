@@ -60,7 +60,7 @@ function Field({
   const entry = rec.fields.find((e) => e.field_uuid === field.field_uuid);
   const history = useFieldHistory(top, record, field);
   return (
-    <div className="field" data-fieldtype={field.fieldtype}>
+    <div className="field" data-fieldtype={field.fieldtype} data-field={field.field_uuid}>
       <div className="field-head">
         <span id={labelId} className="field-name">
           {field.name}
@@ -215,7 +215,7 @@ export function RecordEditor({
   onDelete: (uuid: string) => void;
   /** The service no longer has it: what still holds it (the selection) lets go. */
   onGone: (uuid: string) => void;
-  /** The aria-label of the pane's control to focus once shown (the one that had it in the pane before). */
+  /** A selector for the control to focus once shown: the one that had the focus in the pane before (paneFocusKey). */
   refocus?: RefObject<string | null>;
 }) {
   const { data: rec, error, isPending } = useRecord(uuid);
@@ -257,12 +257,12 @@ export function RecordEditor({
     [],
   );
   useLayoutEffect(() => {
-    const label = refocus?.current;
-    if (!label) return;
+    const selector = refocus?.current;
+    if (!selector) return;
     // While the record loads, the pane itself holds the focus (its keys still reach the screen).
     if (!rec) return pane.current?.focus();
     refocus.current = null;
-    pane.current?.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`)?.focus();
+    pane.current?.querySelector<HTMLElement>(selector)?.focus();
   }, [rec, refocus]);
   useEffect(() => {
     if (!focusFirst || !rec) return;
@@ -329,6 +329,7 @@ export function RecordEditor({
   return (
     <aside
       ref={pane}
+      tabIndex={-1}
       className="editor"
       aria-label={`Record ${name}`}
       onKeyDown={(e) => {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorText, viewPosition, viewUuids, type DatasetSummary, type Session } from '../lib/api';
 import { keys, useTemplate } from '../lib/queries';
 import type { Route } from '../lib/route';
+import { paneFocusKey } from '../editor/paneFocus';
 import { RecordEditor } from '../editor/RecordEditor';
 import { confirmDialog } from '../ui/Dialog';
 import { Splitter } from '../ui/Splitter';
@@ -148,6 +149,7 @@ export function DatasetScreen({
   }, [qc, summary.uuid]);
 
   const focusGrid = () => grid.current?.focus();
+  /** A selector for the control to focus in the next record's pane (see step). */
   const refocus = useRef<string | null>(null);
   /** A record gone from the service leaves the selection: "Delete selected" must not count it. */
   const unselect = useCallback(
@@ -298,12 +300,17 @@ export function DatasetScreen({
     }
     const to = Math.max(0, Math.min(total - 1, active + by));
     if (to === active) return;
-    // The pane is drawn anew for the next record: a button of it that had the focus (Previous,
-    // Next) has it again there, rather than leaving it on the page body.
+    // The pane is drawn anew for the next record: what had the focus in it (‹ ›, a field left
+    // with Alt+↓) has it again there, rather than leaving it on the page body.
     const a = document.activeElement;
-    refocus.current = (a instanceof HTMLElement && a.closest('aside.editor') && a.getAttribute('aria-label')) || null;
-    // Leaving the field saves it (or keeps its draft) before the record changes.
-    if (document.activeElement instanceof HTMLElement && isField(document.activeElement)) document.activeElement.blur();
+    refocus.current = a instanceof HTMLElement && a.closest('aside.editor') ? paneFocusKey(a) : null;
+    // Leaving the field saves it (or keeps its draft) before the record changes; the focus waits
+    // on the pane (not the body, where Escape would reach nothing) until refocus places it.
+    if (a instanceof HTMLElement && isField(a)) {
+      const pane = a.closest<HTMLElement>('aside.editor');
+      if (pane) pane.focus();
+      else a.blur();
+    }
     onPick(to, undefined, {});
   };
 
