@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, parkedOf, refusedRun, setPublicDate, syncRun, type gateProxy, type RemoteProc } from './support.js';
+import { attachedPair, parkedOf, refusedRun, setPublicDate, storeFile, syncRun, type gateProxy, type RemoteProc } from './support.js';
 
 // Operations the server refused were listed under "needs attention" and the user could only
 // look: now each one can be retried (queued again) or discarded (dropped, and what it changed
@@ -11,13 +11,14 @@ import { attachedPair, parkedOf, refusedRun, setPublicDate, syncRun, type gatePr
 const TEXT = SYNTH.field('Medium Text');
 const INT = SYNTH.field('Integer');
 const MS = SYNTH.field('Multiple Select');
+const FILE = SYNTH.field('File');
 let remote: RemoteProc;
 let local: TestService;
 let gate: Awaited<ReturnType<typeof gateProxy>>;
 let remoteId: number;
 
 attachedPair(
-  6,
+  8,
   (p) => {
     ({ remote, local, remoteId } = p);
     gate = p.gate!;
@@ -102,6 +103,46 @@ describe('needs attention: retry and discard', () => {
     await run();
     expect(await ids(remote.client)).toHaveLength(count);
     expect(local.service.sync.status().needsAttention).toEqual([]);
+    // Its value edit went with it: nothing of the discarded record waits to be sent.
+    expect(local.service.sync.status().pending).toBe(0);
+  });
+
+  it('discard after a newer edit of the same field: 409, the newer edit stays here and is sent', async () => {
+    const rec = SYNTH.record(6);
+    await local.admin.setValue(rec, TEXT, 'refused first');
+    await refused((method, path) => method === 'POST' && path.endsWith(`/${TEXT}/value`));
+    const [parked] = listed(rec);
+    await local.admin.setValue(rec, TEXT, 'newer edit, made after the refusal');
+    const r = await attend(parked!.id, { action: 'discard' });
+    expect(r.status).toBe(409);
+    expect(r.body.error?.message).toMatch(/replaced by a newer edit/);
+    expect(value(await local.admin.record(rec), TEXT)).toBe('newer edit, made after the refusal');
+    expect(listed(rec)).toEqual([]);
+    await run();
+    expect(value(await remote.client.record(rec), TEXT)).toBe('newer edit, made after the refusal');
+  });
+
+  it("retry of a refused file's metadata after a newer metadata edit: 409 naming it, the newer one sent", async () => {
+    const rec = SYNTH.record(7);
+    await storeFile(local.admin, rec, 'quality.txt', 'a file whose quality is refused');
+    await run();
+    const fileOf = (r: OdrRecord) => r.fields.find((x) => x.field_uuid === FILE)!.files!.find((f) => f.original_name === 'quality.txt')!;
+    const mine = fileOf(await local.admin.record(rec)).file_uuid;
+    const quality = (q: number) =>
+      local.admin.save({ record_uuid: rec, fields: [{ field_uuid: FILE, files: [{ file_uuid: mine, quality: q }] }] });
+    await quality(3);
+    await refused((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
+    const [parked] = listed(rec);
+    expect(parked).toMatchObject({ op: 'file_meta' });
+    await quality(4);
+    // Collected first (a sync's push would too), so a pending file_meta of the same key waits.
+    const r = await attend(parked!.id, { action: 'retry' });
+    expect(r.status).toBe(409);
+    expect(r.body.error?.message).toMatch(/replaced by a newer edit/);
+    expect(listed(rec)).toEqual([]);
+    await run();
+    expect(fileOf(await remote.client.record(rec))._file_metadata?._quality).toBe('4');
+    expect(local.service.sync.status().pending).toBe(0);
   });
 
   it("discard of a refused option and of a refused public date: each back to the server's here", async () => {

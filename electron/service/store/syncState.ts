@@ -440,9 +440,18 @@ export class SyncLedger {
     ).get(id) as ParkedRow | undefined;
   }
 
-  /** A refused operation queued again as it is ("retry"). */
-  requeue(id: number): void {
-    this.q("UPDATE sync_outbox SET state = 'pending', last_error = NULL WHERE id = ? AND state = 'parked'").run(id);
+  /**
+   * A refused operation queued again as it is ("retry"), unless a pending one of the same key
+   * already waits (the partial UNIQUE index allows one): answers whether it was queued.
+   */
+  requeue(id: number): boolean {
+    return (
+      this.q(
+        `UPDATE sync_outbox SET state = 'pending', last_error = NULL WHERE id = ? AND state = 'parked' AND NOT EXISTS
+          (SELECT 1 FROM sync_outbox o, sync_outbox me WHERE me.id = ? AND o.state = 'pending' AND o.record_uuid = me.record_uuid
+           AND o.op = me.op AND o.field_uuid = me.field_uuid AND o.item_uuid = me.item_uuid)`,
+      ).run(id, id).changes > 0
+    );
   }
 
   /** A refused operation no longer listed ("discard", or replaced). */

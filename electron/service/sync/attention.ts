@@ -6,9 +6,11 @@ import { deleteFile } from '../domain/files/fileOps.js';
 import { deleteRecords, setOption, setPublicDate, setValue } from '../domain/records/ops.js';
 import type { User } from '../domain/users.js';
 import { syncFileStore } from '../store/syncFiles.js';
+import { syncOutbox } from '../store/syncOutbox.js';
 import { SyncLedger, SyncState, type ParkedRow } from '../store/syncState.js';
 import { transaction } from '../store/tx.js';
 import { metaOf } from './fileMerge.js';
+import { collectOutbox } from './outbox.js';
 import { childrenOf } from './recordFields.js';
 
 // "Needs attention" (docs/sync.md §5): an operation the server refused waits until the user
@@ -24,8 +26,12 @@ export function attend(d: Domain, user: User, id: number, action: AttentionActio
   const state = transaction(
     d.ctx.db,
     () => {
+      if (!ledger.parkedRow(id)) throw notFound(`operation needing attention (${id})`);
+      // A newer edit of the same target may wait in the change log, not yet collected: taken in
+      // first, it closes this row, and neither choice may then undo or resend the stale one.
+      collectOutbox(d.ctx);
       const row = ledger.parkedRow(id);
-      if (!row) throw notFound(`operation needing attention (${id})`);
+      if (!row) return 'replaced' as const;
       if (action === 'retry') return retry(d, user, ledger, row, orphans);
       asSync(d, () => discard(d, user, row, orphans));
       ledger.closeParked(row.id);
@@ -33,14 +39,21 @@ export function attend(d: Domain, user: User, id: number, action: AttentionActio
     },
     'immediate',
   );
+  // Thrown after the commit: the newer edit stays collected and this row stays closed.
+  if (state === 'replaced') throw new OdrError(409, REPLACED);
   return { id, action, state, orphans };
 }
 
-function retry(d: Domain, user: User, ledger: SyncLedger, row: ParkedRow, orphans: string[]): AttentionAnswer['state'] {
+const REPLACED = 'This refused change was replaced by a newer edit of the same thing, which the next sync sends';
+
+function retry(d: Domain, user: User, ledger: SyncLedger, row: ParkedRow, orphans: string[]): AttentionAnswer['state'] | 'replaced' {
   if (row.undone) throw new OdrError(409, 'This refused change is no longer here (an earlier version undid it): make it again to send it');
   if (row.op !== 'delete') {
-    ledger.requeue(row.id);
-    return 'queued';
+    // A newer operation of the same key (a file's metadata edited again) already waits: it
+    // carries the newer state, so this one is closed rather than queued beside it.
+    if (ledger.requeue(row.id)) return 'queued';
+    ledger.closeParked(row.id);
+    return 'replaced';
   }
   // A refused delete: the record is back here. Deleting it again is the retry; that delete
   // replaces this row (outbox.ts).
@@ -56,7 +69,13 @@ function discard(d: Domain, user: User, row: ParkedRow, orphans: string[]): void
   switch (row.op) {
     case 'create':
     case 'create_child':
-      // The server never made it: to the record trash (restorable), as the sync's own delete.
+      // The server never made it: to the record trash (restorable), as the sync's own delete. The
+      // outbox never sees that delete, so the record's other operations are dropped here.
+      new SyncLedger(d.ctx.db).dropRecordOps(
+        syncOutbox(d.ctx.db)
+          .tree(row.record_uuid)
+          .map((t) => t.uuid),
+      );
       if (here) orphans.push(...deleteRecords(d, user, [row.record_uuid]).orphanCandidates);
       return;
     case 'file_upload': {
