@@ -40,8 +40,11 @@ const server = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const { value } = JSON.parse(Buffer.concat(chunks).toString()) as { value: string };
-    // The path's digits pick the row, as a record uuid picks the record.
-    const rid = Number.parseInt((req.url ?? '').replace(/\D/g, '').slice(-6) || '0', 10) % rows;
+    // The record segment's digits pick the row (/api/v4/record/{record}/{field}/value), so the
+    // writes spread over the rows as the service's spread over its records.
+    const parts = (req.url ?? '').split('/');
+    const record = parts[parts.indexOf('record') + 1] ?? '';
+    const rid = Number.parseInt(record.replace(/\D/g, '').slice(-9) || '0', 10) % rows;
     if (pending.push({ rid, value, res }) === 1) setImmediate(flush);
   });
 });

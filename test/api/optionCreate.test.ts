@@ -61,6 +61,27 @@ describe('options and tags created by name in a save', () => {
     expect(entriesOf(read, MULTI, 'values').map((v) => v.name)).toContain('Olivine');
   });
 
+  it("dates a new option by the field entry's created, and lets a non-admin name an existing one", async () => {
+    const r = await save({
+      record_uuid: SYNTH.record(1),
+      fields: [{ field_uuid: MULTI, created: '2020-05-06 07:08:09', values: [{ template_radio_option_uuid: 'Garnet' }] }],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const made = entriesOf(r.body, MULTI, 'values').find((v) => v.name === 'Garnet') as Entry & { option_created?: string };
+    expect(made.option_created).toBe('2020-05-06 07:08:09');
+    const mine = await fetch(`${t.api}/dataset/${SYNTH.dataset}/record`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${userToken}` },
+      body: new URLSearchParams({}),
+    }).then((res) => res.json() as Promise<{ record_uuid: string }>);
+    const named = await save(
+      { record_uuid: mine.record_uuid, fields: [{ field_uuid: MULTI, values: [{ template_radio_option_uuid: ' Garnet' }] }] },
+      userToken,
+    );
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    expect(entriesOf(named.body, MULTI, 'values').map((v) => v.template_radio_option_uuid)).toEqual([made.template_radio_option_uuid]);
+  });
+
   it('selects the existing option of that name instead of adding a second', async () => {
     const before = await optionsOf(MULTI);
     const r = await save({

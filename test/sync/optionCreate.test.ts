@@ -24,6 +24,22 @@ describe('a new option or tag named in a save of a synced dataset', () => {
     ['option', { field_uuid: SYNTH.field('Multiple Select'), values: [{ template_radio_option_uuid: 'Olivine' }] }],
     ['tag', { field_uuid: SYNTH.field('Tags'), tags: [{ template_tag_uuid: 'Basalt' }] }],
   ];
+  it('an existing option or tag named by its name is selected: nothing would be created', async () => {
+    const r = await save({
+      record_uuid: SYNTH.record(1),
+      fields: [
+        { field_uuid: SYNTH.field('Multiple Select'), values: [{ template_radio_option_uuid: 'Multiple Select option 2' }] },
+        { field_uuid: SYNTH.field('Tags'), tags: [{ template_tag_uuid: 'Group 3' }] },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const rec = await local.admin.record(SYNTH.record(1));
+    const of = (f: string) => rec.fields.find((x) => x.field_uuid === f);
+    expect(of(SYNTH.field('Multiple Select'))?.values?.map((v) => v.template_radio_option_uuid)).toEqual([
+      SYNTH.option('Multiple Select', 2),
+    ]);
+    expect(of(SYNTH.field('Tags'))?.tags?.map((t) => t.template_tag_uuid)).toEqual([SYNTH.tag(3)]);
+  });
   for (const [kind, field] of cases) {
     it(`a new ${kind}: 409 naming the server, nothing changed here`, async () => {
       const before = local.digest();

@@ -133,6 +133,20 @@ describe('templates changed on the server', () => {
         .get(rid, removedTag),
     ).toBe(1);
 
+    // A save naming a removed option or tag by its uuid is a 404, never a new one of that name.
+    for (const [field, entry] of [
+      [MS, { values: [{ template_radio_option_uuid: removedOption }] }],
+      [TAGS, { tags: [{ template_tag_uuid: removedTag }] }],
+    ] as const) {
+      const res = await fetch(`${local.api}/dataset/record`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${local.admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ record_uuid: rec, fields: [{ field_uuid: field, ...entry }] }),
+      });
+      expect(res.status, await res.clone().text()).toBe(404);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/removed from the template/);
+    }
+
     // A later write to the option field leaves the hidden selection alone and pushes only itself.
     await local.admin.setOption(rec, MS, NEW_OPTION, true);
     expect((await run()).pushed).toBe(1);

@@ -16,15 +16,41 @@ import type { WriteCtx } from './fieldWrites.js';
 /** ODR's option and tag names are VARCHAR(255). */
 const MAX_NAME = 255;
 
-function checkCreate(w: WriteCtx, dt: DatatypeInfo, f: FieldInfo, kind: 'options' | 'tags', name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw badRequest(`An empty name is not one of the ${kind} of the Field ${f.uuid} "${f.name}", nor a new one`);
-  if (trimmed.length > MAX_NAME) {
-    throw badRequest(`A new ${kind === 'options' ? 'option' : 'tag'} name for the Field ${f.uuid} holds at most ${MAX_NAME} characters`);
-  }
+type Kind = 'options' | 'tags';
+interface Item {
+  id: number;
+  uuid: string;
+  name: string;
+  parentId: number | null;
+  fieldId: number;
+  removed: boolean;
+}
+
+/** What differs between options and tags; the rules are the same. */
+const KINDS = {
+  options: {
+    one: 'option',
+    live: (f: FieldInfo): Map<string, Item> => new Map(f.options.map((o) => [o.uuid, { ...o, parentId: null }])),
+    all: (w: WriteCtx): Iterable<Item> => [...w.d.schema().options.values()].map((o) => ({ ...o, parentId: null })),
+    gone: (f: FieldInfo, uuid: string) => notFound(`Radio option "${uuid}" of field ${f.uuid} (removed from the template)`),
+    add: (w: WriteCtx, uuid: string, f: FieldInfo, _parent: number | null, name: string, at: string) =>
+      userOptionStore(w.d.ctx.db).addOption(uuid, f.id, name, at),
+  },
+  tags: {
+    one: 'tag',
+    live: (f: FieldInfo): Map<string, Item> => f.tagsByUuid,
+    all: (w: WriteCtx): Iterable<Item> => w.d.schema().tags.values(),
+    gone: (f: FieldInfo, uuid: string) => notFound(`Tag "${uuid}" of field ${f.uuid} (removed from the template)`),
+    add: (w: WriteCtx, uuid: string, f: FieldInfo, parent: number | null, name: string, at: string) =>
+      userOptionStore(w.d.ctx.db).addTag(uuid, f.id, parent, name, at),
+  },
+} as const;
+
+/** Only a real creation is checked: naming an existing option works for whoever may edit the record. */
+function checkCreate(w: WriteCtx, dt: DatatypeInfo, f: FieldInfo, kind: Kind, name: string): void {
   if (!isAdmin(w.user, dt)) {
     throw forbidden(
-      `Not allowed to create ${kind} for the Field ${f.uuid} "${f.name}": "${trimmed}" is none of its ${kind}, and only ${WHO.administers} may add one.`,
+      `Not allowed to create ${kind} for the Field ${f.uuid} "${f.name}": "${name}" is none of its ${kind}, and only ${WHO.administers} may add one.`,
     );
   }
   // A synced dataset's template is the server's: an option made here would have a uuid the
@@ -32,79 +58,54 @@ function checkCreate(w: WriteCtx, dt: DatatypeInfo, f: FieldInfo, kind: 'options
   if (syncOutbox(w.d.ctx.db).syncedDatasets().has(dt.top.uuid)) {
     throw new OdrError(
       409,
-      `Dataset ${dt.top.uuid} syncs with a server, which owns its template: add the ${kind === 'options' ? 'option' : 'tag'} "${trimmed}" to the Field ${f.uuid} "${f.name}" there, then sync.`,
+      `Dataset ${dt.top.uuid} syncs with a server, which owns its template: add the ${KINDS[kind].one} "${name}" to the Field ${f.uuid} "${f.name}" there, then sync.`,
     );
   }
-  return trimmed;
-}
-
-/** The field as the schema holds it now (a save may have added options since it was resolved). */
-const current = (w: WriteCtx, f: FieldInfo): FieldInfo => w.d.schema().fields.get(f.id) ?? f;
-
-/**
- * The uuids a save's radio `values` name, creating the options named by a new name. Answers the
- * field as it is afterwards, for the selection write.
- */
-export function optionUuidsCreating(
-  w: WriteCtx,
-  dt: DatatypeInfo,
-  field: FieldInfo,
-  entries: string[],
-): { field: FieldInfo; uuids: string[] } {
-  let f = current(w, field);
-  const uuids = entries.map((entry) => {
-    if (f.optionsByUuid.has(entry)) return entry;
-    const name = checkCreate(w, dt, f, 'options', entry);
-    const same = f.options.find((o) => o.name === name);
-    if (same) return same.uuid;
-    const uuid = newUuid();
-    userOptionStore(w.d.ctx.db).addOption(uuid, f.id, name, w.at);
-    w.d.ctx.schema.changed();
-    w.d.log.append(w.at, {
-      op: 'option.create',
-      userId: w.user.id,
-      datasetUuid: dt.top.uuid,
-      fieldUuid: f.uuid,
-      itemUuid: uuid,
-      new: { name },
-    });
-    f = current(w, f);
-    return uuid;
-  });
-  return { field: f, uuids };
 }
 
 /**
- * The uuids a save's `tags` name, creating the tags named by a new name (under `parent_tag_uuid`
- * when given: a tag of the same field). Answers the field as it is afterwards.
+ * The uuids a save's radio `values` or `tags` name, in order, creating those named by a new name
+ * (a tag under `parent` when given: a tag of the same field), dated `created` when the field
+ * entry carries one. Answers the field as it is afterwards, for the selection write.
  */
-export function tagUuidsCreating(
+export function uuidsCreating(
   w: WriteCtx,
   dt: DatatypeInfo,
   field: FieldInfo,
+  kind: Kind,
   entries: { uuid: string; parent?: string }[],
+  created?: string,
 ): { field: FieldInfo; uuids: string[] } {
-  let f = current(w, field);
+  const k = KINDS[kind];
+  // The field as the schema holds it now: an earlier entry may have added one.
+  const current = () => w.d.schema().fields.get(field.id) ?? field;
+  let f = current();
   const uuids = entries.map(({ uuid: entry, parent }) => {
-    if (f.tagsByUuid.has(entry)) return entry;
-    const name = checkCreate(w, dt, f, 'tags', entry);
-    const parentTag = parent === undefined || parent === '' ? undefined : f.tagsByUuid.get(parent);
-    if (parent && !parentTag) throw notFound(`parent Tag "${parent}" of the Field ${f.uuid}`);
-    const parentId = parentTag?.id ?? null;
-    const same = [...f.tagsByUuid.values()].find((t) => t.name === name && t.parentId === parentId);
+    const live = k.live(f);
+    if (live.has(entry)) return entry;
+    // A uuid of one taken out of the template stays what it was: not found, never a new name.
+    for (const item of k.all(w)) if (item.fieldId === f.id && item.removed && item.uuid === entry) throw k.gone(f, entry);
+    const name = entry.trim();
+    if (!name) throw badRequest(`An empty name is not one of the ${kind} of the Field ${f.uuid} "${f.name}", nor a new one`);
+    if (name.length > MAX_NAME) throw badRequest(`A new ${k.one} name for the Field ${f.uuid} holds at most ${MAX_NAME} characters`);
+    const parentItem = parent ? live.get(parent) : undefined;
+    if (parent && !parentItem) throw notFound(`parent Tag "${parent}" of the Field ${f.uuid}`);
+    const parentId = parentItem?.id ?? null;
+    const same = [...live.values()].find((x) => x.name.trim() === name && x.parentId === parentId);
     if (same) return same.uuid;
+    checkCreate(w, dt, f, kind, name);
     const uuid = newUuid();
-    userOptionStore(w.d.ctx.db).addTag(uuid, f.id, parentId, name, w.at);
+    k.add(w, uuid, f, parentId, name, created ?? w.at);
     w.d.ctx.schema.changed();
     w.d.log.append(w.at, {
-      op: 'tag.create',
+      op: `${k.one}.create`,
       userId: w.user.id,
       datasetUuid: dt.top.uuid,
       fieldUuid: f.uuid,
       itemUuid: uuid,
-      new: { name, parent_tag_uuid: parentTag?.uuid ?? null },
+      new: kind === 'tags' ? { name, parent_tag_uuid: parentItem?.uuid ?? null } : { name },
     });
-    f = current(w, f);
+    f = current();
     return uuid;
   });
   return { field: f, uuids };

@@ -9,7 +9,7 @@ import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOptionSet, writeScalar, writeTagSet, type WriteCtx } from './fieldWrites.js';
-import { optionUuidsCreating, tagUuidsCreating } from './newOptions.js';
+import { uuidsCreating } from './newOptions.js';
 import { parseDateOrThrow, publicDateFor, selectDefaults, writeCtx } from './ops.js';
 import { fileStore } from '../../store/files.js';
 import { withArticle } from '../../../../shared/article.js';
@@ -55,13 +55,13 @@ function writeField(
   if (p.tags) {
     if (kind !== 'tags') throw structureError(f, 'tags');
     const named = p.tags.filter((t) => !isOff(t.selected)).map((t) => ({ uuid: t.template_tag_uuid, parent: t.parent_tag_uuid }));
-    const { field, uuids } = tagUuidsCreating(w, dt, f, named);
+    const { field, uuids } = uuidsCreating(w, dt, f, 'tags', named, created);
     return writeTagSet(w, rec, field, uuids);
   }
   if (p.values) {
     if (kind !== 'options') throw structureError(f, 'values');
-    const named = p.values.filter((o) => !isOff(o.selected)).map((o) => o.template_radio_option_uuid);
-    const { field, uuids } = optionUuidsCreating(w, dt, f, named);
+    const named = p.values.filter((o) => !isOff(o.selected)).map((o) => ({ uuid: o.template_radio_option_uuid }));
+    const { field, uuids } = uuidsCreating(w, dt, f, 'options', named, created);
     return writeOptionSet(w, rec, field, uuids);
   }
   const input = kind === 'boolean' ? (p.selected ?? p.value) : p.value;
