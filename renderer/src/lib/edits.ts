@@ -165,6 +165,13 @@ function setStatus(e: Edit, s: SaveState) {
   status.set((m) => ({ ...m, [statusKey(e.record, e.field.uuid)]: s }));
 }
 
+function clearStatus(e: Edit) {
+  status.set((m) => {
+    const { [statusKey(e.record, e.field.uuid)]: _gone, ...rest } = m;
+    return rest;
+  });
+}
+
 export const draftOf = (record: string, field: string): string | undefined => drafts.get()[statusKey(record, field)]?.value;
 
 /**
@@ -289,7 +296,9 @@ function useApply(qc: QueryClient) {
       if (mode !== 'do' && step) {
         // An undo or redo whose record went away or changed under it: said plainly, once.
         const r = refusal(err);
-        setStatus(edit, { state: 'error', at: performance.now(), message: r.message });
+        // Changed since: the field shows its newer value, saved; nothing of it waits to be saved.
+        if (r.drop && err instanceof OdrApiError && err.status === 409) clearStatus(edit);
+        else setStatus(edit, { state: 'error', at: performance.now(), message: r.message });
         settleFailed(step, mode, r.drop);
         refusedToast(mode, step, r);
         return;
