@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { apiToken, baseUrl, openDataset, readRecord } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD } from './support/curate.js';
+import { everyShot } from './support/screens.js';
 
 // A batch edit's undo when one of its records was deleted since (another window, a sync): the
 // rest is undone, and the notice names the record that could not be and why. Seed records 32
@@ -46,6 +47,7 @@ test('undo of a batch edit puts back the records still there and names the one d
   );
   expect(await alert.innerText()).not.toContain(SYNTH_RECORD(32));
   await expect.poll(() => longText(39)).toBe(was);
+  await everyShot(page, 'batch-undo-partial', () => expect(alert).toBeVisible());
 
   // Put back for the specs after this one.
   await api('POST', `/local/records/${SYNTH_RECORD(32)}/restore`);

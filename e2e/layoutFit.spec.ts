@@ -290,3 +290,22 @@ test('the search refusal keeps each term whole on its line at any list width', a
   await page.setViewportSize(NARROW);
   await everyShot(page, 'layout-search-refusal', () => expect(alert).toBeVisible());
 });
+
+test('with the list scrolled sideways, "no record matches" and a refused search show whole', async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  await openDataset(page, 'Synthetic Samples');
+  const scroller = page.getByTestId('table-scroller');
+  await scroller.evaluate((e) => (e.scrollLeft = e.scrollWidth));
+  expect(await scroller.evaluate((e) => e.scrollLeft), 'the list is wider than a narrow window').toBeGreaterThan(100);
+  const search = page.getByRole('searchbox', { name: 'Search records' });
+  for (const [q, message] of [
+    ['zzz-no-such-word', page.getByText('No record matches “zzz-no-such-word”.')],
+    ['-S-000010', page.getByTestId('search-error')],
+  ] as const) {
+    await search.fill(q);
+    await expect(message).toBeVisible();
+    expect(await scroller.evaluate((e) => e.scrollLeft), 'still scrolled sideways').toBeGreaterThan(100);
+    expect(within(await box(message), await box(scroller)), `${q}: the message lies inside the list's visible part`).toBe(true);
+  }
+  await everyShot(page, 'layout-no-match-scrolled');
+});

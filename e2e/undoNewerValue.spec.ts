@@ -3,6 +3,7 @@ import { SYNTH } from '../bench/synthetic.js';
 import { apiToken, baseUrl, field, readRecord } from './support/app.js';
 import { openDataset } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { everyShot } from './support/screens.js';
 
 // Undo of an edit whose field changed since (a sync pull, a script, another window): the undo is
 // sent with what its step left, the service refuses it (409) when the field holds something else,
@@ -51,6 +52,9 @@ test('a value changed since the edit: Ctrl+Z leaves the newer value and says wha
   await expect(undoButton(page)).toBeDisabled();
   expect((await fieldOf('Medium Text field'))?.value).toBe('written by a script');
   await expect(input).toHaveValue('written by a script');
+  // Nothing waits to be saved: the field holds the newer value, stored.
+  await expect(field(editor, 'Medium Text field').getByText('Not saved')).toHaveCount(0);
+  await everyShot(page, 'undo-newer-value', () => expect(alert).toBeVisible());
 });
 
 test('a radio changed since the click: Ctrl+Z leaves the newer choice and says its selection changed', async ({ page }) => {

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { useCallback } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import { OdrApiError } from '../../../shared/client/odrClient';
+import { ChangedSinceBody } from '../../../shared/schemas/common';
 import { api, errorText } from './api';
 import { keys } from './queries';
 import { patchOption, patchScalar } from './recordPatch';
@@ -81,14 +82,16 @@ export function refusal(e: unknown): UndoRefused {
   if (e instanceof UndoRefused) return e;
   if (e instanceof OdrApiError && e.status === 409) {
     // The field no longer holds what the step left there (the service checked it in the write).
-    const held = /\) holds (.*) now, not the expected /.exec(errorText(e));
-    if (held)
+    const changed = ChangedSinceBody.safeParse(e.body);
+    if (changed.success) {
+      const holds = changed.data.error.holds;
+      if (Array.isArray(holds))
+        return new UndoRefused('its selection was changed since (a sync, a script or another window); it is left as it is', true);
       return new UndoRefused(
-        `it was changed since (a sync, a script or another window) and holds ${held[1]} now; it is left as it is`,
+        `it was changed since (a sync, a script or another window) and holds ${holds === null ? 'nothing (empty)' : JSON.stringify(holds)} now; it is left as it is`,
         true,
       );
-    if (/ selected now, not the expected /.test(errorText(e)))
-      return new UndoRefused('its selection was changed since (a sync, a script or another window); it is left as it is', true);
+    }
   }
   if (e instanceof OdrApiError) {
     if (e.status === 404)
@@ -160,6 +163,13 @@ export const useSaveState = (record: string, field: string) => useStore(status, 
 
 function setStatus(e: Edit, s: SaveState) {
   status.set((m) => ({ ...m, [statusKey(e.record, e.field.uuid)]: s }));
+}
+
+function clearStatus(e: Edit) {
+  status.set((m) => {
+    const { [statusKey(e.record, e.field.uuid)]: _gone, ...rest } = m;
+    return rest;
+  });
 }
 
 export const draftOf = (record: string, field: string): string | undefined => drafts.get()[statusKey(record, field)]?.value;
@@ -286,7 +296,9 @@ function useApply(qc: QueryClient) {
       if (mode !== 'do' && step) {
         // An undo or redo whose record went away or changed under it: said plainly, once.
         const r = refusal(err);
-        setStatus(edit, { state: 'error', at: performance.now(), message: r.message });
+        // Changed since: the field shows its newer value, saved; nothing of it waits to be saved.
+        if (r.drop && err instanceof OdrApiError && err.status === 409) clearStatus(edit);
+        else setStatus(edit, { state: 'error', at: performance.now(), message: r.message });
         settleFailed(step, mode, r.drop);
         refusedToast(mode, step, r);
         return;
