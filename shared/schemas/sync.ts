@@ -120,6 +120,8 @@ export const ParkedOperation = z.object({
   field_uuid: z.string(),
   last_error: z.string().nullable(),
   attempts: Int,
+  /** A file operation's file, by the name it has here (null for other operations or a file gone). */
+  file_name: z.string().nullable(),
 });
 export type ParkedOperation = z.infer<typeof ParkedOperation>;
 

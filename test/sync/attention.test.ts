@@ -133,7 +133,7 @@ describe('needs attention: retry and discard', () => {
     await quality(3);
     await refused((method, path) => method === 'POST' && path.endsWith('/dataset/record'));
     const [parked] = listed(rec);
-    expect(parked).toMatchObject({ op: 'file_meta' });
+    expect(parked).toMatchObject({ op: 'file_meta', file_name: 'quality.txt' });
     await quality(4);
     // Collected first (a sync's push would too), so a pending file_meta of the same key waits.
     const r = await attend(parked!.id, { action: 'retry' });

@@ -430,7 +430,9 @@ export class SyncLedger {
 
   parked(): ParkedOperation[] {
     return this.q(
-      "SELECT id, op, record_uuid, field_uuid, last_error, attempts FROM sync_outbox WHERE state = 'parked' ORDER BY id",
+      `SELECT o.id, o.op, o.record_uuid, o.field_uuid, o.last_error, o.attempts, f.original_name AS file_name FROM sync_outbox o
+        LEFT JOIN files f ON o.op IN ('file_upload', 'file_meta', 'file_delete') AND f.uuid = o.item_uuid
+        WHERE o.state = 'parked' ORDER BY o.id`,
     ).all() as ParkedOperation[];
   }
 

@@ -33,6 +33,11 @@ function AttentionItem({ o }: { o: ParkedOperation }) {
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
   const act = async (action: 'retry' | 'discard') => {
+    // The server never received the file: its bytes here are the only copy.
+    if (action === 'discard' && o.op === 'file_upload') {
+      const name = o.file_name ?? 'this file';
+      if (!window.confirm(`Delete ${name} here? The server never received it, so this removes the only copy.`)) return;
+    }
     setBusy(true);
     try {
       await attendParked(o.id, { action });
