@@ -102,8 +102,22 @@ test('a refused edit is listed with why; Retry sends it again, Discard takes the
   const panel = page.getByRole('complementary', { name: 'Sync' });
   const attention = panel.getByRole('region', { name: 'Needs attention' });
   const entry = attention.getByRole('listitem');
+  // Waits for this click's job: until its answer arrives the panel still shows the previous
+  // job's "Last sync finished", so that text alone can pass before this sync ran.
   const syncNow = async () => {
+    const started = page.waitForResponse((r) => r.url().endsWith('/local/sync/run') && r.request().method() === 'POST');
     await panel.getByRole('button', { name: 'Sync now' }).click();
+    const { id } = (await (await started).json()) as { id: number };
+    await expect
+      .poll(
+        async () =>
+          ((await call(local.url, 'GET', '/local/jobs')).jobs as { id: number; completed: string | null }[]).find((j) => j.id === id)
+            ?.completed ?? null,
+        {
+          timeout: 30_000,
+        },
+      )
+      .not.toBeNull();
     await expect(panel.getByRole('status')).toHaveText('Last sync finished', { timeout: 30_000 });
   };
 

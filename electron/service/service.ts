@@ -113,6 +113,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       if (!jobsEnded)
         console.error(`[odr] closing with jobs still running after ${CLOSE_WAIT_MS / 1000} s: they stop on the closed database`);
       domain.search.stop();
+      // A list still streaming to a slow client would read the closed database: cut it now, so
+      // its client sees a broken answer rather than one that looks complete.
+      for (const s of [...ctx.streams]) s.cut(new Error('the service is closing'));
       // Removals deferred until their commit was durable run now, on the open database; the
       // sweep stops at its next step (what it did not reach, the next start-up sweeps).
       blobs.stopSweep();

@@ -213,14 +213,14 @@ export const ROUTES: RouteDoc[] = [
   odr('post', '/record/{record}/{field}/value', 'Records', "Set one field's value", {
     body: json(ValueBody),
     description:
-      'With `expected_value` (odr-desktop) the value is written only if the field holds that value now (empty: `""` or null); otherwise 409 naming what it holds, and nothing changes. Undo sends it so a newer value is never overwritten.',
+      'With `expected_value` (odr-desktop) the value is written only if the field holds that value now (empty: `""` or null); otherwise 409 with `error.reason: "changed_since"` and `error.holds` (what it holds now, null when empty), and nothing changes. Undo sends it so a newer value is never overwritten.',
     ok: ok(OdrRecord, 'The record'),
   }),
   odr('put', '/record/{record}/{field}/{option}/{state}', 'Records', 'Select or unselect an option or tag', {
     params: { state: z.enum(['selected', 'unselected']) },
     query: OptionQuery,
     description:
-      "With `?expected=` (odr-desktop: comma-separated option or tag uuids, empty for none) the change is made only if the field's selection is exactly that now; otherwise 409 naming what is selected, and nothing changes.",
+      "With `?expected=` (odr-desktop: comma-separated option or tag uuids, empty for none) the change is made only if the field's selection is exactly that now; otherwise 409 with `error.reason: changed_since` and `error.holds` (the uuids selected now), and nothing changes.",
     ok: ok(OdrRecord, 'The record'),
   }),
   odr('delete', '/record/{uuid}', 'Records', 'Delete a record', {

@@ -14,7 +14,11 @@ export const ValueBody = z.looseObject({
    * changed since (a sync, a script, another window) is not overwritten.
    */
   expected_value: z.union([Scalar, z.null()]).optional(),
-  user_email: z.string().optional(),
+  /**
+   * Act as this user. null or a number is taken as absent (falling back to `?user_email=`), as
+   * before the body was validated: published clients send None/0 here and must keep working.
+   */
+  user_email: z.union([z.string(), z.number(), z.null()]).optional(),
 });
 export type ValueBody = z.infer<typeof ValueBody>;
 

@@ -166,3 +166,33 @@ describe('file bytes nothing references', () => {
     }
   });
 });
+
+describe('two runs on one data dir (the CLI beside the app)', () => {
+  it("a run that closes with bytes left behind takes the mark the other run's clean close set: the next start sweeps", async () => {
+    const app = await startService({ keepDir: true, liveSync: false });
+    dirs.push(app.dataDir);
+    let closed = false;
+    try {
+      await app.service.blobSweep;
+      // A writer still holding bytes at close: the app's run cannot vouch for the store.
+      const held = sha('bytes a writer of the app run still holds');
+      new BlobStore(app.service.ctx).hold(held);
+      const cli = await startService({ dataDir: app.dataDir, keepDir: true, liveSync: false });
+      await cli.service.blobSweep;
+      await cli.close();
+      // What the app's run leaves behind, after the CLI's clean close set the mark.
+      const left = looseBytes(app.dataDir, 'bytes the app run leaves behind');
+      await app.close();
+      closed = true;
+      const next = await startService({ dataDir: app.dataDir, keepDir: true, liveSync: false });
+      try {
+        expect(await next.service.blobSweep).toBe(1);
+        expect(existsSync(blobPath(app.dataDir, left)), "swept: the CLI's mark did not vouch for the app's leftovers").toBe(false);
+      } finally {
+        await next.close();
+      }
+    } finally {
+      if (!closed) await app.close();
+    }
+  });
+});

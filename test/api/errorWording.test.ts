@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { ErrorBody } from '../../shared/schemas/common.js';
-import { USER, startSyntheticService, type TestService } from '../support/service.js';
+import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
 // What a refused request says, over real HTTP: a schema error names the field (uuid and name)
 // and what it takes, a 403 names every kind of user who may, a type goes with its right article,
@@ -134,7 +134,13 @@ describe('the value and option routes name the record, field and option of every
     ['POST', `/record/${R}/${INT}/value`, '{"value":', 400, new RegExp(`^${where}: Request body is not valid JSON: `)],
     ['POST', `/record/${R}/${INT}/value`, '[1]', 400, `${where}: the request body must be a JSON object with a "value" property, not [1]`],
     ['POST', `/record/${R}/${INT}/value`, '{"val":1}', 400, `${where}: value is required: a string, a number, true, false or null`],
-    ['POST', `/record/${R}/${INT}/value`, '{"value":1,"user_email":7}', 400, `${where}: user_email must be a string, not 7`],
+    [
+      'POST',
+      `/record/${R}/${INT}/value`,
+      '{"value":1,"user_email":true}',
+      400,
+      `${where}: user_email must be a string, a number or null, not true`,
+    ],
     [
       'POST',
       `/record/${R}/${INT}/value`,
@@ -180,6 +186,26 @@ describe('the value and option routes name the record, field and option of every
     if (typeof want === 'string') expect(message).toBe(want);
     else expect(message).toMatch(want);
     expect(t.digest()).toBe(before);
+  });
+});
+
+describe('a null or numeric user_email in a value body is taken as absent, as published clients send it', () => {
+  // The query's user_email still applies: a plain user naming another user is refused (403),
+  // which shows the body's null/number fell back to it instead of being a 400.
+  it.each(['null', '0', '7'])('user_email: %s', async (raw) => {
+    const body = `{"value":3,"user_email":${raw}}`;
+    const post = (query: string) =>
+      fetch(`${t.api}/record/${R}/${INT}/value${query}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+        body,
+      });
+    const before = t.digest();
+    const other = await post(`?user_email=${encodeURIComponent(ADMIN.email)}`);
+    expect(other.status, await other.text()).toBe(403);
+    expect(t.digest()).toBe(before);
+    const self = await post('');
+    expect(self.status, await self.text()).not.toBe(400);
   });
 });
 

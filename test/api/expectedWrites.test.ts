@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { OdrApiError } from '../../shared/client/odrClient.js';
-import { ErrorBody } from '../../shared/schemas/common.js';
+import { ChangedSinceBody, ErrorBody } from '../../shared/schemas/common.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
 // `expected_value` on the value route and `?expected=` on the option route, over real HTTP: the
@@ -16,7 +16,12 @@ afterAll(() => t.close());
 const REC = SYNTH.record(3);
 const F = SYNTH.field;
 
-/** The write is refused with 409, names what the field holds, and leaves every table as it was. */
+/**
+ * The write is refused with 409 and `reason: "changed_since"` (what clients read, never the
+ * wording), names what the field holds, and leaves every table as it was. Answers the message;
+ * `holds` is kept in `lastHolds`.
+ */
+let lastHolds: unknown;
 async function conflict(write: () => Promise<unknown>): Promise<string> {
   const before = t.digest();
   const e = await write().then(
@@ -26,7 +31,10 @@ async function conflict(write: () => Promise<unknown>): Promise<string> {
   expect(e).toBeInstanceOf(OdrApiError);
   expect((e as OdrApiError).status).toBe(409);
   expect(t.digest()).toBe(before);
-  return ErrorBody.parse((e as OdrApiError).body).error.message;
+  const error = ChangedSinceBody.parse((e as OdrApiError).body).error;
+  expect(error.reason).toBe('changed_since');
+  lastHolds = error.holds;
+  return error.message;
 }
 
 const value = (r: { fields: { field_uuid: string; value?: unknown }[] }, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
@@ -42,6 +50,7 @@ describe('POST /record/{r}/{f}/value with expected_value', () => {
     expect(m).toBe(
       `Record ${REC}, field ${text} "Medium Text field" (Medium Text) holds "newer" now, not the expected "set by the step": nothing was changed`,
     );
+    expect(lastHolds).toBe('newer');
     expect(value(await t.admin.record(REC), text)).toBe('newer');
     const ok = await t.admin.setValue(REC, text, 'undone', 'newer');
     expect(value(ok, text)).toBe('undone');
@@ -57,8 +66,10 @@ describe('POST /record/{r}/{f}/value with expected_value', () => {
     await t.admin.setValue(REC, F('Boolean'), 1, 0);
     const m = await conflict(() => t.admin.setValue(REC, F('Boolean'), 1, 0));
     expect(m).toMatch(/holds "1" now, not the expected nothing \(empty\)/);
+    expect(lastHolds).toBe('1');
     const e = await conflict(() => t.admin.setValue(REC, F('Integer'), 3, 4));
     expect(e).toMatch(/holds nothing \(empty\) now, not the expected "4"/);
+    expect(lastHolds).toBeNull();
   });
 
   it('an expected value the field could not hold is a 400 naming it, and nothing changes', async () => {
@@ -87,6 +98,7 @@ describe('PUT /record/{r}/{f}/{option}/{state}?expected=', () => {
     expect(m).toBe(
       `Record ${REC}, field ${radio} "Single Radio field" (Single Radio) has ${opt(2)} selected now, not the expected ${opt(1)}: nothing was changed`,
     );
+    expect(lastHolds).toEqual([opt(2)]);
     await t.admin.setOption(REC, radio, opt(2), false, [opt(2)]);
     await conflict(() => t.admin.setOption(REC, radio, opt(3), true, [opt(2)]));
     await t.admin.setOption(REC, radio, opt(3), true, []);
@@ -101,6 +113,7 @@ describe('PUT /record/{r}/{f}/{option}/{state}?expected=', () => {
     await t.admin.setOption(rec, tags, extra, true, [...held].reverse());
     const m = await conflict(() => t.admin.setOption(rec, tags, extra, false, held));
     expect(m).toContain(' selected now, not the expected ');
+    expect(lastHolds).toEqual([...held, extra].sort());
     await t.admin.setOption(rec, tags, extra, false, [extra, ...held]);
   });
 });

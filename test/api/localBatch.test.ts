@@ -150,6 +150,19 @@ describe('POST /local/datasets/{uuid}/batch', () => {
     expect(await valueOf(22, f)).toBe('newer');
   });
 
+  it('a restore compares values as the single-edit undo does: "1.50" rewritten from 1.5 is no change', async () => {
+    const dec = SYNTH.field('Decimal');
+    const two = [30, 31].map((i) => SYNTH.record(i));
+    const r = await batch({ records: two, change: { kind: 'value', field: dec, value: '1.5' } });
+    expect(r.body.changed).toBe(2);
+    // A pull (or another client) writes the same number as typed elsewhere.
+    await t.admin.setValue(SYNTH.record(30), dec, '1.50');
+    expect(await valueOf(30, dec)).toBe('1.50');
+    const undo = await batch({ change: { kind: 'restore', field: dec, items: r.body.before } });
+    expect(undo.body.skipped).toEqual([]);
+    expect(undo.body.changed).toBe(2);
+  });
+
   it('a restore of options skips a record whose selection changed since, compared as a set', async () => {
     const radio = SYNTH.field('Single Radio');
     const opt = (n: number) => SYNTH.option('Single Radio', n);

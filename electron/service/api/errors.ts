@@ -7,8 +7,8 @@ import { OdrError } from '../domain/errors.js';
 import { ImportError } from '../domain/import/importFile.js';
 import { zodMessage } from '../../../shared/zodMessage.js';
 
-export function errorBody(code: number, message: string): ErrorBody {
-  return { error: { code, message } };
+export function errorBody(code: number, message: string, detail?: object): ErrorBody {
+  return { error: { code, message, ...detail } };
 }
 
 /**
@@ -30,9 +30,11 @@ export function onError(err: Error, c: Context): Response {
   }
   let status = 500;
   let message = 'Unexpected server error';
+  let detail: object | undefined;
   if (err instanceof OdrError) {
     status = err.status;
     message = err.message;
+    detail = err.detail;
   } else if (err instanceof ZodError) {
     status = 400;
     message = zodMessage(err);
@@ -45,7 +47,7 @@ export function onError(err: Error, c: Context): Response {
   } else {
     console.error(`[odr] ${c.req.method} ${c.req.path}:`, err);
   }
-  const res = c.json(errorBody(status, message), status as 400);
+  const res = c.json(errorBody(status, message, detail), status as 400);
   if (status === 401) res.headers.set('WWW-Authenticate', 'Bearer');
   return res;
 }

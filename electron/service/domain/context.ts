@@ -60,10 +60,15 @@ export interface Ctx {
   clock: () => Date;
   /** Rendered record JSON; the change log drops what each mutation touches. */
   renders: RenderCache;
+  /**
+   * Record lists still streaming (api/routes/recordStream.ts): close() cuts them before the
+   * database closes, so a slow client sees a broken answer, not a read of a closed database.
+   */
+  streams: Set<{ cut(reason: Error): void }>;
 }
 
 export function createCtx(db: Db, dataDir: string, config: ServiceConfig, clock: () => Date = () => new Date()): Ctx {
-  const ctx = { db, dataDir, config, clock, schema: new SchemaCache(db), events: new EventBus() } as Ctx;
+  const ctx = { db, dataDir, config, clock, schema: new SchemaCache(db), events: new EventBus(), streams: new Set() } as Ctx;
   ctx.renders = new RenderCache(ctx);
   return ctx;
 }

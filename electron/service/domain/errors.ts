@@ -1,8 +1,12 @@
+import type { ChangedSince } from '../../../shared/schemas/common.js';
+
 /** A failure the API answers with `{"error": {"code", "message"}}` and this HTTP status. */
 export class OdrError extends Error {
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 422 | 500 | 502 | 503,
     message: string,
+    /** Machine-readable facts sent beside code and message (e.g. a guarded write's `reason`). */
+    readonly detail?: ChangedSince,
   ) {
     super(message);
   }

@@ -1,6 +1,19 @@
 import { STATUS_CODES } from 'node:http';
 import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
+import pkg from '../../../package.json' with { type: 'json' };
+
+/** Sent unless the caller sets them: fetch sent some, and servers behind a WAF refuse calls without. */
+const DEFAULTS: Record<string, string> = { accept: 'application/json', 'user-agent': `odr-desktop/${pkg.version}` };
+
+// What fetch would decode: a proxy may compress an answer though nothing asked for it.
+const DECODERS: Record<string, (b: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
 
 /**
  * One call to the remote's API, answered as fetch would answer it (OdrClient reads a Response),
@@ -11,8 +24,10 @@ import { request, type Dispatcher } from 'undici';
  * fetch, streamed, in RemoteClient.download).
  */
 export async function apiRequest(url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
-  const headers: Record<string, string> =
+  const given: Record<string, string> =
     init.headers instanceof Headers ? Object.fromEntries(init.headers) : { ...(init.headers as Record<string, string> | undefined) };
+  const headers: Record<string, string> = { ...DEFAULTS };
+  for (const [k, v] of Object.entries(given)) headers[k.toLowerCase()] = v;
   let body = init.body as Dispatcher.DispatchOptions['body'] | FormData | undefined;
   if (body instanceof FormData) {
     // A form (an upload) is encoded as fetch would, then streamed: its boundary in the header.
@@ -33,6 +48,26 @@ export async function apiRequest(url: string, init: RequestInit & { signal: Abor
   }
   // fetch gives these no body (a Response may not have one).
   const empty = r.statusCode === 204 || r.statusCode === 205 || r.statusCode === 304;
-  const bytes = empty ? (await r.body.dump(), null) : await r.body.arrayBuffer();
+  const bytes = empty ? (await r.body.dump(), null) : decoded(url, answered, await r.body.arrayBuffer());
   return new Response(bytes, { status: r.statusCode, statusText: STATUS_CODES[r.statusCode] ?? '', headers: answered });
+}
+
+/** The body with its content-encoding undone (the headers then name none); an encoding not known here is refused. */
+function decoded(url: string, headers: Headers, body: ArrayBuffer): ArrayBuffer {
+  const codings = (headers.get('content-encoding') ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+  if (!codings.length) return body;
+  for (const c of codings) if (!DECODERS[c]) throw new Error(`The remote answered ${url} in a content-encoding this app cannot read: ${c}`);
+  let out: Buffer = Buffer.from(body);
+  try {
+    // Applied in the order listed, so undone from the last.
+    for (const c of codings.reverse()) out = DECODERS[c]!(out);
+  } catch (e) {
+    throw new Error(`The remote's ${codings.join(', ')} answer to ${url} could not be decoded: ${(e as Error).message}`, { cause: e });
+  }
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer;
 }

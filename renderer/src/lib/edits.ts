@@ -2,6 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { useCallback } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import { OdrApiError } from '../../../shared/client/odrClient';
+import { ChangedSinceBody } from '../../../shared/schemas/common';
 import { api, errorText } from './api';
 import { keys } from './queries';
 import { patchOption, patchScalar } from './recordPatch';
@@ -81,14 +82,16 @@ export function refusal(e: unknown): UndoRefused {
   if (e instanceof UndoRefused) return e;
   if (e instanceof OdrApiError && e.status === 409) {
     // The field no longer holds what the step left there (the service checked it in the write).
-    const held = /\) holds (.*) now, not the expected /.exec(errorText(e));
-    if (held)
+    const changed = ChangedSinceBody.safeParse(e.body);
+    if (changed.success) {
+      const holds = changed.data.error.holds;
+      if (Array.isArray(holds))
+        return new UndoRefused('its selection was changed since (a sync, a script or another window); it is left as it is', true);
       return new UndoRefused(
-        `it was changed since (a sync, a script or another window) and holds ${held[1]} now; it is left as it is`,
+        `it was changed since (a sync, a script or another window) and holds ${holds === null ? 'nothing (empty)' : JSON.stringify(holds)} now; it is left as it is`,
         true,
       );
-    if (/ selected now, not the expected /.test(errorText(e)))
-      return new UndoRefused('its selection was changed since (a sync, a script or another window); it is left as it is', true);
+    }
   }
   if (e instanceof OdrApiError) {
     if (e.status === 404)

@@ -105,7 +105,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
     const dt = d.datatype(c.req.param('uuid')!);
     const rows = lists.page(user, dt, intParam(c, 'limit', 100), intParam(c, 'offset', 0));
     const rids = rows.map((r) => r.rid);
-    return streamRecords(c, d, `{"count":${rids.length},"records":[`, rids, ']}', renderOpts(c, d, user), rows);
+    return streamRecords(c, d, rids, (missing) => rids.length - missing, renderOpts(c, d, user), rows);
   });
 
   const del = async (c: Context<AppEnv>) => {

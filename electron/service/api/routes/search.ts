@@ -49,9 +49,12 @@ export function searchRoutes(d: Domain) {
   /** Matches up to the end of the page (all of them when limit is 0 or a total is needed). */
   const matches = (c: Context<AppEnv>, crit: Criteria, p?: { limit: number; offset: number }) =>
     search.run(c.get('user'), crit, p && p.limit > 0 ? p.offset + p.limit : Infinity);
-  /** `{…"records": [...]}` streamed a chunk at a time: limit 0 asks for every match. */
-  const render = (c: Context<AppEnv>, head: string, rids: number[]) =>
-    streamRecords(c, d, `${head}"records":[`, rids, ']}', renderOpts(c, d, c.get('user')));
+  /**
+   * `{"records": [...], "count"}` streamed a chunk at a time (limit 0 asks for every match).
+   * `total`: the count before the records not sent (deleted meanwhile) are taken off; none: no count.
+   */
+  const render = (c: Context<AppEnv>, rids: number[], total?: number) =>
+    streamRecords(c, d, rids, total === undefined ? null : (missing) => total - missing, renderOpts(c, d, c.get('user')));
 
   app.post(`/dataset/:uuid/search/:limit${DIGITS}?/:offset${DIGITS}?`, async (c) => {
     const p = page(c);
@@ -59,7 +62,7 @@ export function searchRoutes(d: Domain) {
     const dt = d.datatype(c.req.param('uuid')!);
     if (dt.parentId !== null) throw badRequest('Only permitted on top-level datatypes');
     if (!canViewDatatype(c.get('user'), dt, d.now())) throw datasetHidden(dt);
-    return render(c, '{', slice(matches(c, fieldListCriteria(dt, body), p), p));
+    return render(c, slice(matches(c, fieldListCriteria(dt, body), p), p));
   });
 
   app.get(`/dataset/search/:key/:limit${DIGITS}?/:offset${DIGITS}?/:list{[0-9]}?`, (c) => {
@@ -71,7 +74,7 @@ export function searchRoutes(d: Domain) {
       const records = rows.map((r) => ({ internal_id: r.internal_id, unique_id: r.uuid, external_id: '', record_name: '' }));
       return c.json({ count: records.length, records });
     }
-    return render(c, `{"count":${rids.length},`, rids);
+    return render(c, rids, rids.length);
   });
 
   const statsRoute = (kind: 'stats' | 'statsbydataset' | 'legacystats') => (c: Context<AppEnv>) => {
@@ -97,14 +100,14 @@ export function searchRoutes(d: Domain) {
   app.get(`/search/:key/:limit${DIGITS}?/:offset${DIGITS}?`, (c) => {
     const p = page(c);
     const crit = templateKeyCriteria(d, decodeKey(c.req.param('key')!));
-    return render(c, '{', slice(matches(c, crit, p), p));
+    return render(c, slice(matches(c, crit, p), p));
   });
 
   const templatePost = (counted: boolean) => async (c: Context<AppEnv>) => {
     const p = page(c);
     const crit = templateKeyCriteria(d, await postedKey(c));
     const all = matches(c, crit, counted ? undefined : p);
-    return render(c, counted ? `{"count":${all.length},` : '{', slice(all, p));
+    return render(c, slice(all, p), counted ? all.length : undefined);
   };
   app.post(`/search/:limit${DIGITS}?/:offset${DIGITS}?`, templatePost(true));
   app.post(`/legacysearch/:limit${DIGITS}?/:offset${DIGITS}?`, templatePost(false));

@@ -45,7 +45,7 @@ export function valueRoutes(d: Domain) {
   app.post('/record/:record/:field/value', async (c) => {
     const [record, field] = [c.req.param('record'), c.req.param('field')];
     const body = await valueBody(place(record, field), c);
-    const email = body.user_email ?? c.req.query('user_email');
+    const email = typeof body.user_email === 'string' ? body.user_email : c.req.query('user_email');
     const user = d.users.actAs(c.get('user'), email);
     const rec = await d.writes.run(() => setValue(d, user, record, field, body.value, body.expected_value));
     return recordJson(c, d, rec, user);

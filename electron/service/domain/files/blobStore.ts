@@ -196,12 +196,19 @@ export class BlobStore {
   /**
    * Close, just before the database closes: marks the store clean when this run can have left
    * nothing a sweep would remove (no writer holding bytes, no removal pending or failed, no sweep
-   * unfinished). Answers whether it did.
+   * unfinished), and otherwise removes any mark another run set meanwhile. Answers whether it marked.
    */
   markCleanClose(): boolean {
     const sh = this.shared;
-    if (sh.leftovers || sh.pending.size || sh.inFlight.size || !this.ctx.db.open) return false;
-    metaStore(this.ctx.db).set(CLEAN_CLOSE_KEY, new Date().toISOString());
+    if (!this.ctx.db.open) return false;
+    const meta = metaStore(this.ctx.db);
+    if (sh.leftovers || sh.pending.size || sh.inFlight.size) {
+      // The mark is one per data dir: another run on it (the CLI beside the app) may have set
+      // it since this run's start took it. Declining takes it, so the next start sweeps.
+      meta.take(CLEAN_CLOSE_KEY);
+      return false;
+    }
+    meta.set(CLEAN_CLOSE_KEY, new Date().toISOString());
     return true;
   }
 

@@ -9,6 +9,7 @@ import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOption, writeOptionSet, writeScalar, writeTag, type WriteCtx } from './fieldWrites.js';
 import { publicDateFor, writeCtx } from './ops.js';
+import { sameHeld } from './heldValue.js';
 
 /** What `rec` holds in what the change touches, so the batch can be undone. */
 function snapshot(d: Domain, rec: RecordRow, f: FieldInfo | undefined): BatchBefore {
@@ -24,12 +25,14 @@ function snapshot(d: Domain, rec: RecordRow, f: FieldInfo | undefined): BatchBef
 
 type State = Omit<BatchBefore, 'record' | 'after'>;
 
-/** Whether `rec` still holds what a batch left (`after`); selections compare as sets. */
-function sameState(now: State, after: State): boolean {
+/**
+ * Whether `rec` still holds what a batch left (`after`): values compare as the single-edit undo
+ * compares them (heldValue), selections as sets.
+ */
+function sameState(f: FieldInfo | undefined, now: State, after: State): boolean {
   const set = (l: string[] | undefined) => [...(l ?? [])].sort().join();
-  return (
-    now.public_date === after.public_date && (now.value ?? null) === (after.value ?? null) && set(now.selected) === set(after.selected)
-  );
+  const values = f ? sameHeld(f.type.storage, now.value, after.value) : (now.value ?? null) === (after.value ?? null);
+  return now.public_date === after.public_date && values && set(now.selected) === set(after.selected);
 }
 
 const stateText = (s: State) =>
@@ -103,7 +106,7 @@ export function runBatch(d: Domain, user: User, datasetUuid: string, req: BatchR
       const was = snapshot(d, rec, f);
       if (change.kind === 'restore' && item.after) {
         const { record: _r, ...now } = was;
-        if (!sameState(now, item.after)) {
+        if (!sameState(f, now, item.after)) {
           const message = `Record ${rec.uuid} holds ${stateText(now)} now, not the ${stateText(item.after)} the batch left`;
           skipped.push({ record: rec.uuid, reason: 'changed', message });
           return;

@@ -7,7 +7,8 @@ import { assertEdit, editableRecord } from '../access.js';
 import { canAddRecords } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import type { DatatypeInfo, FieldInfo } from '../schemaCache.js';
-import { checkValue, type StoredValue } from '../../../../shared/fieldTypes.js';
+import { checkValue } from '../../../../shared/fieldTypes.js';
+import { heldValue } from './heldValue.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { writeOption, writeScalar, writeTag, type WriteCtx } from './fieldWrites.js';
@@ -79,16 +80,6 @@ function fieldOf(d: Domain, rec: RecordRow, fieldUuid: string): FieldInfo {
 /** How the value and option routes name a field in their errors: record, field uuid and name. */
 const fieldPlace = (rec: RecordRow, f: FieldInfo) => `Record ${rec.uuid}, field ${f.uuid} "${f.name}" (${f.fieldtype})`;
 
-/**
- * A stored value compared for "still holds": empty, unchecked and absent are one state; a decimal
- * kept as typed ("1.50") is the same number without its trailing zeros.
- */
-function held(f: FieldInfo, v: StoredValue | undefined): string | null {
-  if (v === undefined || v === null || v === '' || (f.type.storage === 'boolean' && Number(v) === 0)) return null;
-  const s = String(v);
-  return f.type.storage === 'decimal' && s.includes('.') && !/e/i.test(s) ? s.replace(/\.?0+$/, '') : s;
-}
-
 const quoted = (v: string | null) => (v === null ? 'nothing (empty)' : JSON.stringify(v));
 
 /**
@@ -100,11 +91,14 @@ function assertHolds(w: WriteCtx, rec: RecordRow, f: FieldInfo, expected: unknow
   if (expected !== null && expected !== '') {
     const check = checkValue(f.type, expected);
     if (!check.ok) throw badRequest(`${fieldPlace(rec, f)}: expected_value: ${check.message}`);
-    want = held(f, check.stored);
+    want = heldValue(f.type.storage, check.stored);
   }
-  const now = held(f, w.d.store.getValue(rec.rid, f.id)?.value);
+  const now = heldValue(f.type.storage, w.d.store.getValue(rec.rid, f.id)?.value);
   if (now !== want) {
-    throw new OdrError(409, `${fieldPlace(rec, f)} holds ${quoted(now)} now, not the expected ${quoted(want)}: nothing was changed`);
+    throw new OdrError(409, `${fieldPlace(rec, f)} holds ${quoted(now)} now, not the expected ${quoted(want)}: nothing was changed`, {
+      reason: 'changed_since',
+      holds: now,
+    });
   }
 }
 
@@ -118,7 +112,10 @@ function assertSelection(w: WriteCtx, rec: RecordRow, f: FieldInfo, expected: st
   const want = [...new Set(expected)].sort();
   if (now.join() !== want.join()) {
     const list = (l: string[]) => (l.length ? l.join(', ') : 'none');
-    throw new OdrError(409, `${fieldPlace(rec, f)} has ${list(now)} selected now, not the expected ${list(want)}: nothing was changed`);
+    throw new OdrError(409, `${fieldPlace(rec, f)} has ${list(now)} selected now, not the expected ${list(want)}: nothing was changed`, {
+      reason: 'changed_since',
+      holds: now,
+    });
   }
 }
 
