@@ -31,6 +31,17 @@ export class ChangeLog {
     this.rows = changeLogStore(ctx.db);
   }
 
+  /** Runs `fn` with its change-log rows marked as from `origin` (sync's own writes are never pushed back). */
+  as<T>(origin: ChangeOrigin, fn: () => T): T {
+    const before = this.origin;
+    this.origin = origin;
+    try {
+      return fn();
+    } finally {
+      this.origin = before;
+    }
+  }
+
   append(at: string, c: Change): void {
     // Every mutation passes here, in its own transaction: the one place the rendered-record
     // cache hears of changes, so no route or write path can forget to tell it.

@@ -1,4 +1,3 @@
-import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { AttentionAction, AttentionAnswer } from '../../../shared/schemas/sync.js';
 import type { Domain } from '../domain/domain.js';
 import { notFound, OdrError } from '../domain/errors.js';
@@ -11,13 +10,11 @@ import { SyncLedger, SyncState, type ParkedRow } from '../store/syncState.js';
 import { transaction } from '../store/tx.js';
 import { metaOf } from './fileMerge.js';
 import { collectOutbox } from './outbox.js';
-import { childrenOf } from './recordFields.js';
+import { findIn } from './recordFields.js';
 
 // "Needs attention" (docs/sync.md §5): an operation the server refused waits until the user
 // retries it (queued again as it is) or discards it (dropped, and what it changed here goes back
 // to the server's state as last seen, the base copy; the next pull brings anything newer).
-
-const findIn = (rec: OdrRecord, uuid: string) => [rec, ...childrenOf(rec)].find((r) => r.record_uuid === uuid);
 
 /** Retries or discards one parked operation; answers what became of it. Bytes left unreferenced are returned to remove. */
 export function attend(d: Domain, user: User, id: number, action: AttentionAction): AttentionAnswer & { orphans: string[] } {
@@ -33,7 +30,7 @@ export function attend(d: Domain, user: User, id: number, action: AttentionActio
       const row = ledger.parkedRow(id);
       if (!row) return 'replaced' as const;
       if (action === 'retry') return retry(d, user, ledger, row, orphans);
-      asSync(d, () => discard(d, user, row, orphans));
+      d.log.as('sync', () => discard(d, user, row, orphans));
       ledger.closeParked(row.id);
       return 'discarded' as const;
     },
@@ -125,15 +122,4 @@ function baseOf(d: Domain, row: ParkedRow) {
   const top = state.remoteOf(row.top_record_uuid);
   const copy = top ? state.base(top) : null;
   return copy ? { copy, remoteOf: (u: string) => state.remoteOf(u) } : null;
-}
-
-/** Written as the sync's own: never pushed back. */
-function asSync(d: Domain, fn: () => void): void {
-  const before = d.log.origin;
-  d.log.origin = 'sync';
-  try {
-    fn();
-  } finally {
-    d.log.origin = before;
-  }
 }

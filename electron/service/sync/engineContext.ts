@@ -26,15 +26,7 @@ export class EngineContext {
 
   /** Runs `fn` in one transaction whose change-log rows are marked as coming from the server. */
   asSync<T>(fn: () => T): T {
-    const marked = () => {
-      const before = this.d.log.origin;
-      this.d.log.origin = 'sync';
-      try {
-        return fn();
-      } finally {
-        this.d.log.origin = before;
-      }
-    };
+    const marked = () => this.d.log.as('sync', fn);
     // Inside a batch's transaction no savepoint: nothing between here and that transaction
     // catches a failure, so it rolls back as a whole anyway, and a savepoint per pulled record
     // cost a twentieth of a first pull.

@@ -41,13 +41,8 @@ export function resolveFileConflict(
       files.dropOps(item);
       files.setMeta(here.rid, theirsMeta);
       const rec = d.store.byRid(here.record_rid);
-      const before = d.log.origin;
-      d.log.origin = 'sync';
-      try {
-        if (rec) d.logRecordChange(d.now(), user, rec, { op: 'file.meta.pulled', fieldUuid: c.field_uuid, itemUuid: item });
-      } finally {
-        d.log.origin = before;
-      }
+      if (rec)
+        d.log.as('sync', () => d.logRecordChange(d.now(), user, rec, { op: 'file.meta.pulled', fieldUuid: c.field_uuid, itemUuid: item }));
     }
   } else if (here) {
     // Deleted on the server and never downloaded here: no copy of the bytes is left to send.

@@ -16,6 +16,7 @@ import type { OutboxOp } from '../store/syncState.js';
 import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { refetchableTransaction, transaction } from '../store/tx.js';
+import { findIn } from './recordFields.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -446,15 +447,6 @@ export class Pusher {
 
 /** The operations checked against a fresh server copy before they are sent. */
 const isFieldWrite = (op: OutboxOp) => op.op === 'value' || op.op === 'option' || op.op === 'public';
-
-function findIn(rec: OdrRecord, uuid: string): OdrRecord | undefined {
-  if (rec.record_uuid === uuid) return rec;
-  for (const c of rec.records ?? []) {
-    const f = findIn(c, uuid);
-    if (f) return f;
-  }
-  return undefined;
-}
 
 /** The save body real servers need: every existing descendant listed (fact 1), plus the new child. */
 export function fullStateWithNewChild(top: OdrRecord, parent: string, database: string): SaveRecord {

@@ -308,13 +308,7 @@ export class SyncService {
     const remoteId = this.files.files.remoteOfDataset(c.dataset_uuid);
     const engine = remoteId === null ? null : this.engine(remoteId, user);
     transaction(this.db, () => {
-      const before = this.d.log.origin;
-      this.d.log.origin = 'sync';
-      try {
-        resolveFileConflict(this.d, user, this.ledger, c, choice, (kept) => engine?.restoreFile(kept));
-      } finally {
-        this.d.log.origin = before;
-      }
+      this.d.log.as('sync', () => resolveFileConflict(this.d, user, this.ledger, c, choice, (kept) => engine?.restoreFile(kept)));
     });
     return { resolved: true };
   }
@@ -377,13 +371,7 @@ export class SyncService {
     transaction(
       this.db,
       () => {
-        const before = this.d.log.origin;
-        this.d.log.origin = 'sync';
-        try {
-          fn();
-        } finally {
-          this.d.log.origin = before;
-        }
+        this.d.log.as('sync', fn);
         this.ledger.closeConflict(id, choice);
       },
       'immediate',
