@@ -5,31 +5,19 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ROOT } from './support/app.js';
 import { everyShot } from './support/screens.js';
-import { startServe, type Served } from './support/serve.js';
+import { SERVED_ADMIN, servedCall, startServe, type Served } from './support/serve.js';
 
 // "Stop syncing" in the Sync panel: an in-app confirmation, then the dataset is no longer
 // synced, its records stay here, and deleting it (refused while synced) works. Two real
 // service processes: the remote and the local app.
 
-const ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
+const ADMIN = SERVED_ADMIN;
 const DATASET = 'a0000000000000000000000000d1';
 let remote: Served;
 let local: Served;
 const dirs: string[] = [];
 
-async function call(origin: string, method: string, p: string, body?: unknown) {
-  const login = await fetch(`${origin}/api/v4/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  return fetch(`${origin}${p}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = servedCall;
 
 test.beforeAll(async () => {
   const remoteDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-remote-'));

@@ -7,12 +7,12 @@ import sharp from 'sharp';
 import { ROOT, field, openRecord } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD } from './support/curate.js';
 import { everyShot } from './support/screens.js';
-import { startServe, type Served } from './support/serve.js';
+import { SERVED_ADMIN, servedJson, servedToken, startServe, type Served } from './support/serve.js';
 
 // A record pulled from the remote whose image is only on the server: opened in the image viewer,
 // the local service fetches it from the server and it shows. Two real service processes.
 
-const ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
+const ADMIN = SERVED_ADMIN;
 const DATASET = 'a0000000000000000000000000d1';
 const IMAGE = 'f000000000000000000000000003'; // Image field
 const RECORD = SYNTH_RECORD(3);
@@ -21,23 +21,8 @@ let remote: Served;
 let local: Served;
 const dirs: string[] = [];
 
-async function token(origin: string): Promise<string> {
-  const res = await fetch(`${origin}/api/v4/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
-async function call<T>(origin: string, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${origin}${p}`, {
-    method,
-    headers: { Authorization: `Bearer ${await token(origin)}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const token = servedToken;
+const call = servedJson;
 type Rec = { fields: { field_uuid: string; files?: { original_name: string; content_local?: boolean }[] }[] };
 const imageOf = async (origin: string) =>
   (await call<Rec>(origin, 'GET', `/api/v4/dataset/record/${RECORD}`)).fields

@@ -6,14 +6,14 @@ import { expect, test } from '@playwright/test';
 import { getLocal, type Mockttp } from 'mockttp';
 import { ROOT } from './support/app.js';
 import { everyShot } from './support/screens.js';
-import { startServe, type Served } from './support/serve.js';
+import { SERVED_ADMIN, servedJson, startServe, type Served } from './support/serve.js';
 
 // "Needs attention" in the Sync panel: an edit the server refuses is listed with the server's
 // reason, and each entry has a way out: Retry (sent again by the next sync) and Discard (the
 // server's version taken here). Two real service processes; the local one reaches the remote
 // through a loopback proxy that refuses this one field's writes while `refusing` is set.
 
-const ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
+const ADMIN = SERVED_ADMIN;
 const DATASET = 'a0000000000000000000000000d1';
 // Seed record 12: no other spec reads or writes it.
 const RECORD = 'e000000000000000000000000012';
@@ -24,21 +24,7 @@ let proxy: Mockttp;
 let refusing = false;
 const dirs: string[] = [];
 
-async function call(origin: string, method: string, p: string, body?: unknown) {
-  const login = await fetch(`${origin}/api/v4/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const res = await fetch(`${origin}${p}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
+const call = (origin: string, method: string, p: string, body?: unknown) => servedJson<Record<string, unknown>>(origin, method, p, body);
 const setHere = (value: string) => call(local.url, 'POST', `/api/v4/record/${RECORD}/${FIELD}/value`, { value });
 const valueOf = async (origin: string) =>
   ((await call(origin, 'GET', `/api/v4/dataset/record/${RECORD}`)).fields as { field_uuid: string; value?: unknown }[]).find(

@@ -47,3 +47,32 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Rec
     },
   };
 }
+
+/** The admin of the e2e seed, and of a served local app started with ODR_ADMIN_EMAIL/PASSWORD set to it. */
+export const SERVED_ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
+
+/** A fresh admin token from a served process. */
+export async function servedToken(origin: string): Promise<string> {
+  const res = await fetch(`${origin}/api/v4/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: SERVED_ADMIN.email, password: SERVED_ADMIN.password }),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** One request to a served process as its admin, answered as it came. */
+export async function servedCall(origin: string, method: string, p: string, body?: unknown): Promise<Response> {
+  return fetch(`${origin}${p}`, {
+    method,
+    headers: { Authorization: `Bearer ${await servedToken(origin)}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The same, failing on an error status, with the JSON answer. */
+export async function servedJson<T>(origin: string, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await servedCall(origin, method, p, body);
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
