@@ -276,6 +276,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
   const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
   const f = await readFigures(service, n, 0);
   const pauses = gc.stop();
+  const walBytes = fileSize(`${dbFile}-wal`);
   add({
     section: 'core',
     name: 'record read in-process, distinct records p50',
@@ -319,7 +320,7 @@ async function scaleBench(ctx: BenchContext, n: number, detail: boolean): Promis
   // The state the process measured this scale in (a scale imported in this process leaves its
   // garbage to collect): beside the alternating rounds' in coreBench.
   console.log(
-    `  @${scaleTag(n)}: during these reads the GC paused ${fmt(pauses.ms, 0)} ms in ${pauses.count} pauses; V8 heap ${fmt(heapMb, 0)} MB at their start`,
+    `  @${scaleTag(n)}: during these reads the GC paused ${fmt(pauses.ms, 0)} ms in ${pauses.count} pauses; V8 heap ${fmt(heapMb, 0)} MB at their start; WAL ${walBytes} bytes after them`,
   );
 
   // After the figures above: these pages are read before, not cold.
@@ -444,6 +445,11 @@ interface Round {
   openMs: number;
   gc: { ms: number; count: number };
   heapMb: number;
+  /**
+   * The WAL's bytes after the reads: above zero, something committed during the round (an
+   * indexer slice, a reclaim step) and the checkpointer thread had work beside the reads.
+   */
+  walBytes: number;
 }
 
 /**
@@ -460,8 +466,9 @@ async function freshRound(dataDir: string, n: number, round: number): Promise<Ro
   const gc = gcPauses();
   const f = await readFigures(service, n, round);
   const pauses = gc.stop();
+  const walBytes = fileSize(path.join(dataDir, 'odr.sqlite-wal'));
   await service.close();
-  return { f, openMs, gc: pauses, heapMb };
+  return { f, openMs, gc: pauses, heapMb, walBytes };
 }
 
 const ROUNDS = 7;
@@ -503,7 +510,7 @@ async function alternatingRatios(ctx: BenchContext, big: Scale, base: Scale): Pr
     },
   );
   const state = (rs: Round[]) =>
-    `opened and settled in ${fmt(median(rs.map((r) => r.openMs)), 0)} ms, GC paused ${fmt(median(rs.map((r) => r.gc.ms)), 0)} ms in ${median(rs.map((r) => r.gc.count))} pauses, V8 heap ${fmt(median(rs.map((r) => r.heapMb)), 0)} MB at the start (medians of rounds)`;
+    `opened and settled in ${fmt(median(rs.map((r) => r.openMs)), 0)} ms, GC paused ${fmt(median(rs.map((r) => r.gc.ms)), 0)} ms in ${median(rs.map((r) => r.gc.count))} pauses, V8 heap ${fmt(median(rs.map((r) => r.heapMb)), 0)} MB at the start (medians of rounds); WAL after the reads at most ${Math.max(...rs.map((r) => r.walBytes))} bytes`;
   console.log(`  @${scaleTag(big.n)}: ${state(as)}`);
   console.log(`  @${scaleTag(base.n)}: ${state(bs)}`);
   for (const file of files)
