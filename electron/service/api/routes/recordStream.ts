@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { topReadable } from '../../domain/access.js';
 import type { Domain } from '../../domain/domain.js';
 import type { RenderOptions } from '../../domain/recordReader.js';
 import { recordLists } from '../../store/recordLists.js';
@@ -79,13 +78,10 @@ function streamed(c: Context, d: Domain, rids: readonly number[], count: ListCou
           // which nothing is left (deleted, or hidden from the viewer) moves on to the next one,
           // after a turn of the event loop, so a long run of them holds up no other request.
           while (next < rids.length) {
-            const at = asOfNow(d, opts);
-            const rows = recordLists(d.ctx.db)
-              .byRids(rids.slice(next, next + STREAM_CHUNK))
-              .filter(topReadable(d.schema(), at.viewer, at.now));
+            const { viewer, now, rows } = d.lists.readableNow(opts.viewer, rids.slice(next, next + STREAM_CHUNK));
             next += STREAM_CHUNK;
             if (rows.length) {
-              const parts = d.renderTopsJson(rows, at);
+              const parts = d.renderTopsJson(rows, { ...opts, viewer, now });
               controller.enqueue(joinJson(sent ? ',' : '', parts, ''));
               sent += parts.length;
               return;
@@ -107,11 +103,4 @@ function streamed(c: Context, d: Domain, rids: readonly number[], count: ListCou
     { highWaterMark: 1 },
   );
   return c.body(stream as ReadableStream<Uint8Array<ArrayBuffer>>, 200, { 'content-type': 'application/json' });
-}
-
-/** `opts` with the viewer's rights as the users table holds them now, and the clock now. */
-function asOfNow(d: Domain, opts: RenderOptions): RenderOptions {
-  const viewer = d.users.get(opts.viewer.id);
-  if (!viewer) throw new Error(`user ${opts.viewer.id} no longer exists`);
-  return { ...opts, viewer, now: d.now() };
 }
