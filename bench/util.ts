@@ -1,7 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -63,8 +64,61 @@ export function readThrough(file: string): { secs: number; mbPerSec: number } {
   return { secs, mbPerSec: bytes / 2 ** 20 / secs };
 }
 
+/**
+ * How much of a file the OS page cache holds now (bytes), by util-linux's fincore; NaN where it
+ * is missing. Unlike readThrough's rate, it does not change what it measures.
+ */
+export function residentBytes(file: string): number {
+  const r = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8' });
+  return r.status === 0 ? Number(r.stdout.trim()) : NaN;
+}
+
+/**
+ * Watches the garbage collector's pauses from now on: a figure taken while the heap still holds
+ * a large import's garbage pays for collecting it, one taken later does not.
+ */
+export function gcPauses(): { stop: () => { ms: number; count: number } } {
+  let ms = 0;
+  let count = 0;
+  const add = (entries: PerformanceEntry[]) => {
+    for (const e of entries) {
+      ms += e.duration;
+      count++;
+    }
+  };
+  const obs = new PerformanceObserver((list) => add(list.getEntries()));
+  obs.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      // Entries are delivered later: those not yet delivered are taken here.
+      add(obs.takeRecords());
+      obs.disconnect();
+      return { ms, count };
+    },
+  };
+}
+
 /** The middle of a list of samples (the upper middle for an even count). */
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Runs `a` and `b` alternately (a, b, a, b, …), `rounds` times each, so the drift of a machine
+ * shared with other work hits both alike: compare them by the median of the rounds' ratios, not
+ * by the ratio of two figures taken minutes apart. Each gets the round's number.
+ */
+export async function alternate<T>(
+  rounds: number,
+  a: (round: number) => Promise<T>,
+  b: (round: number) => Promise<T>,
+): Promise<{ as: T[]; bs: T[] }> {
+  const as: T[] = [];
+  const bs: T[] = [];
+  for (let i = 0; i < rounds; i++) {
+    as.push(await a(i));
+    bs.push(await b(i));
+  }
+  return { as, bs };
+}
 
 /** Runs `fn` n times in sequence; its samples' median and worst (a time: lower is better). */
 export async function medianOf(n: number, fn: (i: number) => Promise<number>): Promise<{ median: number; worst: number }> {

@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { SYNTH } from '../bench/synthetic.js';
+import { OdrClient } from '../shared/client/odrClient.js';
 import { getLocal, type Mockttp } from 'mockttp';
 import { ROOT } from './support/app.js';
 import { everyShot } from './support/screens.js';
-import { SERVED_ADMIN, servedJson, startServe, type Served } from './support/serve.js';
+import { SERVED_ADMIN, servedCall, servedJson, servedToken, startServe, type Served } from './support/serve.js';
 
 // "Needs attention" in the Sync panel: an edit the server refuses is listed with the server's
 // reason, and each entry has a way out: Retry (sent again by the next sync) and Discard (the
@@ -22,6 +24,8 @@ let remote: Served;
 let local: Served;
 let proxy: Mockttp;
 let refusing = false;
+/** Refuse record creates and file uploads in the dataset (the second test's refused writes). */
+let refusingNew = false;
 const dirs: string[] = [];
 
 const call = (origin: string, method: string, p: string, body?: unknown) => servedJson<Record<string, unknown>>(origin, method, p, body);
@@ -45,7 +49,10 @@ test.beforeAll(async () => {
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: (req) => {
       const url = new URL(req.url);
-      if (refusing && req.method === 'POST' && url.pathname === `/api/v4/record/${RECORD}/${FIELD}/value`)
+      const refused =
+        (refusing && url.pathname === `/api/v4/record/${RECORD}/${FIELD}/value`) ||
+        (refusingNew && (url.pathname === `/api/v4/dataset/${DATASET}/record` || url.pathname === '/api/v4/file'));
+      if (refused && req.method === 'POST')
         return {
           response: {
             statusCode: 403,
@@ -81,13 +88,12 @@ test.afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-test('a refused edit is listed with why; Retry sends it again, Discard takes the server’s version', async ({ page }) => {
-  test.setTimeout(120_000);
+/** Opens the Sync panel; `syncNow` clicks Sync now and waits for that click's own job. */
+async function openPanel(page: Page) {
   await page.goto(local.url);
   await page.getByRole('button', { name: /^Sync/ }).click();
   const panel = page.getByRole('complementary', { name: 'Sync' });
   const attention = panel.getByRole('region', { name: 'Needs attention' });
-  const entry = attention.getByRole('listitem');
   // Waits for this click's job: until its answer arrives the panel still shows the previous
   // job's "Last sync finished", so that text alone can pass before this sync ran.
   const syncNow = async () => {
@@ -106,6 +112,12 @@ test('a refused edit is listed with why; Retry sends it again, Discard takes the
       .not.toBeNull();
     await expect(panel.getByRole('status')).toHaveText('Last sync finished', { timeout: 30_000 });
   };
+  return { panel, attention, entry: attention.getByRole('listitem'), syncNow };
+}
+
+test('a refused edit is listed with why; Retry sends it again, Discard takes the server’s version', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { panel, attention, entry, syncNow } = await openPanel(page);
 
   refusing = true;
   await setHere('typed here, refused by the lab');
@@ -144,4 +156,73 @@ test('a refused edit is listed with why; Retry sends it again, Discard takes the
   await syncNow();
   expect(await valueOf(remote.url)).toBe('typed here, refused by the lab');
   expect(await valueOf(local.url)).toBe('typed here, refused by the lab');
+});
+
+test('Discard of what the server never received asks in the app first: Cancel keeps it, the dialog’s action deletes it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const here = new OdrClient({ baseUrl: `${local.url}/api/v4`, token: await servedToken(local.url) });
+  refusingNew = true;
+  const made = await here.createRecord(DATASET);
+  const upload = await here.uploadFile(
+    { dataset_uuid: DATASET, record_uuid: RECORD, field_uuid: SYNTH.field('File') },
+    { blob: new Blob(['only here'], { type: 'text/plain' }), name: 'only-copy.txt' },
+  );
+  const file = upload.fields.flatMap((f) => f.files ?? []).find((f) => f.original_name === 'only-copy.txt')!.file_uuid;
+  const { panel, entry, syncNow } = await openPanel(page);
+  await syncNow();
+  refusingNew = false;
+  const create = entry.filter({ hasText: 'Create record' });
+  const upl = entry.filter({ hasText: 'Upload file' });
+  await expect(create).toHaveCount(1);
+  await expect(upl).toHaveCount(1);
+  const recordHere = async () => (await servedCall(local.url, 'GET', `/api/v4/dataset/record/${made.record_uuid}`)).status;
+  const fileHere = async () => (await servedCall(local.url, 'GET', `/api/v4/file/${file}`)).status;
+  const dialog = page.getByRole('dialog');
+
+  // The keyboard alone: Discard, the dialog takes the focus on Cancel; Cancel keeps the record
+  // and gives the focus back to Discard.
+  const discardCreate = create.getByRole('button', { name: 'Discard' });
+  await discardCreate.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveAccessibleName('Discard this new record?');
+  await expect(dialog).toContainText('The server never received it');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await everyShot(page, 'sync-discard-confirm', () => expect(dialog).toBeVisible());
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(discardCreate).toBeFocused();
+  expect(await recordHere()).toBe(200);
+  await expect(create).toHaveCount(1);
+
+  // Again, Tab to the dialog's action, Enter: the record leaves (to the Trash) and the entry with
+  // it; the focus goes to the next entry's Discard.
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Discard record' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(create).toHaveCount(0);
+  await expect.poll(recordHere).toBe(404);
+  await expect(upl.getByRole('button', { name: 'Discard' })).toBeFocused();
+
+  // The upload: named in the question; Escape keeps the file, the dialog's Delete file deletes it.
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveAccessibleName('Delete only-copy.txt here?');
+  await expect(dialog).toContainText('removes the only copy');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(upl.getByRole('button', { name: 'Discard' })).toBeFocused();
+  expect(await fileHere()).toBe(200);
+  await upl.getByRole('button', { name: 'Discard' }).click();
+  await dialog.getByRole('button', { name: 'Delete file' }).click();
+  await expect(upl).toHaveCount(0);
+  await expect.poll(fileHere).toBe(404);
+  await expect(panel.getByRole('button', { name: 'Sync now' })).toBeFocused();
+
+  // Nothing of either reaches the server.
+  await syncNow();
+  await expect(panel.getByTestId('pending')).toHaveText('0');
+  expect((await servedCall(remote.url, 'GET', `/api/v4/dataset/record/${made.record_uuid}`)).status).toBe(404);
 });

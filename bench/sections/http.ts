@@ -5,7 +5,7 @@ import { createService } from '../../electron/service/service.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
 import { bareWriteFsyncRate } from '../bareFsync.js';
 import { SYNTH } from '../synthetic.js';
-import { fmt, forkTs, freshDir, median, type BenchContext } from '../util.js';
+import { alternate, fmt, forkTs, freshDir, median, type BenchContext } from '../util.js';
 import { ADMIN, buildScale } from './core.js';
 
 const CHEMIN = path.join(process.cwd(), '..', 'shared', 'fixtures', 'odr-real');
@@ -37,17 +37,9 @@ async function load(
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, requests: r.requests.total };
 }
 
-/**
- * Runs `a` and `b` alternately, `rounds` times each, so the drift of a machine shared with other
- * work hits both alike; the ratio is the median of the rounds' a/b ratios.
- */
-async function alternate(rounds: number, a: () => Promise<Load>, b: () => Promise<Load>) {
-  const as: Load[] = [];
-  const bs: Load[] = [];
-  for (let i = 0; i < rounds; i++) {
-    as.push(await a());
-    bs.push(await b());
-  }
+/** `alternate` of two loads: each side's median figures, and the median of the rounds' a/b ratios of req/s. */
+async function alternateLoads(rounds: number, a: () => Promise<Load>, b: () => Promise<Load>) {
+  const { as, bs } = await alternate(rounds, a, b);
   const pick = (ls: Load[]): Load => ({
     rps: median(ls.map((l) => l.rps)),
     p50: median(ls.map((l) => l.p50)),
@@ -55,7 +47,8 @@ async function alternate(rounds: number, a: () => Promise<Load>, b: () => Promis
     errors: ls.reduce((n, l) => n + l.errors, 0),
     requests: ls.reduce((n, l) => n + l.requests, 0),
   });
-  return { a: pick(as), b: pick(bs), ratio: median(as.map((l, i) => l.rps / bs[i]!.rps)), ratios: as.map((l, i) => l.rps / bs[i]!.rps) };
+  const ratios = as.map((l, i) => l.rps / bs[i]!.rps);
+  return { a: pick(as), b: pick(bs), ratio: median(ratios), ratios };
 }
 
 async function token(url: string): Promise<Record<string, string>> {
@@ -89,7 +82,7 @@ async function hotRecord(ctx: BenchContext, dataDir: string, uuid: string, label
   if ((await check.text()) !== bytes || JSON.stringify(chosenHeaders(check)) !== JSON.stringify(headers))
     throw new Error('the bare server does not answer what the service answers');
   const cpu0 = [(await server.stats()).cpuUs ?? 0, (await bare.stats()).cpuUs ?? 0];
-  const run = await alternate(
+  const run = await alternateLoads(
     8,
     // The same request shape on both sides (a fixed URL): autocannon's per-request path hook
     // costs the load generator more than the bare server costs.
@@ -184,7 +177,7 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
     sums.set(connections, t);
     return r;
   };
-  const run = await alternate(3, counted(8), counted(1));
+  const run = await alternateLoads(3, counted(8), counted(1));
   const where = (connections: number) => {
     const t = sums.get(connections)!;
     return `${fmt(t.operations / Math.max(1, t.batches), 1)} writes per commit, ${fmt(t.cpuUs / Math.max(1, t.requests), 0)} µs CPU per write, ${fmt(t.commitMs / Math.max(1, t.batches), 2)} ms per commit`;
@@ -207,7 +200,7 @@ export async function httpBench(ctx: BenchContext, dataDir: string, n: number): 
   }).then((r) => r.text());
   const stats = await server.stop();
   const bare = await forkTs('bareGroupCommit.ts', [path.join(ctx.work, 'bare-group-commit.db'), answer, String(n)]);
-  const bareRun = await alternate(3, writes(8, `http://127.0.0.1:${bare.port}`), writes(1, `http://127.0.0.1:${bare.port}`));
+  const bareRun = await alternateLoads(3, writes(8, `http://127.0.0.1:${bare.port}`), writes(1, `http://127.0.0.1:${bare.port}`));
   await bare.stop();
   const disk = bareWriteFsyncRate(path.join(ctx.work, 'fsync-probe.tmp'), 4096, 3);
   ctx.add({

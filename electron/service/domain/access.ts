@@ -3,7 +3,8 @@ import { WHO } from './rights.js';
 import { canEditRecord, canViewRecord } from './permissions.js';
 import type { RecordStore } from '../store/records.js';
 import type { RecordRow } from '../store/rows.js';
-import type { DatatypeInfo } from './schemaCache.js';
+import type { VisibilityFacts } from '../store/visibility.js';
+import type { DatatypeInfo, Schema } from './schemaCache.js';
 import type { User } from './users.js';
 
 /** What the gate reads (the Domain provides it; named here so domain.ts and this file do not import each other). */
@@ -26,6 +27,21 @@ export function canRead(d: Domain, user: User, rec: RecordRow): boolean {
   if (canEditRecord(user, d.datatypeOf(rec), rec, top)) return true;
   if (top !== rec && !canViewRecord(user, d.datatypeOf(top), top, top, now)) return false;
   return canViewRecord(user, d.datatypeOf(rec), rec, top, now);
+}
+
+/**
+ * The read rule for top-level rows of any dataset, for `user` at `now`: search candidates, and
+ * each chunk of a streamed list, which is tested again when it is read (api/routes/recordStream.ts).
+ */
+export function topReadable(
+  schema: Pick<Schema, 'datatypes'>,
+  user: User,
+  now: string,
+): (row: VisibilityFacts & { datatype_id: number }) => boolean {
+  return (r) => {
+    const dt = schema.datatypes.get(r.datatype_id);
+    return dt !== undefined && canViewRecord(user, dt, r, r, now);
+  };
 }
 
 export function canEdit(d: Domain, user: User, rec: RecordRow): boolean {

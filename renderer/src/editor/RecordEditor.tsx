@@ -6,7 +6,7 @@ import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { api, errorText, notFound, type Session } from '../lib/api';
 import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
-import { draftsUnder } from '../lib/edits';
+import { draftsUnder, useShownEntry } from '../lib/edits';
 import { Time } from '../ui/Time';
 import { recordName } from '../lib/recordName';
 import { keys, useRecord } from '../lib/queries';
@@ -57,7 +57,8 @@ function Field({
 }) {
   const labelId = useId();
   const Editor = pluginEditorFor(field) ?? editorFor(field);
-  const entry = rec.fields.find((e) => e.field_uuid === field.field_uuid);
+  // An edit in flight shows at once (useShownEntry); the record's copy follows a tick later.
+  const entry = useShownEntry(record, field.field_uuid) ?? rec.fields.find((e) => e.field_uuid === field.field_uuid);
   const history = useFieldHistory(top, record, field);
   return (
     <div className="field" data-fieldtype={field.fieldtype} data-field={field.field_uuid}>

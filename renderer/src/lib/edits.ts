@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { OdrRecord } from '../../../shared/schemas/record';
+import type { FieldEntry, OdrRecord } from '../../../shared/schemas/record';
 import { OdrApiError } from '../../../shared/client/odrClient';
 import { ChangedSinceBody } from '../../../shared/schemas/common';
 import { api, errorText } from './api';
 import { keys } from './queries';
-import { patchOption, patchScalar } from './recordPatch';
+import { findRecord, patchOption, patchScalar } from './recordPatch';
 import { createStore, useStore } from './store';
 import { dismiss, isShown, toast } from '../ui/toasts';
 
@@ -207,6 +207,36 @@ function optimistic(rec: OdrRecord, e: Edit): OdrRecord {
     : patchOption(rec, e.record, e.field, e.option, e.on, e.single, e.tags);
 }
 
+/**
+ * What a field shows while edits of it are in flight: its optimistic entry, set in the click's own
+ * event. The query cache takes the same copy at once but tells its components a timer later
+ * (TanStack's notifyManager), and React puts a controlled input back to its props at the end of
+ * the event, so a radio or checkbox read from the cache unchecks itself for a moment and a quick
+ * reader (a user, Playwright's check()) sees the click undone. A store read through
+ * useSyncExternalStore re-renders before React puts anything back. The entry goes when the field's
+ * last edit settles: by then the cache holds the service's answer, or the earlier value after an
+ * error (whose badge and notice say so).
+ */
+const shown = createStore<Record<string, { n: number; entry?: FieldEntry }>>({});
+export const useShownEntry = (record: string, field: string) => useStore(shown, (s) => s[statusKey(record, field)]?.entry);
+
+function showPending(e: Edit, patched: OdrRecord | undefined) {
+  const k = statusKey(e.record, e.field.uuid);
+  const entry = patched && findRecord(patched, e.record)?.fields.find((f) => f.field_uuid === e.field.uuid);
+  shown.set((m) => ({ ...m, [k]: { n: (m[k]?.n ?? 0) + 1, entry: entry ?? m[k]?.entry } }));
+}
+
+function settlePending(e: Edit) {
+  const k = statusKey(e.record, e.field.uuid);
+  shown.set((m) => {
+    const now = m[k];
+    if (!now) return m;
+    if (now.n > 1) return { ...m, [k]: { ...now, n: now.n - 1 } };
+    const { [k]: _gone, ...rest } = m;
+    return rest;
+  });
+}
+
 /** What the field must hold for an undo or redo to apply: a value, or the whole selection (uuids). */
 type Expected = string | number | null | string[];
 
@@ -314,6 +344,7 @@ function useApply(qc: QueryClient) {
     },
     onSettled: (_r, _e, { edit }) => {
       inFlight--;
+      settlePending(edit);
       if (inFlight === 0) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
       void qc.invalidateQueries({ queryKey: keys.history(edit.top) });
     },
@@ -323,15 +354,17 @@ function useApply(qc: QueryClient) {
 export function useEdits() {
   const qc = useQueryClient();
   const m = useApply(qc);
-  // The optimistic copy goes into the cache in the same event as the click or key: the mutation
-  // starts a tick later, and a controlled checkbox would flip back until then.
+  // The optimistic copy goes into the cache and the field's shown entry in the same event as the
+  // click or key: the mutation starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
     (edit: Edit, mode: Mode, step?: Edit) => {
       inFlight++;
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
       const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));
-      if (prev) qc.setQueryData(keys.record(edit.top), optimistic(prev, edit));
+      const patched = prev && optimistic(prev, edit);
+      if (patched) qc.setQueryData(keys.record(edit.top), patched);
+      showPending(edit, patched);
       m.mutate({ edit, mode, prev, step });
     },
     [m, qc],

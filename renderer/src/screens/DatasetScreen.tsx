@@ -84,6 +84,9 @@ export function DatasetScreen({
   const [dialog, setDialog] = useState<'columns' | 'save' | 'export' | null>(null);
   const [active, setActive] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  /** The selection as last rendered, for handlers kept across renders (onPick). */
+  const selectedNow = useRef(selected);
+  selectedNow.current = selected;
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [total, setTotal] = useState<number | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
@@ -163,13 +166,20 @@ export function DatasetScreen({
     [],
   );
 
-  /** Selects the stretch between the anchor and `i` (uuids fetched: the rows may not be loaded). */
-  const selectRange = async (i: number) => {
+  /**
+   * Selects the stretch between the anchor and `i` (uuids fetched: the rows may not be loaded).
+   * The row clicked (`uuid`) is selected at once, so its checkbox shows the click; if the range
+   * cannot be read, the selection goes back to what it was.
+   */
+  const selectRange = async (i: number, uuid?: string) => {
     const [from, to] = [Math.min(anchor.current, i), Math.max(anchor.current, i)];
+    const before = selectedNow.current;
+    if (uuid && !before.has(uuid)) setSelected(new Set([...before, uuid]));
     try {
       const { uuids } = await viewUuids(summary.uuid, { ...view, offset: from, limit: to - from + 1 });
       setSelected(new Set(uuids));
     } catch (e) {
+      setSelected(before);
       toast({ kind: 'error', text: `Could not select the range: ${errorText(e)}` });
     }
   };
@@ -183,7 +193,7 @@ export function DatasetScreen({
       follow.current = true;
       pick.current = mods;
       setActive(i);
-      if (mods.shift) void selectRange(i);
+      if (mods.shift) void selectRange(i, uuid);
       else anchor.current = i;
       if (uuid) applyPick(i, uuid);
     },
@@ -556,7 +566,7 @@ export function DatasetScreen({
                   onPick(i, uuid, {});
                   setFocusField(true);
                 }}
-                onSelectAll={(on) => void selectAll(on)}
+                onSelectAll={selectAll}
                 onEscape={() => {
                   past.current = null;
                   if (route.record) go({ record: undefined });

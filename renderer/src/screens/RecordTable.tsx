@@ -237,7 +237,8 @@ export function RecordTable({
   onRefused: (why: string | null) => void;
   /** Bumped to ask for the exact count of a capped total (Next past the lower bound). */
   askExact: number;
-  onSelectAll: (on: boolean) => void;
+  /** Settles once the selection holds the whole view (or could not). */
+  onSelectAll: (on: boolean) => Promise<void>;
   onEscape: () => void;
   onDelete: () => void;
   gridRef: React.RefObject<HTMLDivElement | null>;
@@ -376,6 +377,14 @@ export function RecordTable({
   }, [active, activeUuid, onActiveRecord]);
 
   const qc = useQueryClient();
+  // "Select all" shows the click at once: the uuids of the whole view come from the service after
+  // it, and a checkbox whose state came with them would uncheck itself until then.
+  const [allAsked, setAllAsked] = useState<boolean | null>(null);
+  const selectAll = (on: boolean) => {
+    setAllAsked(on);
+    void onSelectAll(on).finally(() => setAllAsked(null));
+  };
+
   const onKey = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget) return; // a header button handles its own keys
     // Alt+↑/↓ is the window's previous/next record (DatasetScreen): moving here too made it two rows.
@@ -390,7 +399,7 @@ export function RecordTable({
     const mod = e.ctrlKey || e.metaKey;
     if (mod && e.key.toLowerCase() === 'a') {
       e.preventDefault();
-      onSelectAll(true);
+      selectAll(true);
       return;
     }
     switch (e.key) {
@@ -436,7 +445,7 @@ export function RecordTable({
   const widths = cols.map((c, i) => (i === cols.length - 1 ? `minmax(${c.width}px, 1fr)` : `${c.width}px`));
   const template = [`${FIXED.check}px`, `${FIXED.name}px`, ...widths].join(' ');
   const minWidth = FIXED.check + FIXED.name + cols.reduce((n, c) => n + c.width, 0);
-  const all = selected.size > 0 && selected.size >= total;
+  const all = allAsked ?? (selected.size > 0 && selected.size >= total);
   const gridId = `grid-${dataset}`;
 
   return (
@@ -466,7 +475,7 @@ export function RecordTable({
                 ref={(el) => {
                   if (el) el.indeterminate = selected.size > 0 && !all;
                 }}
-                onChange={(e) => onSelectAll(e.target.checked)}
+                onChange={(e) => selectAll(e.target.checked)}
               />
             </div>
             <div role="columnheader" className="cell name pin">

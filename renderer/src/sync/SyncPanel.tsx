@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { attendParked, errorText, keepFilesOffline, runSync } from '../lib/api';
 import type { ParkedOperation } from '../../../shared/schemas/sync';
 import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
+import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import { percent } from '../jobs/JobsPanel';
 import { JOB_STATE_LABELS } from '../../../shared/schemas/job';
@@ -28,16 +29,43 @@ const OPS: Record<string, string> = {
   file_delete: 'Delete file',
 };
 
+/**
+ * What Discard asks first when it deletes something the server never received: a refused upload's
+ * bytes here are the only copy (no file trash), a refused create's record goes to the Trash.
+ */
+function discardQuestion(o: ParkedOperation) {
+  if (o.op === 'file_upload') {
+    const name = o.file_name ?? 'this file';
+    return {
+      title: `Delete ${name} here?`,
+      body: `The server never received ${name}, so this removes the only copy. It cannot be restored.`,
+      confirm: 'Delete file',
+      danger: true,
+    };
+  }
+  if (o.op === 'create' || o.op === 'create_child')
+    return {
+      title: 'Discard this new record?',
+      body: 'The server never received it. It is deleted here (the Trash keeps it for 30 days) and nothing of it is sent.',
+      confirm: 'Discard record',
+      danger: true,
+    };
+  return null;
+}
+
 /** One refused operation, with why, and its two ways out. */
 function AttentionItem({ o }: { o: ParkedOperation }) {
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const item = useRef<HTMLLIElement>(null);
+  // The entry goes once its operation is done: the focus, if it was in it, moves to the same button
+  // of the next entry (else the one before, else Sync now), never to the page body. Run as the
+  // entry unmounts, while its button still holds the focus.
+  const leave = useRef<(() => void) | null>(null);
+  useLayoutEffect(() => () => leave.current?.(), []);
   const act = async (action: 'retry' | 'discard') => {
-    // The server never received the file: its bytes here are the only copy.
-    if (action === 'discard' && o.op === 'file_upload') {
-      const name = o.file_name ?? 'this file';
-      if (!window.confirm(`Delete ${name} here? The server never received it, so this removes the only copy.`)) return;
-    }
+    const question = action === 'discard' ? discardQuestion(o) : null;
+    if (question && !(await confirmDialog(question))) return;
     setBusy(true);
     try {
       await attendParked(o.id, { action });
@@ -45,6 +73,15 @@ function AttentionItem({ o }: { o: ParkedOperation }) {
         kind: 'info',
         text: `${OPS[o.op] ?? o.op}: ${action === 'retry' ? 'sent again with the next sync' : "discarded; the server's version is kept"}`,
       });
+      leave.current = () => {
+        const li = item.current;
+        if (!li?.contains(document.activeElement)) return;
+        const next = li.nextElementSibling ?? li.previousElementSibling;
+        const to =
+          next?.querySelector<HTMLElement>(`[data-action="${action}"]`) ??
+          li.closest('aside')?.querySelector<HTMLElement>('.sync-now button');
+        to?.focus();
+      };
       await qc.invalidateQueries({ queryKey: keys.sync });
       void qc.invalidateQueries({ queryKey: keys.record(o.record_uuid) });
     } catch (e) {
@@ -54,18 +91,19 @@ function AttentionItem({ o }: { o: ParkedOperation }) {
     }
   };
   return (
-    <li data-attention={o.id}>
+    <li data-attention={o.id} ref={item}>
       <strong>{OPS[o.op] ?? o.op}</strong> <span className="mono small">{o.record_uuid.slice(0, 8)}…</span>
       <div className="field-error small" role="alert">
         {o.last_error}
       </div>
       <div className="conflict-actions">
-        <SteadyButton type="button" disabled={busy} onClick={() => void act('retry')}>
+        <SteadyButton type="button" disabled={busy} data-action="retry" onClick={() => void act('retry')}>
           Retry
         </SteadyButton>
         <SteadyButton
           type="button"
           disabled={busy}
+          data-action="discard"
           title="Drop this change and take the server's version here"
           onClick={() => void act('discard')}
         >

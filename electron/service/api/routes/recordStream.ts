@@ -14,15 +14,17 @@ import { sendJson } from './context.js';
 export const STREAM_CHUNK = 200;
 
 /**
- * The list's `count` from how many of the listed records were not sent (deleted before they
- * were read); null: the answer has no count.
+ * The list's `count` from how many of the listed records were not sent (deleted, or no longer
+ * readable by the viewer, before they were read); null: the answer has no count.
  */
 export type ListCount = ((missing: number) => number) | null;
 
 /**
  * `{"records":[…]}` of the records of `rids`, with a `count` when asked, rendered through the
- * render cache. The count is always from what is sent: a record deleted before its row is read
- * is left out and not counted.
+ * render cache. The rids are chosen at once; each record is read, judged and rendered as it is
+ * when its chunk is read: a record deleted before then, or that the viewer may no longer read
+ * (made non-public, their role revoked), is left out and not counted. The count is always from
+ * what is sent.
  */
 export function streamRecords(
   c: Context,
@@ -45,10 +47,12 @@ export function streamRecords(
 }
 
 /**
- * STREAM_CHUNK records per pull, each chunk's rows read afresh; the count goes in the tail, once
- * it is known (JSON clients read it by key). A failure mid-answer (a row that fails to render, the
- * database closed by a shutdown) errors the stream: the client sees a broken response, never a
- * well-formed truncated list.
+ * STREAM_CHUNK records per pull, each chunk's rows read afresh and rendered for the viewer's
+ * rights and the clock at that pull (a chunk read minutes after the request must not show what
+ * the viewer lost the right to meanwhile); the count goes in the tail, once it is known (JSON
+ * clients read it by key). A failure mid-answer (a row that fails to render, the viewer gone,
+ * the database closed by a shutdown) errors the stream: the client sees a broken response,
+ * never a well-formed truncated list.
  */
 function streamed(c: Context, d: Domain, rids: readonly number[], count: ListCount, opts: RenderOptions): Response {
   let next = 0;
@@ -68,19 +72,26 @@ function streamed(c: Context, d: Domain, rids: readonly number[], count: ListCou
         d.ctx.streams.add(open);
         controller.enqueue(Buffer.from('{"records":['));
       },
-      pull(controller) {
+      async pull(controller) {
         try {
-          if (next >= rids.length) {
-            controller.enqueue(Buffer.from(count ? `],"count":${count(rids.length - sent)}}` : ']}'));
-            controller.close();
-            done();
-            return;
+          // A pull that enqueues nothing is not called again (the answer would hang): a chunk of
+          // which nothing is left (deleted, or hidden from the viewer) moves on to the next one,
+          // after a turn of the event loop, so a long run of them holds up no other request.
+          while (next < rids.length) {
+            const { viewer, now, rows } = d.lists.readableNow(opts.viewer, rids.slice(next, next + STREAM_CHUNK));
+            next += STREAM_CHUNK;
+            if (rows.length) {
+              const parts = d.renderTopsJson(rows, { ...opts, viewer, now });
+              controller.enqueue(joinJson(sent ? ',' : '', parts, ''));
+              sent += parts.length;
+              return;
+            }
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            if (!d.ctx.streams.has(open)) return; // cut or cancelled meanwhile
           }
-          const rows = recordLists(d.ctx.db).byRids(rids.slice(next, next + STREAM_CHUNK));
-          next += STREAM_CHUNK;
-          const parts = d.renderTopsJson(rows, opts);
-          if (parts.length) controller.enqueue(joinJson(sent ? ',' : '', parts, ''));
-          sent += parts.length;
+          controller.enqueue(Buffer.from(count ? `],"count":${count(rids.length - sent)}}` : ']}'));
+          controller.close();
+          done();
         } catch (e) {
           console.error(`[odr] ${c.req.method} ${c.req.path}: the list broke off after ${sent} records:`, e);
           done();

@@ -67,10 +67,9 @@ async function close(out: WriteStream): Promise<void> {
 }
 
 /** Cell text as the record JSON shows it: values, option/tag names joined, file names. */
-function csvBatch(d: Domain, user: User, p: ExportPlan, batch: RecordRow[], filesOut: CellFileRow[]): string[][] {
+function csvBatch(d: Domain, user: User, now: string, p: ExportPlan, batch: RecordRow[], filesOut: CellFileRow[]): string[][] {
   const repo = exportCellsRepository(d.ctx.db);
   const admin = isAdmin(user, p.dt);
-  const now = d.now();
   const textFields = p.dt.fields.filter((f) => f.type.storage === 'text');
   const nameField = p.dt.nameFieldId;
   const want = new Set<number>([...p.fields.map((f) => f.id), ...textFields.map((f) => f.id), ...(nameField === null ? [] : [nameField])]);
@@ -115,10 +114,9 @@ function csvBatch(d: Domain, user: User, p: ExportPlan, batch: RecordRow[], file
 }
 
 /** Every original file of the exported records' file and image fields (for the zip of a JSON export). */
-function filesOf(d: Domain, user: User, p: ExportPlan, batch: RecordRow[]): CellFileRow[] {
+function filesOf(d: Domain, user: User, now: string, p: ExportPlan, batch: RecordRow[]): CellFileRow[] {
   const ids = p.dt.fields.filter((f) => f.type.storage === 'files').map((f) => f.id);
   const admin = isAdmin(user, p.dt);
-  const now = d.now();
   const byRid = new Map(batch.map((r) => [r.rid, r]));
   return exportCellsRepository(d.ctx.db)
     .files(
@@ -156,29 +154,43 @@ export async function runExport(
   const out = createWriteStream(body);
   const files: CellFileRow[] = [];
   const total = p.rows.length;
+  /** Records written: those of the plan still there and readable by the user when their batch was read. */
+  let written = 0;
+  // The plan fixed which records; each batch is read again and judged with the user's rights
+  // and the clock of that batch (the job yields between batches, and runs for minutes on a large
+  // dataset): a record deleted or hidden from the user meanwhile is left out and not counted.
+  const batchOf = (i: number, size: number) =>
+    d.lists.readableNow(
+      user,
+      p.rows.slice(i, i + size).map((x) => x.rid),
+    );
   let cancelled = false;
   try {
     if (p.req.format === 'csv') {
       const header = ['record_uuid', 'internal_id', 'name', ...p.fields.map((f) => f.name)];
       await write(out, `\uFEFF${Papa.unparse([header])}\r\n`);
       for (let i = 0; i < total && !cancelled; i += BATCH) {
-        const rows = csvBatch(d, user, p, p.rows.slice(i, i + BATCH), files);
-        await write(out, `${Papa.unparse(rows, { header: false })}\r\n`);
+        const { viewer, now, rows } = batchOf(i, BATCH);
+        if (rows.length) await write(out, `${Papa.unparse(csvBatch(d, viewer, now, p, rows, files), { header: false })}\r\n`);
+        written += rows.length;
         cancelled = !r.progress(Math.min(total, i + BATCH));
         await tick();
       }
     } else {
-      const opts = { viewer: user, now: d.now(), apiBase };
-      await write(out, `{"count":${total},"records":[`);
+      // `count` last: it is known only once every batch was read (the importer reads it by key).
+      await write(out, '{"records":[');
       for (let i = 0; i < total && !cancelled; i += JSON_BATCH) {
-        const batch = p.rows.slice(i, i + JSON_BATCH);
-        const parts = d.renderTopsJson(batch, opts);
-        await write(out, (i ? ',' : '') + parts.map((b) => b.toString('utf8')).join(','));
-        if (p.req.files) files.push(...filesOf(d, user, p, batch));
+        const { viewer, now, rows } = batchOf(i, JSON_BATCH);
+        if (rows.length) {
+          const parts = d.renderTopsJson(rows, { viewer, now, apiBase });
+          await write(out, (written ? ',' : '') + parts.map((b) => b.toString('utf8')).join(','));
+          if (p.req.files) files.push(...filesOf(d, viewer, now, p, rows));
+        }
+        written += rows.length;
         cancelled = !r.progress(Math.min(total, i + JSON_BATCH));
         await tick();
       }
-      await write(out, ']}');
+      await write(out, `],"count":${written}}`);
     }
     await close(out);
     if (cancelled) return undefined;
@@ -192,7 +204,7 @@ export async function runExport(
     return {
       file: p.file,
       bytes: statSync(final).size,
-      records: total,
+      records: written,
       files: p.req.files ? files.length - missing : 0,
       missing,
       // No extension in the path: the app strips a `.json` suffix from every path, as the real server does.

@@ -7,6 +7,7 @@ import { recordLists, type ListScope } from '../../store/recordLists.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 import { datasetHidden } from '../rights.js';
+import { topReadable } from '../access.js';
 
 export const MAX_PAGE = 10_000;
 
@@ -87,5 +88,21 @@ export class RecordLists {
       external_id: '',
       record_name: r.name === null || r.name === undefined ? '' : String(r.name),
     }));
+  }
+
+  /**
+   * The rows of `rids` (top-level, in that order) that the viewer may read now: their rights read
+   * again and the clock taken now, deleted rows left out. For lists chosen at one time and read
+   * later (a streamed answer's chunks, an export's batches), which must show nothing the viewer
+   * lost the right to meanwhile; render them with the `viewer` and `now` answered here.
+   */
+  readableNow(viewer: User, rids: readonly number[]): { viewer: User; now: string; rows: RecordRow[] } {
+    const fresh = this.d.users.get(viewer.id);
+    if (!fresh) throw new Error(`user ${viewer.id} no longer exists`);
+    const now = this.d.now();
+    const rows = recordLists(this.d.ctx.db)
+      .byRids([...rids])
+      .filter(topReadable(this.d.schema(), fresh, now));
+    return { viewer: fresh, now, rows };
   }
 }

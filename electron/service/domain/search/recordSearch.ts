@@ -1,5 +1,5 @@
 import type { Domain } from '../domain.js';
-import { canViewRecord } from '../permissions.js';
+import { topReadable } from '../access.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists } from '../../store/recordLists.js';
 import {
@@ -107,12 +107,7 @@ export class RecordSearch {
 
   /** The record-read rule (permissions.canViewRecord) for candidate top-level rows. */
   readable(user: User): (row: SearchCandidate) => boolean {
-    const now = this.d.now();
-    const schema = this.d.schema();
-    return (r) => {
-      const dt = schema.datatypes.get(r.datatype_id);
-      return dt !== undefined && canViewRecord(user, dt, r, r, now);
-    };
+    return topReadable(this.d.schema(), user, this.d.now());
   }
 
   /** Full rows of a page of rids, in the given order. */

@@ -1,0 +1,97 @@
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import type { OdrClient } from '../../shared/client/odrClient.js';
+import { ADMIN, startSyntheticService, USER, type TestService } from '../support/service.js';
+
+// A streamed list (api/routes/recordStream.ts) renders each chunk of 200 records when the client
+// takes the ones before, possibly long after the request: every chunk is judged by the read rule
+// as things stand when it is read. A client reads the first bytes and stops (its socket buffers
+// fill: 2,000-3,000 records are 12-19 MB), a write takes a right away, then the client reads the
+// rest: nothing it may no longer read arrives, and the count is what arrived. Without the check
+// per chunk, every one of these writes showed up in the rest of the answer.
+
+const N = 3000;
+const FUTURE = '2200-01-01 00:00:00';
+let t: TestService;
+let user: OdrClient;
+beforeAll(async () => {
+  t = await startSyntheticService(N);
+  user = await t.loginAs(USER.email, USER.password);
+}, 120_000);
+afterAll(() => t.close());
+
+/** Sends the request as the user and answers the response with only its first bytes read. */
+async function started(method: string, path: string, body?: string): Promise<{ res: IncomingMessage; head: Buffer }> {
+  const req = request(`${t.api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${user.token!}`, 'content-type': 'application/json' },
+  });
+  req.end(body);
+  const [res] = (await once(req, 'response')) as [IncomingMessage];
+  expect(res.statusCode).toBe(200);
+  await once(res, 'readable');
+  return { res, head: res.read() as Buffer };
+}
+
+interface Answer {
+  count?: number;
+  records: { record_uuid: string }[];
+}
+
+/** The rest of the answer, parsed with its head. */
+async function finished({ res, head }: { res: IncomingMessage; head: Buffer }): Promise<{ count?: number; uuids: string[] }> {
+  const parts: Buffer[] = [head];
+  for await (const chunk of res) parts.push(chunk as Buffer);
+  const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Answer;
+  return { count: body.count, uuids: body.records.map((r) => r.record_uuid) };
+}
+
+const idsAs = async (c: OdrClient) => (await c.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
+
+const role = (permission: string) =>
+  t.admin.request('POST', '/user/permissions', { form: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission } });
+
+it('a record made non-public, and one deleted, while a page streams are left out of its rest and its count', async () => {
+  const visible = await idsAs(user);
+  expect(visible.length).toBe(N - N / 3); // one synthetic record in three is not public
+  const [gone, hidden] = visible.slice(-2) as [string, string];
+  const stream = await started('GET', `/dataset/${SYNTH.dataset}/10000/0`);
+  await t.admin.setPublic({ user_email: ADMIN.email, dataset_uuid: SYNTH.dataset, record_uuid: hidden, public_date: FUTURE });
+  await t.admin.deleteRecords([gone]);
+  const { count, uuids } = await finished(stream);
+  expect(uuids).not.toContain(hidden);
+  expect(uuids).not.toContain(gone);
+  expect(uuids).toEqual(visible.slice(0, -2));
+  expect(count).toBe(uuids.length);
+}, 60_000);
+
+it("the viewer's role revoked while a search streams: the rest holds only what they may still read", async () => {
+  await role('view');
+  const all = await idsAs(user);
+  expect(all.length).toBe(N - 1);
+  const stream = await started('POST', `/dataset/${SYNTH.dataset}/search/0/0`, '{"fields":[]}');
+  await role('none');
+  const still = new Set(await idsAs(user));
+  const { uuids } = await finished(stream);
+  // What was rendered before the revocation, then from where it took effect only what is public.
+  const k = all.findIndex((u, i) => uuids[i] !== u);
+  expect(k).toBeGreaterThanOrEqual(0);
+  expect(k).toBeLessThan(all.length - 400);
+  expect(uuids).toEqual([...all.slice(0, k), ...all.slice(k).filter((u) => still.has(u))]);
+  expect(uuids).not.toContain(all.filter((u) => !still.has(u)).at(-1));
+}, 60_000);
+
+// Last: it hides the dataset.
+it('the dataset made non-public while a page streams: nothing more of it is sent', async () => {
+  const visible = await idsAs(user);
+  const stream = await started('GET', `/dataset/${SYNTH.dataset}/10000/0`);
+  const published = await t.admin.send('POST', '/dataset/publish', { form: { dataset_uuid: SYNTH.dataset, public_date: FUTURE } });
+  expect(published.ok).toBe(true); // its 302, followed
+  await expect(user.recordIds(SYNTH.dataset)).rejects.toMatchObject({ status: 403 });
+  const { count, uuids } = await finished(stream);
+  expect(uuids.length).toBeLessThan(visible.length - 400);
+  expect(uuids).toEqual(visible.slice(0, uuids.length));
+  expect(count).toBe(uuids.length);
+}, 60_000);
