@@ -23,6 +23,11 @@ export interface ServiceConfig {
    * limits for records of ordinary size whatever the page's limit (a count of trees, not of bytes).
    */
   renderChunkTops: number;
+  /**
+   * Entries per step of an id list (`GET /search/database/{uuid}/records/0`): a longer list is
+   * streamed a step at a time, never held whole (about 110 bytes an entry as JSON).
+   */
+  idListChunk: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -31,6 +36,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   maxUploadBytes: 2 * 1024 * 1024 * 1024,
   countCap: 10_000,
   renderChunkTops: 1000,
+  idListChunk: 5000,
 };
 
 const count = z.number().int().positive();
@@ -40,6 +46,7 @@ const ConfigSchema = z.object({
   maxUploadBytes: count,
   countCap: count,
   renderChunkTops: count,
+  idListChunk: count,
 });
 
 /** The defaults with `over` applied; a setting that is not a positive integer (NaN from a bad env value) throws, naming it. */

@@ -13,6 +13,7 @@ export interface ListArgs {
 }
 
 export interface IdRow {
+  rid: number;
   internal_id: number;
   uuid: string;
   name: string | number | null;
@@ -94,11 +95,13 @@ export const recordLists = perConnection((db: Db) => {
   const modified = 'AND (@since IS NULL OR r.update_date >= @since OR r.create_date >= @since)';
   type PageArgs = ListArgs & { limit: number; offset: number };
   type IdArgs = ListArgs & { since: string | null; nameField: number };
+  /** `after`: only rids above it (0: from the first), so a long list is read a page at a time without OFFSET. */
+  type IdPageArgs = IdArgs & { after: number; limit: number; offset: number };
   const make = (filter: string) => ({
     page: db.prepare<[PageArgs], RecordRow>(`SELECT ${COLUMNS} ${base(filter)} ORDER BY r.rid LIMIT @limit OFFSET @offset`),
-    ids: db.prepare<[IdArgs & { limit: number; offset: number }], IdRow>(`SELECT r.internal_id, r.uuid, v.value AS name
+    ids: db.prepare<[IdPageArgs], IdRow>(`SELECT r.rid, r.internal_id, r.uuid, v.value AS name
                      FROM records r LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = @nameField
-                     WHERE r.datatype_id = @dt AND r.parent_rid IS NULL ${filter} ${modified}
+                     WHERE r.datatype_id = @dt AND r.parent_rid IS NULL AND r.rid > @after ${filter} ${modified}
                      ORDER BY r.rid LIMIT @limit OFFSET @offset`),
     count: db.prepare<[IdArgs], number>(`SELECT COUNT(*) ${base(filter)} ${modified}`).pluck(),
   });
@@ -140,7 +143,7 @@ export const recordLists = perConnection((db: Db) => {
       for (const rid of topRids.iterate(dt)) if (i++ % step === 0) out.push(rid);
       return out;
     },
-    ids: (scope: ListScope, a: IdArgs & { limit: number; offset: number }) => s[scope].ids.all(a),
+    ids: (scope: ListScope, a: IdArgs & { after: number; limit: number; offset: number }) => s[scope].ids.all(a),
     count: (scope: ListScope, a: IdArgs) => s[scope].count.get(a) ?? 0,
     /** Full rows of the given rids, in that order (missing ones left out). */
     byRids: (rids: number[]): RecordRow[] => {

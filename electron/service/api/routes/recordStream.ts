@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
 import type { Domain } from '../../domain/domain.js';
 import type { RenderOptions } from '../../domain/recordReader.js';
+import type { IdEntry } from '../../domain/records/list.js';
 import { recordLists } from '../../store/recordLists.js';
 import type { RecordRow } from '../../store/rows.js';
 import { joinJson } from '../../domain/renderCache.js';
 import { sendJson } from './context.js';
+import { streamJson } from './jsonStream.js';
 
 /**
  * Records rendered per pull of a streamed list: the answer is never built whole (a limit of 0 or
@@ -49,58 +51,49 @@ export function streamRecords(
 /**
  * STREAM_CHUNK records per pull, each chunk's rows read afresh and rendered for the viewer's
  * rights and the clock at that pull (a chunk read minutes after the request must not show what
- * the viewer lost the right to meanwhile); the count goes in the tail, once it is known (JSON
- * clients read it by key). A failure mid-answer (a row that fails to render, the viewer gone,
- * the database closed by a shutdown) errors the stream: the client sees a broken response,
- * never a well-formed truncated list.
+ * the viewer lost the right to meanwhile: RecordLists.readableNow); the count goes in the tail,
+ * once it is known (JSON clients read it by key).
  */
 function streamed(c: Context, d: Domain, rids: readonly number[], count: ListCount, opts: RenderOptions): Response {
   let next = 0;
   let sent = 0;
-  let ctrl!: ReadableStreamDefaultController<Uint8Array>;
-  const open = {
-    cut: (reason: Error) => {
-      done();
-      ctrl.error(reason);
-    },
+  const part = (): Buffer | undefined | null => {
+    if (next >= rids.length) return null;
+    const { viewer, now, rows } = d.lists.readableNow(opts.viewer, rids.slice(next, next + STREAM_CHUNK));
+    next += STREAM_CHUNK;
+    if (!rows.length) return undefined;
+    const parts = d.renderTopsJson(rows, { ...opts, viewer, now });
+    const bytes = joinJson(sent ? ',' : '', parts, '');
+    sent += parts.length;
+    return bytes;
   };
-  const done = () => void d.ctx.streams.delete(open);
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        ctrl = controller;
-        d.ctx.streams.add(open);
-        controller.enqueue(Buffer.from('{"records":['));
-      },
-      async pull(controller) {
-        try {
-          // A pull that enqueues nothing is not called again (the answer would hang): a chunk of
-          // which nothing is left (deleted, or hidden from the viewer) moves on to the next one,
-          // after a turn of the event loop, so a long run of them holds up no other request.
-          while (next < rids.length) {
-            const { viewer, now, rows } = d.lists.readableNow(opts.viewer, rids.slice(next, next + STREAM_CHUNK));
-            next += STREAM_CHUNK;
-            if (rows.length) {
-              const parts = d.renderTopsJson(rows, { ...opts, viewer, now });
-              controller.enqueue(joinJson(sent ? ',' : '', parts, ''));
-              sent += parts.length;
-              return;
-            }
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            if (!d.ctx.streams.has(open)) return; // cut or cancelled meanwhile
-          }
-          controller.enqueue(Buffer.from(count ? `],"count":${count(rids.length - sent)}}` : ']}'));
-          controller.close();
-          done();
-        } catch (e) {
-          console.error(`[odr] ${c.req.method} ${c.req.path}: the list broke off after ${sent} records:`, e);
-          done();
-          controller.error(e);
-        }
-      },
-      cancel: done,
-    },
-    { highWaterMark: 1 },
+  const tail = () => (count ? `],"count":${count(rids.length - sent)}}` : ']}');
+  return streamJson(c, d, '{"records":[', part, tail, () => `${sent} records`);
+}
+
+/**
+ * `{"records":[…]}` of an id list (RecordLists.ids): one buffer when its first step holds all of
+ * it, else one step per pull of the answer stream.
+ */
+export function streamIds(c: Context, d: Domain, next: () => IdEntry[]): Response {
+  let pending: IdEntry[] | null = next();
+  if (pending.length < d.ctx.config.idListChunk) return c.json({ records: pending });
+  let sent = 0;
+  const part = (): Buffer | null => {
+    const entries = pending ?? next();
+    pending = null;
+    if (!entries.length) return null;
+    const json = JSON.stringify(entries);
+    const bytes = Buffer.from(`${sent ? ',' : ''}${json.slice(1, -1)}`);
+    sent += entries.length;
+    return bytes;
+  };
+  return streamJson(
+    c,
+    d,
+    '{"records":[',
+    part,
+    () => ']}',
+    () => `${sent} ids`,
   );
-  return c.body(stream as ReadableStream<Uint8Array<ArrayBuffer>>, 200, { 'content-type': 'application/json' });
 }

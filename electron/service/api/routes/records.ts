@@ -8,7 +8,7 @@ import { badRequest } from '../../domain/errors.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
 import { recordJson, renderOpts } from './context.js';
-import { streamRecords } from './recordStream.js';
+import { streamIds, streamRecords } from './recordStream.js';
 import { savePlace } from '../../domain/records/savePlace.js';
 import { zodMessage } from '../../../../shared/zodMessage.js';
 
@@ -38,7 +38,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
 
   const idList = (c: Context<AppEnv>, since: number | null) => {
     const dt = d.datatype(c.req.param('uuid')!);
-    return c.json({ records: lists.ids(c.get('user'), dt, intParam(c, 'limit', 0), intParam(c, 'offset', 0), since) });
+    return streamIds(c, d, lists.ids(c.get('user'), dt, intParam(c, 'limit', 0), intParam(c, 'offset', 0), since));
   };
   for (const prefix of ['/dataset/:uuid/modified/records', '/search/database/:uuid/modified/records']) {
     app.get(`${prefix}/:recent/:limit?/:offset?`, (c) => {

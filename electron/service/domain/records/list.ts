@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../../../../shared/dates.js';
+import type { RecordIdList } from '../../../../shared/schemas/template.js';
 import type { Domain } from '../domain.js';
 import { badRequest } from '../errors.js';
 import { canViewDatatype, seesAll } from '../permissions.js';
@@ -10,6 +11,9 @@ import { datasetHidden } from '../rights.js';
 import { topReadable } from '../access.js';
 
 export const MAX_PAGE = 10_000;
+
+/** An entry of an id list, as the real server writes it. */
+export type IdEntry = RecordIdList['records'][number];
 
 // Top-level records of a dataset in storage order. Viewers who do not administer the dataset
 // see the rows the row rule lets them read (store/visibility.ts).
@@ -69,25 +73,52 @@ export class RecordLists {
 
   /**
    * GET /search/database/{uuid}/records/{limit}/{offset} and the modified-records route
-   * (docs/odr-server.md §5.8): ids and names only; limit 0 means all; `sinceMs` filters by change time.
+   * (docs/odr-server.md §5.8): ids and names only; limit 0 means all; `sinceMs` filters by change
+   * time. The request is checked here (its 400 or 403 before any byte is sent); the answer is the
+   * reader of the list's next `config.idListChunk` entries in rid order (an empty list once it is done), each
+   * step read with the viewer's rights and the clock of that step, as the streamed record lists
+   * are: a list of every id of a 1M-record dataset is never held whole.
    */
-  ids(user: User, dt: DatatypeInfo, limit: number, offset: number, sinceMs: number | null) {
+  ids(user: User, dt: DatatypeInfo, limit: number, offset: number, sinceMs: number | null): () => IdEntry[] {
     const scope = this.scope(user, dt);
     const since = sinceMs === null ? null : formatTimestamp(new Date(sinceMs - (sinceMs % 1000)));
-    const args = { dt: dt.id, user: user.id, now: this.d.now(), since, nameField: dt.nameFieldId ?? -1 };
+    const base = { dt: dt.id, since, nameField: dt.nameFieldId ?? -1 };
     if (offset > 0) {
-      const total = recordLists(this.d.ctx.db).count(scope, args);
+      const total = recordLists(this.d.ctx.db).count(scope, { ...base, user: user.id, now: this.d.now() });
       if (offset > total) {
         throw badRequest(`This database only has ${total} viewable records, but a starting offset of ${offset} was specified.`);
       }
     }
-    const rows = recordLists(this.d.ctx.db).ids(scope, { ...args, limit: limit === 0 ? -1 : limit, offset });
-    return rows.map((r) => ({
-      internal_id: r.internal_id,
-      unique_id: r.uuid,
-      external_id: '',
-      record_name: r.name === null || r.name === undefined ? '' : String(r.name),
-    }));
+    let left = limit === 0 ? Infinity : limit;
+    let after = 0; // the last rid listed: each step starts past it (no OFFSET walk)
+    let skip = offset;
+    return () => {
+      if (left <= 0) return [];
+      const viewer = this.d.users.get(user.id);
+      if (!viewer) throw new Error(`user ${user.id} no longer exists`);
+      const now = this.d.now();
+      const current = this.d.schema().datatypes.get(dt.id);
+      // The dataset deleted or hidden from the viewer meanwhile: nothing more of it to list.
+      if (!current || !canViewDatatype(viewer, current, now)) return [];
+      const n = Math.min(left, this.d.ctx.config.idListChunk);
+      const rows = recordLists(this.d.ctx.db).ids(seesAll(viewer, current) ? 'all' : 'visible', {
+        ...base,
+        user: viewer.id,
+        now,
+        after,
+        limit: n,
+        offset: skip,
+      });
+      skip = 0;
+      left = rows.length < n ? 0 : left - rows.length;
+      if (rows.length) after = rows.at(-1)!.rid;
+      return rows.map((r) => ({
+        internal_id: r.internal_id,
+        unique_id: r.uuid,
+        external_id: '',
+        record_name: r.name === null || r.name === undefined ? '' : String(r.name),
+      }));
+    };
   }
 
   /**
