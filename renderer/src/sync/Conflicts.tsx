@@ -1,27 +1,26 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PUBLIC_DATE_FIELD, type SyncConflict } from '../../../shared/schemas/sync';
+import type { SyncConflict } from '../../../shared/schemas/sync';
 import { errorText, resolveConflict } from '../lib/api';
 import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
 import { SteadyButton } from '../ui/SteadyButton';
+import { conflictChoices, type ConflictChoice } from './conflictChoices';
 
 const shown = (v: string | null) => (v === null || v === '' ? <em className="muted">empty</em> : v);
 
-/** One field changed here and on the server: the three values side by side and the three choices. */
+/** One field changed here and on the server: the three values side by side and the choices that fit it. */
 function ConflictCard({ c }: { c: SyncConflict }) {
   const qc = useQueryClient();
+  const choices = conflictChoices(c);
   const [merging, setMerging] = useState(false);
   const [merged, setMerged] = useState(c.mine ?? '');
   const [busy, setBusy] = useState(false);
-  const resolve = async (choice: 'mine' | 'theirs' | 'merged') => {
+  const resolve = async (choice: ConflictChoice) => {
     setBusy(true);
     try {
       await resolveConflict(c.id, choice === 'merged' ? { choice, value: merged } : { choice });
-      toast({
-        kind: 'info',
-        text: `${c.field_name}: ${choice === 'mine' ? 'your value will be sent' : choice === 'theirs' ? 'the server value is kept' : 'the merged value is saved and will be sent'}`,
-      });
+      toast({ kind: 'info', text: `${c.field_name}: ${choices.done(choice)}` });
       await qc.invalidateQueries({ queryKey: keys.sync });
       void qc.invalidateQueries({ queryKey: keys.record(c.record_uuid) });
     } catch (e) {
@@ -72,14 +71,13 @@ function ConflictCard({ c }: { c: SyncConflict }) {
         </form>
       ) : (
         <div className="conflict-actions">
-          <SteadyButton type="button" disabled={busy} onClick={() => void resolve('mine')}>
-            Keep mine
+          <SteadyButton type="button" disabled={busy} title={choices.mine.title} onClick={() => void resolve('mine')}>
+            {choices.mine.label}
           </SteadyButton>
-          <SteadyButton type="button" disabled={busy} onClick={() => void resolve('theirs')}>
-            Keep theirs
+          <SteadyButton type="button" disabled={busy} title={choices.theirs.title} onClick={() => void resolve('theirs')}>
+            {choices.theirs.label}
           </SteadyButton>
-          {/* A file conflict (deleted on one side) and a public date have no merged value. */}
-          {!c.item_uuid && c.field_uuid !== PUBLIC_DATE_FIELD && (
+          {choices.merge && (
             <SteadyButton type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
               Merge…
             </SteadyButton>
