@@ -7,6 +7,7 @@ import type { OdrClient } from '../../shared/client/odrClient.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import { ExportResult, type ExportRequest } from '../../shared/schemas/view.js';
 import { startSyntheticService, USER, type TestService } from '../support/service.js';
+import { unzip } from '../support/unzip.js';
 
 // An export job chooses its records when it is asked for, then reads and writes them in batches
 // (1,000 rows of CSV, 200 records of JSON), yielding between them: each batch is judged by the
@@ -30,7 +31,7 @@ const admin = () => d().users.firstSuperUser()!;
 const ids = async () => (await user.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
 
 /** Runs an export as the user over HTTP; `between` runs once, at its first progress report. */
-async function exported(req: Partial<ExportRequest>, between: () => void): Promise<{ result: ExportResult; text: string }> {
+async function exported(req: Partial<ExportRequest>, between: () => void): Promise<{ result: ExportResult; text: string; bytes: Buffer }> {
   const mine: { id?: number } = {};
   let ran = false;
   const ended = new Promise<TrackedJob>((resolve) => {
@@ -60,7 +61,8 @@ async function exported(req: Partial<ExportRequest>, between: () => void): Promi
   const result = ExportResult.parse(end.additional_data);
   const file = await fetch(`${t.host.url}${result.download}`, { headers: { Authorization: `Bearer ${user.token!}` } });
   expect(file.status).toBe(200);
-  return { result, text: await file.text() };
+  const bytes = Buffer.from(await file.arrayBuffer());
+  return { result, text: bytes.toString('utf8'), bytes };
 }
 
 it('CSV: a record made non-public and one deleted after the first batch are not in the file or its count', async () => {
@@ -95,4 +97,27 @@ it("JSON: the user's role revoked after the first batch: the rest holds only wha
   expect(new Set(uuids)).toEqual(new Set([...first, ...still]));
   expect(list.count).toBe(uuids.length);
   expect(result.records).toBe(uuids.length);
+}, 60_000);
+
+it('zip: the files of records the user may no longer read when the zip starts are left out', async () => {
+  await t.admin.request('POST', '/user/permissions', { form: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'view' } });
+  const { result, bytes } = await exported({ format: 'json', files: true }, () =>
+    grantRole(d(), admin(), { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'none' }),
+  );
+  const entries = await unzip(bytes);
+  const list = JSON.parse(entries.get('records.json')!.toString('utf8')) as { records: { internal_id: number }[] };
+  // Synthetic records i = internal_id - 500000: one in five has a file (metadata only: listed as
+  // missing), one in three is not public. The first batch, read with the role, holds private ones.
+  const i = (id: number) => id - 500_000;
+  expect(list.records.slice(0, 200).some((r) => i(r.internal_id) % 3 === 0)).toBe(true);
+  const listed = [
+    ...entries
+      .get('missing-files.txt')!
+      .toString()
+      .matchAll(/^files\/(\d+)\//gm),
+  ].map((m) => i(Number(m[1])));
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed.filter((x) => x % 3 === 0)).toEqual([]);
+  expect(listed.length).toBe(list.records.filter((r) => i(r.internal_id) % 5 === 0 && i(r.internal_id) % 3 !== 0).length);
+  expect(result.missing).toBe(listed.length);
 }, 60_000);

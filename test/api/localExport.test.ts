@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
@@ -9,6 +8,7 @@ import type { TrackedJob } from '../../shared/schemas/job.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { ExportResult, type ExportRequest } from '../../shared/schemas/view.js';
 import { USER, startService, startSyntheticService, type TestService } from '../support/service.js';
+import { unzip } from '../support/unzip.js';
 
 // Export of the list's view over real HTTP: the job runs to its end, the file downloads, and its
 // content is read back — the CSV parsed, the JSON imported into a second service.
@@ -209,26 +209,3 @@ describe('POST /local/datasets/{uuid}/export', () => {
     expect((await fetch(`${t.host.url}/local/exports/00000000-0000-0000-0000-000000000000`)).status).toBe(401);
   });
 });
-
-function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        zip.openReadStream(e, (err2, stream) => {
-          if (err2) return reject(err2);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(e.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}

@@ -126,6 +126,21 @@ function filesOf(d: Domain, user: User, now: string, p: ExportPlan, batch: Recor
     .filter((f) => admin || f.created_by === user.id || byRid.get(f.record_rid)!.created_by === user.id || isPublicAt(f.public_date, now));
 }
 
+/**
+ * The files listed batch by batch (the first maybe minutes ago) that are still there and readable
+ * by the user as the zip starts: a file made non-public, or of a record deleted or hidden from the
+ * user since its batch, is not zipped.
+ */
+function stillReadable(d: Domain, user: User, p: ExportPlan, files: CellFileRow[]): CellFileRow[] {
+  const records = [...new Set(files.map((f) => f.record_rid))];
+  const readable = new Set<number>();
+  for (let i = 0; i < records.length; i += BATCH) {
+    const { viewer, now, rows } = d.lists.readableNow(user, records.slice(i, i + BATCH));
+    for (const f of filesOf(d, viewer, now, p, rows)) readable.add(f.rid);
+  }
+  return files.filter((f) => readable.has(f.rid));
+}
+
 function removeOld(dir: string, now: number) {
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);
@@ -195,8 +210,10 @@ export async function runExport(
     await close(out);
     if (cancelled) return undefined;
     let missing = 0;
+    let zipped: CellFileRow[] = [];
     if (p.req.files) {
-      missing = await zip(blobs, body, `records.${p.req.format}`, final, files, p.rows, r, total);
+      zipped = stillReadable(d, user, p, files);
+      missing = await zip(blobs, body, `records.${p.req.format}`, final, zipped, p.rows, r, total);
       rmSync(body, { force: true });
     } else {
       await rename(body, final);
@@ -205,7 +222,7 @@ export async function runExport(
       file: p.file,
       bytes: statSync(final).size,
       records: written,
-      files: p.req.files ? files.length - missing : 0,
+      files: p.req.files ? zipped.length - missing : 0,
       missing,
       // No extension in the path: the app strips a `.json` suffix from every path, as the real server does.
       download: `/local/exports/${p.file.replace(/\.\w+$/, '').replace(/^export-/, '')}`,
