@@ -5,7 +5,7 @@ import { SYNTH } from '../synthetic.js';
 import { PUSH_CONCURRENCY } from '../../electron/service/sync/push.js';
 import { PUSH_DELAY_MS } from '../../electron/service/sync/live.js';
 import type { User } from '../../electron/service/domain/users.js';
-import { OdrClient } from '../../shared/client/odrClient.js';
+import { GUARDED_WRITES_HEADER, OdrClient } from '../../shared/client/odrClient.js';
 import { BENCH_ADMIN, barePages, startRemote } from '../remote.js';
 import { fmt, forkTs, freshDir, load1, percentile, type BenchContext, type Child } from '../util.js';
 
@@ -19,9 +19,10 @@ const LAB_DELAY_MS = 20;
 /**
  * Issue 12: a first pull of 10k records from a remote service in its own process on loopback
  * beside a bare client GETting the same pages; a push of 1,000 queued value edits (each on its
- * own record, so each is checked against a fresh server copy as a real push is) one record at
- * a time and several at once, on loopback and through a proxy adding a lab server's round trip;
- * live mode's lag from a local write to visible on the remote.
+ * own record, each checked against the base before it is written: on loopback by the remote's
+ * guard, the remote being an odr-desktop service; through the proxy adding a lab server's round
+ * trip by a fresh read first, the proxy playing a real ODR server) one record at a time and
+ * several at once; live mode's lag from a local write to visible on the remote.
  */
 export async function syncBench(ctx: BenchContext): Promise<void> {
   const remote = await startRemote(ctx, 'data-sync-remote', PULL_RECORDS);
@@ -75,7 +76,7 @@ export async function syncBench(ctx: BenchContext): Promise<void> {
       name: `push of ${PUSH_EDITS} queued edits, one record at a time`,
       value: Math.round(serial.rate),
       unit: 'ops/s',
-      note: `fresh server copy, write, commit per record; ${fmt(serial.cpuMsPerOp, 2)} ms CPU per op (both processes) of ${fmt(serial.ms / PUSH_EDITS, 2)} ms wall`,
+      note: `guarded write (the remote is odr-desktop: no read first), commit per record; ${fmt(serial.cpuMsPerOp, 2)} ms CPU per op (both processes) of ${fmt(serial.ms / PUSH_EDITS, 2)} ms wall`,
     });
     ctx.add({
       section: 'sync',
@@ -153,17 +154,26 @@ async function timePush(
  */
 async function labPush(ctx: BenchContext): Promise<void> {
   const remote = await startRemote(ctx, 'data-sync-lab-remote', LAB_RECORDS);
-  const proxy = await forkTs('latencyProxy.ts', [String(remote.child.port), String(LAB_DELAY_MS)]);
+  // A lab's server is a real ODR server: it does not guard writes, so each record is read first.
+  const proxy = await forkTs('latencyProxy.ts', [String(remote.child.port), String(LAB_DELAY_MS), 'real-odr']);
   const local = await createService({ dataDir: freshDir(ctx, 'data-sync-lab-local'), admin: BENCH_ADMIN, liveSync: false });
   try {
     const me = local.domain.users.firstSuperUser()!;
-    const id = await local.sync.addRemote(`http://127.0.0.1:${proxy.port}/api/v4`, BENCH_ADMIN.email, BENCH_ADMIN.password);
+    const api = `http://127.0.0.1:${proxy.port}/api/v4`;
+    const said = await fetch(`${api}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: BENCH_ADMIN.email, password: BENCH_ADMIN.password }),
+    });
+    await said.body?.cancel();
+    if (said.headers.has(GUARDED_WRITES_HEADER)) throw new Error('the lab proxy passed on the guarded-writes header');
+    const id = await local.sync.addRemote(api, BENCH_ADMIN.email, BENCH_ADMIN.password);
     const pull = await local.sync.run(id, me, [SYNTH.dataset]);
     if (pull.error) throw new Error(`pull through the proxy failed: ${pull.error}`);
     const field = SYNTH.field('Medium Text');
     const serial = await timePush(local, me, id, remote.child, 1, 0, LAB_EDITS, field);
     const parallel = await timePush(local, me, id, remote.child, PUSH_CONCURRENCY, LAB_EDITS, LAB_EDITS, field);
-    const lab = `remote behind a ${LAB_DELAY_MS} ms-each-way proxy`;
+    const lab = `remote behind a ${LAB_DELAY_MS} ms-each-way proxy, as a real ODR server (read first)`;
     ctx.add({
       section: 'sync',
       name: `push of ${LAB_EDITS} queued edits, one record at a time, ${lab}`,

@@ -45,6 +45,13 @@ function errorMessage(body: unknown, fallback: string): string {
 }
 
 /** Typed client of the ODR v4 interface; the renderer, the sync engine and the tests share it. */
+/**
+ * Sent by odr-desktop's service on every ODR API answer: its value and option writes honour the
+ * `expected` guards below (a real ODR server ignores them and sends no such header). A syncing
+ * client may then write guarded instead of reading the record first (docs/sync.md §5).
+ */
+export const GUARDED_WRITES_HEADER = 'odr-guarded-writes';
+
 export class OdrClient {
   readonly baseUrl: string;
   token: string | undefined;

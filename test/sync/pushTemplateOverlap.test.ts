@@ -7,7 +7,9 @@ import { attachedPair, type gateProxy, type RemoteProc } from './support.js';
 // A push reads the server's templates before it applies any server copy; the first records'
 // copies are read during that round trip (behind a lab server's latency it was the one round
 // trip not overlapped with the records in flight). Only the reading overlaps: nothing is sent
-// before the templates are in, and a template read that fails sends nothing.
+// before the templates are in, and a template read that fails sends nothing. The remote plays a
+// real ODR server here: to one that guards its writes, value writes go without a read at all
+// (docs/sync.md §5, test/sync/guardedPush.test.ts).
 
 const TEXT = SYNTH.field('Medium Text');
 let remote: RemoteProc;
@@ -34,7 +36,7 @@ attachedPair(
     ({ remote, local, remoteId } = p);
     gate = p.gate!;
   },
-  { gated: true },
+  { gated: true, realServer: true },
 );
 
 describe('a push reads the first server copies while it reads the templates', () => {

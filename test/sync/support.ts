@@ -2,7 +2,7 @@ import { getLocal, type Mockttp } from 'mockttp';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import { rmSync } from 'node:fs';
-import { OdrClient } from '../../shared/client/odrClient.js';
+import { GUARDED_WRITES_HEADER, OdrClient } from '../../shared/client/odrClient.js';
 import { runCli, type Proc } from '../support/processes.js';
 import { ADMIN, startService, startSyntheticService, type TestService } from '../support/service.js';
 
@@ -169,7 +169,7 @@ export const LOSE_ANSWER = 'lose-answer';
  * with that error instead; the remote never sees it. `release(LOSE_ANSWER)`: the remote does the
  * request, its answer never arrives.
  */
-export async function gateProxy(remoteUrl: string) {
+export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean } = {}) {
   const proxy = getLocal();
   await proxy.start();
   const origin = new URL(remoteUrl).origin;
@@ -198,7 +198,14 @@ export async function gateProxy(remoteUrl: string) {
       }
       return { url: origin + url.pathname + url.search };
     },
-    beforeResponse: (_res, req) => (lost.delete(req.id) ? 'close' : undefined),
+    beforeResponse: (res, req) => {
+      if (lost.delete(req.id)) return 'close';
+      if (!opts.realServer) return undefined;
+      // A real ODR server does not say that it guards writes (it does not): the client must read first.
+      const headers = { ...res.headers };
+      delete headers[GUARDED_WRITES_HEADER];
+      return { headers };
+    },
   });
   return {
     url: proxy.url,
@@ -229,11 +236,16 @@ export interface AttachedPair {
  * dataset synced once: started before the file's tests (`ready` hands the pair over), stopped
  * after them. `template`: another template than the synthetic one.
  */
-export function attachedPair(n: number, ready: (p: AttachedPair) => void, opts: { template?: () => unknown; gated?: boolean } = {}): void {
+/** `realServer`: the gate hides that the remote guards its writes, as a real ODR server would not say it (docs/sync.md §5). */
+export function attachedPair(
+  n: number,
+  ready: (p: AttachedPair) => void,
+  opts: { template?: () => unknown; gated?: boolean; realServer?: boolean } = {},
+): void {
   let pair: Partial<AttachedPair> = {};
   beforeAll(async () => {
     pair.remote = await startRemote(n, {}, opts.template?.());
-    if (opts.gated) pair.gate = await gateProxy(pair.remote.url);
+    if (opts.gated) pair.gate = await gateProxy(pair.remote.url, { realServer: opts.realServer });
     pair.local = await startLocal();
     const url = pair.gate ? `${pair.gate.url}/api/v4` : pair.remote.url;
     pair.remoteId = await pair.local.service.sync.addRemote(url, ADMIN.email, ADMIN.password);

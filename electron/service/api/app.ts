@@ -2,7 +2,7 @@ import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Domain } from '../domain/domain.js';
 import { BlobStore } from '../domain/files/blobStore.js';
-import { corsMiddleware } from './cors.js';
+import { API_HEADERS, corsMiddleware } from './cors.js';
 import { requireBearer, requireBearerOrQuery, requireJobAuth, Tokens, type AppEnv } from './auth.js';
 import { errorBody, onError } from './errors.js';
 import { fastReads } from './fastReads.js';
@@ -52,7 +52,7 @@ export function createApp(d: Domain, opts: AppOptions) {
   app.notFound((c) => c.json(errorBody(404, `No route found for "${c.req.method} ${c.req.path}"`), 404));
 
   const corsMw = corsMiddleware();
-  app.use(`${API_PREFIX}/*`, corsMw);
+  app.use(`${API_PREFIX}/*`, corsMiddleware(API_HEADERS));
 
   const tooLarge = (c: Context) => c.json(errorBody(413, `Request body larger than ${d.ctx.config.maxBodyBytes} bytes`), 413);
   const limit = bodyLimit({ maxSize: d.ctx.config.maxBodyBytes, onError: tooLarge });

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'hono';
 import { cors } from 'hono/cors';
+import { GUARDED_WRITES_HEADER } from '../../../shared/client/odrClient.js';
 
 // The real server answers preflights with 405, which breaks browser clients; we answer them.
 export const CORS_OPTIONS = {
@@ -25,11 +26,18 @@ export const SIMPLE_CORS_HEADERS = {
  * then rebuilds the route's answer as a full web Response to merge them (about a tenth of a
  * small write's CPU).
  */
-export function corsMiddleware() {
+export function corsMiddleware(extra: Record<string, string> = {}) {
   const preflight = cors(CORS_OPTIONS);
+  const headers = Object.entries({ ...SIMPLE_CORS_HEADERS, ...extra });
   return async (c: Context, next: Next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
     await next();
-    for (const [k, v] of Object.entries(SIMPLE_CORS_HEADERS)) c.res.headers.set(k, v);
+    for (const [k, v] of headers) c.res.headers.set(k, v);
   };
 }
+
+/**
+ * Ours on every ODR API answer (the same middleware, no second pass over the answer): a syncing
+ * odr-desktop learns that value and option writes here take guards (docs/sync.md §5).
+ */
+export const API_HEADERS = { [GUARDED_WRITES_HEADER]: 'value, option' } as const;

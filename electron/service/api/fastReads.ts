@@ -1,7 +1,7 @@
 import type { Domain } from '../domain/domain.js';
 import { canRead } from '../domain/access.js';
 import type { Tokens } from './auth.js';
-import { SIMPLE_CORS_HEADERS } from './cors.js';
+import { API_HEADERS, SIMPLE_CORS_HEADERS } from './cors.js';
 import { API_PREFIX } from './routes/context.js';
 
 // Record reads are most of the traffic (the UI, scripts, a remote syncing from us), and once a
@@ -16,7 +16,7 @@ const RECORD_GET = /^\/api\/v4\/(?:dataset|search)\/record\/([A-Za-z0-9_-]+)$/;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The headers the app's route and its CORS middleware send with a record. */
-export const FAST_HEADERS = { ...SIMPLE_CORS_HEADERS, 'content-type': 'application/json' };
+export const FAST_HEADERS = { ...SIMPLE_CORS_HEADERS, ...API_HEADERS, 'content-type': 'application/json' };
 
 export type FastRead = (
   method: string | undefined,

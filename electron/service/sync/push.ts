@@ -17,6 +17,7 @@ import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { refetchableTransaction, transaction } from '../store/tx.js';
 import { findIn } from './recordFields.js';
+import { guardFor, selectionAfter } from './guards.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -86,7 +87,8 @@ export class Pusher {
     const x = this.x;
     // A record whose first operation writes a field needs the server's copy first: its read is
     // under way while the templates are, and normalised only once their field types are in.
-    const firstR = isFieldWrite(list[0]!) ? x.state.remoteOf(top) : undefined;
+    // Not where the server guards that write (known from its last answer): it needs no read.
+    const firstR = isFieldWrite(list[0]!) && !x.remote.guards.has(list[0]!.op) ? x.state.remoteOf(top) : undefined;
     const early = firstR ? x.remote.recordRaw(firstR) : null;
     early?.catch(() => undefined); // awaited below, unless the templates fail first
     await templates;
@@ -115,6 +117,8 @@ export class Pusher {
     // The answer to the last write, when it is the top-level record: the server's copy after
     // our writes, without reading it again.
     let answer: unknown;
+    // Selections this record's guarded option writes left on the server (guards.ts).
+    const guarded = new Map<string, string[] | null>();
     for (const op of list) {
       answer = undefined;
       try {
@@ -164,17 +168,48 @@ export class Pusher {
           const topR = x.state.remoteOf(top);
           const recR = x.state.remoteOf(op.record_uuid);
           if (!topR || !recR) continue; // its create has not gone through yet
+          // Superseded here by a write of the sync itself (a merge applied the server's change to
+          // this option, a conflict kept theirs): sending it would undo that change unseen.
+          const superseded = (local: OdrRecord | null) =>
+            op.op === 'option' && selectedHere(local, op.record_uuid, op.field_uuid, op.item_uuid) !== op.payload.on;
+          const base = x.state.base(topR);
+          // A server that guards its writes checks the field against the base itself, in its write
+          // transaction: no read first (docs/sync.md §5). Refused (409), it changed there since:
+          // read and checked as on any server, so a conflict is found as it always was.
+          const guard = !fresh && !(early && op === list[0]) && x.remote.guards.has(op.op) ? guardFor(op, recR, base, guarded) : undefined;
+          if (guard) {
+            if (op.op === 'option' && superseded(x.localRecord(top))) {
+              sent.push(op);
+              continue;
+            }
+            const key = `${recR}|${op.field_uuid}`;
+            try {
+              if ('value' in guard && op.op === 'value') {
+                const value = op.payload.value;
+                answer = await this.childWrite(op, top, (c) => c.setValue(recR, op.field_uuid, value === null ? '' : value, guard.value));
+                guarded.set(key, null);
+              } else if ('selection' in guard && op.op === 'option') {
+                const on = op.payload.on;
+                answer = await this.childWrite(op, top, (c) => c.setOption(recR, op.field_uuid, op.item_uuid, on, guard.selection));
+                guarded.set(key, selectionAfter(guard.selection, op.item_uuid, on, x.single(op.field_uuid)));
+              } else throw new Error(`no guarded write for a ${op.op} operation`);
+              sent.push(op);
+              stats.pushed++;
+              onOp?.();
+              continue;
+            } catch (e) {
+              if (!(e instanceof RemoteError && e.status === 409)) throw e;
+              guarded.set(key, null);
+            }
+          }
           // Read before any write of this pass: it stands only for the first operation's copy.
           if (!fresh && early && op === list[0]) fresh = normalizeRecord(await early, x.types);
           fresh ??= await x.remote.record(topR, x.types);
           const local = x.localRecord(top);
-          if (op.op === 'option' && selectedHere(local, op.record_uuid, op.field_uuid, op.item_uuid) !== op.payload.on) {
-            // Superseded here by a write of the sync itself (a merge applied the server's change to
-            // this option, a conflict kept theirs): sending it would undo that change unseen.
+          if (superseded(local)) {
             sent.push(op);
             continue;
           }
-          const base = x.state.base(fresh.record_uuid);
           const c =
             op.op === 'public'
               ? publicConflict({

@@ -1,4 +1,4 @@
-import { OdrApiError, OdrClient } from '../../../shared/client/odrClient.js';
+import { GUARDED_WRITES_HEADER, OdrApiError, OdrClient } from '../../../shared/client/odrClient.js';
 import { normalizeRecord } from '../../../shared/legacy.js';
 import type { FieldTypeName } from '../../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
@@ -28,6 +28,7 @@ export function parseRetryAfter(h: string | null, nowMs = Date.now()): number | 
 }
 
 const TIMEOUT_MS = 15_000;
+const NO_GUARDS: ReadonlySet<string> = new Set();
 const READ_ATTEMPTS = 3;
 
 /** Decodes the HTML entities the real server leaves in names (`&amp;`, `&#039;`). */
@@ -42,6 +43,8 @@ export function decodeHtml(s: string): string {
 export interface RemoteSession {
   token?: string;
   login?: Promise<string>;
+  /** See RemoteClient.guards (and the header as said): kept here, so the next pass knows before its first answer. */
+  guards?: { said: string; set: ReadonlySet<string> };
 }
 
 /**
@@ -53,6 +56,15 @@ export class RemoteClient {
   readonly client: OdrClient;
   /** The server's clock (its Date header) at the last answer: pull cursors are in server time. */
   serverTime: number | null = null;
+  /**
+   * The writes the server said it guards, on its last answer (GUARDED_WRITES_HEADER: an
+   * odr-desktop service; a real ODR server names none). Taken from every answer, so a server
+   * that stops saying so (another one behind the same address, a proxy dropping the header) is
+   * read first again at once.
+   */
+  get guards(): ReadonlySet<string> {
+    return this.session.guards?.set ?? NO_GUARDS;
+  }
   /** Retry-After of the last failed answer. */
   private retryAfterMs: number | null = null;
 
@@ -92,6 +104,17 @@ export class RemoteClient {
         }
         const date = Date.parse(res.headers.get('date') ?? '');
         if (Number.isFinite(date)) this.serverTime = date;
+        const guards = res.headers.get(GUARDED_WRITES_HEADER) ?? '';
+        if (guards !== this.session.guards?.said)
+          this.session.guards = {
+            said: guards,
+            set: new Set(
+              guards
+                .split(',')
+                .map((g) => g.trim())
+                .filter(Boolean),
+            ),
+          };
         if (!res.ok) this.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
         return res;
       },
