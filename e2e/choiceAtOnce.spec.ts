@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { field, openDataset, readRecord } from './support/app.js';
+import { field, openDataset, readRecord, screenshot } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
 
 // A click on an option, tag, boolean or row checkbox shows its new state in the click's own
@@ -71,6 +71,14 @@ test('editor: radios, checkboxes, tags, a boolean and a drop-down show the click
   expect.soft(await valueRightAfterPick(select, other)).toBe(other);
   await saved(field(editor, 'Single Select field'));
   await expect(select).toHaveValue(other);
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size);
+    await radio.scrollIntoViewIfNeeded();
+    await screenshot(page, `choices-at-once-${size.width}x${size.height}`);
+  }
 });
 
 const rowBox = (page: Page, name: string) => page.getByRole('grid').getByRole('row', { name, exact: true }).getByRole('checkbox');
@@ -98,4 +106,11 @@ test('record table: a row checkbox and "Select all" show the click at once', asy
   });
   expect.soft(shiftChecked).toBe(true);
   await expect(row).toBeChecked();
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size);
+    await screenshot(page, `select-at-once-${size.width}x${size.height}`);
+  }
 });
