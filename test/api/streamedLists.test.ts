@@ -66,6 +66,20 @@ it('GET /dataset/{uuid}/{limit}/{offset} streams its page the same way; its coun
   expect(body.records.map((r) => r.record_uuid)).not.toContain(gone);
 }, 60_000);
 
+it('whole chunks deleted mid-answer: the answer goes on past them (a pull that sends nothing is never pulled again)', async () => {
+  const all = await allUuids();
+  // 500 records near the end (past what the socket buffers hold), two chunks of them whole: the
+  // first empty pull may be the one the stream makes ahead of the reader, the second is the one
+  // the reader waits on.
+  const gone = all.slice(-600, -100);
+  const { res, head } = await started('GET', `/dataset/${SYNTH.dataset}/10000/0`);
+  for (let i = 0; i < gone.length; i += 100) await t.admin.deleteRecords(gone.slice(i, i + 100));
+  const body = JSON.parse(Buffer.concat([head, await rest(res)]).toString('utf8')) as { count: number; records: { record_uuid: string }[] };
+  const dropped = new Set(gone);
+  expect(body.records.map((r) => r.record_uuid)).toEqual(all.filter((u) => !dropped.has(u)));
+  expect(body.count).toBe(all.length - gone.length);
+}, 60_000);
+
 it('a page of at most one chunk answers count first, from the records read', async () => {
   const res = await fetch(`${t.api}/dataset/${SYNTH.dataset}/5/0`, { headers: { Authorization: `Bearer ${t.admin.token!}` } });
   const text = await res.text();
