@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { field, openDataset, readRecord, screenshot } from './support/app.js';
+import { checkedRightAfterClick, field, openDataset, readRecord, screenshot } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
 
 // A click on an option, tag, boolean or row checkbox shows its new state in the click's own
@@ -7,13 +7,6 @@ import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
 // the event and flickers (and Playwright's check() can read it unchanged). The state is read
 // synchronously right after a dispatched click, which is exactly what React has restored or not
 // (soft assertions: one run names every late control). Seed records 4 and 6 are this spec's own.
-
-/** Clicks the input and answers `checked` before any timer or frame can run. */
-const checkedRightAfterClick = (input: Locator) =>
-  input.evaluate((el: HTMLInputElement) => {
-    el.click();
-    return el.checked;
-  });
 
 /** Picks an option of a <select> as a user would and answers its value at once. */
 const valueRightAfterPick = (select: Locator, value: string) =>

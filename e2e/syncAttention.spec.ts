@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { SYNTH } from '../bench/synthetic.js';
 import { OdrClient } from '../shared/client/odrClient.js';
 import { getLocal, type Mockttp } from 'mockttp';
-import { ROOT } from './support/app.js';
+import { ROOT, checkedRightAfterClick } from './support/app.js';
 import { everyShot } from './support/screens.js';
 import { SERVED_ADMIN, servedCall, servedJson, servedToken, startServe, type Served } from './support/serve.js';
 
@@ -261,4 +261,28 @@ test('a child record the server deleted while it changed here: Keep it or Delete
   await expect(card).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Messages' })).toContainText('deleted here too (the Trash keeps it for 30 days)');
   expect((await servedCall(local.url, 'GET', `/api/v4/dataset/record/${child}`)).status).toBe(404);
+});
+
+// Last: live sync, once on, would run syncs of its own under the tests above.
+test('Live sync and Keep files offline show the click at once, then hold what the service stored', async ({ page }) => {
+  const { panel } = await openPanel(page);
+  const stored = async () => {
+    const s = (await call(local.url, 'GET', '/local/sync')) as {
+      live: { enabled: boolean }[];
+      datasets: { keep_files_offline: boolean }[];
+    };
+    return { live: s.live[0]?.enabled, offline: s.datasets[0]?.keep_files_offline };
+  };
+  expect(await stored()).toEqual({ live: false, offline: false });
+  for (const [box, key] of [
+    [panel.getByRole('checkbox', { name: /^Live sync/ }), 'live'],
+    [panel.getByRole('checkbox', { name: 'Keep files offline' }), 'offline'],
+  ] as const) {
+    expect(await checkedRightAfterClick(box)).toBe(true);
+    await expect.poll(async () => (await stored())[key]).toBe(true);
+    await expect(box).toBeChecked();
+    expect(await checkedRightAfterClick(box)).toBe(false);
+    await expect.poll(async () => (await stored())[key]).toBe(false);
+    await expect(box).not.toBeChecked();
+  }
 });

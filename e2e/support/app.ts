@@ -63,3 +63,13 @@ export async function readRecord(uuid: string) {
     },
   };
 }
+
+/**
+ * Clicks a checkbox or radio and answers `checked` before any timer or frame can run: what React
+ * left after the click's own event (a controlled input whose state comes later is put back).
+ */
+export const checkedRightAfterClick = (input: Locator) =>
+  input.evaluate((el: HTMLInputElement) => {
+    el.click();
+    return el.checked;
+  });

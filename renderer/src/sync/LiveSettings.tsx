@@ -4,6 +4,7 @@ import type { LiveStatus } from '../../../shared/schemas/sync';
 import { errorText, setLive } from '../lib/api';
 import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
+import { useSavedToggle } from '../ui/useSavedToggle';
 
 /** Live mode of the remote: on or off, and how often the server's changes are pulled. */
 export function LiveSettings({ live }: { live: LiveStatus }) {
@@ -17,6 +18,7 @@ export function LiveSettings({ live }: { live: LiveStatus }) {
       toast({ kind: 'error', text: `Live sync not changed: ${errorText(e)}` });
     }
   };
+  const [enabled, setEnabled] = useSavedToggle(live.enabled, (on) => save({ enabled: on }));
   const commitSeconds = () => {
     const n = Number(seconds);
     if (seconds.trim() === '' || !Number.isInteger(n) || n < 0) {
@@ -27,7 +29,7 @@ export function LiveSettings({ live }: { live: LiveStatus }) {
   return (
     <section aria-label="Live sync" className="sync-live">
       <label className="check">
-        <input type="checkbox" checked={live.enabled} onChange={(e) => void save({ enabled: e.target.checked })} />
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
         Live sync: send edits and fetch the server's changes in the background
       </label>
       {live.enabled && (

@@ -14,6 +14,7 @@ import { LiveSettings } from './LiveSettings';
 import { RemoteForm } from './RemoteForm';
 import { StopSyncingButton } from './StopSyncingButton';
 import { SteadyButton } from '../ui/SteadyButton';
+import { useSavedToggle } from '../ui/useSavedToggle';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 const OPS: Record<string, string> = {
@@ -114,6 +115,21 @@ function AttentionItem({ o }: { o: ParkedOperation }) {
   );
 }
 
+/** Whether a synced dataset's files are all downloaded (a job) rather than when opened. */
+function KeepOffline({ remote, dataset, kept }: { remote: number; dataset: string; kept: boolean }) {
+  const qc = useQueryClient();
+  const [on, set] = useSavedToggle(kept, (keep) =>
+    keepFilesOffline({ remote_id: remote, dataset_uuid: dataset, keep })
+      .then(() => qc.invalidateQueries({ queryKey: keys.sync }))
+      .catch((err: unknown) => toast({ kind: 'error', text: `Keep files offline not changed: ${errorText(err)}` })),
+  );
+  return (
+    <label className="small" title="Download every file of this dataset now (a job), not only when opened">
+      <input type="checkbox" checked={on} onChange={(e) => set(e.target.checked)} /> Keep files offline
+    </label>
+  );
+}
+
 /**
  * The remote, its datasets, pending changes, the running sync (a tracked job), conflicts,
  * operations the server refused, and records the server no longer lists.
@@ -202,18 +218,7 @@ export function SyncPanel({ onClose }: { onClose: () => void }) {
                   <span className="muted small">
                     pulled {when(d.last_pull)} · sent {when(d.last_push)}
                   </span>
-                  <label className="small" title="Download every file of this dataset now (a job), not only when opened">
-                    <input
-                      type="checkbox"
-                      checked={d.keep_files_offline}
-                      onChange={(e) =>
-                        void keepFilesOffline({ remote_id: remote.id, dataset_uuid: d.dataset_uuid, keep: e.target.checked })
-                          .then(() => qc.invalidateQueries({ queryKey: keys.sync }))
-                          .catch((err: unknown) => toast({ kind: 'error', text: errorText(err) }))
-                      }
-                    />{' '}
-                    Keep files offline
-                  </label>
+                  <KeepOffline remote={remote.id} dataset={d.dataset_uuid} kept={d.keep_files_offline} />
                   <StopSyncingButton dataset={d.dataset_uuid} name={name(d.dataset_uuid)} disabled={!!running} />
                 </li>
               ))}

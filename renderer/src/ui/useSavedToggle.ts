@@ -1,0 +1,20 @@
+import { notifyManager } from '@tanstack/react-query';
+import { useState } from 'react';
+
+/**
+ * A checkbox whose state is the service's (read from the query cache): the click shows at once,
+ * and the cache's value takes over once the save has settled and been refetched. Without it the
+ * box unchecks itself until the answer (React puts a controlled input back to its props at the
+ * end of the event; the editor's fields have the same fix in lib/edits.ts, useShownEntry).
+ * `save` settles after the refetch; an error shows the earlier state again (its notice says so).
+ */
+export function useSavedToggle(stored: boolean, save: (on: boolean) => Promise<unknown>): [boolean, (on: boolean) => void] {
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const change = (on: boolean) => {
+    setAsked(on);
+    // Scheduled behind the cache's own notification of the refetched value, so the box never
+    // shows the old state in between.
+    void save(on).finally(() => notifyManager.schedule(() => setAsked(null)));
+  };
+  return [asked ?? stored, change];
+}
