@@ -10,7 +10,7 @@ import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { cellText } from '../lib/cellText';
 import { keys } from '../lib/queries';
 import { focusInPlace } from '../lib/focusInPlace';
-import { recordName } from '../lib/recordName';
+import { recordName } from '../../../shared/recordName';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote } from '../plugins';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';

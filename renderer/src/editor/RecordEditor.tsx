@@ -9,7 +9,7 @@ import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../l
 import { draftsUnder, useShownEntry } from '../lib/edits';
 import { Time } from '../ui/Time';
 import { focusInPlace } from '../lib/focusInPlace';
-import { recordName } from '../lib/recordName';
+import { recordName } from '../../../shared/recordName';
 import { keys, useRecord } from '../lib/queries';
 import { PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
