@@ -244,10 +244,11 @@ test('a child record the server deleted while it changed here: Keep it or Delete
   await servedJson(remote.url, 'DELETE', '/api/v4/record', { record_uuids: [child] });
   await syncNow();
 
-  // The service also lists a value conflict of the child's edited field (the server's copy has no
-  // such child); that card is not this test's.
-  const card = panel.getByRole('region', { name: 'Conflicts' }).getByRole('listitem').filter({ hasText: '(child record)' });
+  // The deleted-child card alone: the child's waiting edit is no value conflict of its own.
+  const cards = panel.getByRole('region', { name: 'Conflicts' }).getByRole('listitem');
+  const card = cards.filter({ hasText: '(child record)' });
   await expect(card).toHaveCount(1);
+  await expect(cards).toHaveCount(1);
   await expect(card).toContainText('deleted on the server');
   await expect(card.getByRole('button', { name: 'Merge…' })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Keep mine' })).toHaveCount(0);

@@ -198,13 +198,18 @@ export class Pusher {
               onOp?.();
               continue;
             } catch (e) {
-              if (!(e instanceof RemoteError && e.status === 409)) throw e;
+              // 404 on a child: the server may have deleted it. Read and checked below like a 409.
+              const childGone = e instanceof RemoteError && e.kind === 'gone' && recR !== topR;
+              if (!(e instanceof RemoteError && e.status === 409) && !childGone) throw e;
               guarded.set(key, null);
             }
           }
           // Read before any write of this pass: it stands only for the first operation's copy.
           if (!fresh && early && op === list[0]) fresh = normalizeRecord(await early, x.types);
           fresh ??= await x.remote.record(topR, x.types);
+          // A child the server deleted: its edit is no change of a field there. It stays unsent;
+          // the merge of the server's copy below (settle) holds it in a deleted-child conflict.
+          if (recR !== topR && base && findIn(base, recR) && !findIn(fresh, recR)) continue;
           const local = x.localRecord(top);
           if (superseded(local)) {
             sent.push(op);

@@ -23,6 +23,7 @@ import {
   type ResolvedColumns,
 } from './csvFields.js';
 import { WHO } from '../rights.js';
+import { editorNow, RightLost } from './writeRights.js';
 
 // CSV rows become new top-level records of one dataset. The file is streamed (papaparse's
 // Node stream mode), never held whole; every row is converted and checked (the value endpoint's
@@ -272,7 +273,9 @@ function writeRows(d: Domain, t: RowTarget, items: { writes: CellWrite[] }[]): s
 
 /**
  * Imports the rows as new records (the caller's, private unless the dataset makes new records
- * public). `progress(fraction)` returns false to stop; rows already written stay.
+ * public). `progress(fraction)` returns false to stop; rows already written stay. Each batch
+ * needs the right to import as the user holds it then: once it is gone the import stops with a
+ * RightLost naming what changed and how many rows were written.
  */
 export async function importCsv(d: Domain, user: User, plan: CsvPlan, progress: (fraction: number) => boolean): Promise<CsvImportResult> {
   const started = performance.now();
@@ -282,15 +285,19 @@ export async function importCsv(d: Domain, user: User, plan: CsvPlan, progress: 
   let total = 0;
   let imported = 0;
   let batch: { row: number; writes: CellWrite[] }[] = [];
+  /** The user as of the last batch: read again before each one, which needs the right to import. */
+  let writer = user;
   const flush = () => {
     const items = batch;
     batch = [];
     const at = d.now();
     const dt = d.schema().datatypes.get(plan.dt.id);
-    if (!dt) throw new Error(`dataset ${plan.dt.uuid} was deleted during the import`);
+    const written = `${imported} row${imported === 1 ? ' was' : 's were'} written`;
+    if (!dt) throw new RightLost(`Stopped: dataset ${plan.dt.uuid} was deleted during the import; ${written}, the rest were not`);
+    writer = editorNow(d, writer, dt, written);
     const target: RowTarget = {
       dt,
-      user,
+      user: writer,
       at,
       publicDate: dt.newRecordsPublic ? at : PRIVATE_DATE,
       defaults: dt.fields

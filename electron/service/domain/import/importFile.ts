@@ -8,6 +8,7 @@ import { TemplateWriter } from './importTemplate.js';
 import { RecordImporter } from './importRecords.js';
 import { ExportFormatError, jsonArrayElements } from './jsonElements.js';
 import { withBulkIndexes } from './bulkIndexes.js';
+import { RightLost } from './writeRights.js';
 import { forbidden } from '../errors.js';
 import { isAdmin } from '../permissions.js';
 import { WHO } from '../rights.js';
@@ -202,9 +203,17 @@ async function importBatches(
   /** One transaction over `write`; errors name how far the import got. */
   const inTx = (write: () => void) => {
     try {
-      tx(d.ctx, write);
+      tx(d.ctx, () => {
+        // Each batch with the user's rights as they are now (writeRights.ts).
+        importer.rereadUser();
+        write();
+      });
     } catch (e) {
       const where = `${kept.imported} imported, ${kept.skipped} already present`;
+      if (e instanceof RightLost)
+        throw new ImportError(
+          `Stopped: ${e.message}; ${kept.imported} records were written (${kept.skipped} already present), the rest were not`,
+        );
       if (e instanceof ShapeError) throw new ImportError(`record list: ${e.message} (${where})`);
       throw new ImportError(`import stopped, ${where}: ${(e as Error).message}`);
     }

@@ -9,6 +9,7 @@ import type { User } from '../users.js';
 import { TemplateWriter } from './importTemplate.js';
 import { forbidden } from '../errors.js';
 import { editsAll } from '../permissions.js';
+import { lostEditRight, RightLost } from './writeRights.js';
 import { pulledRecordStore } from '../../store/pulledRecords.js';
 import { recordImportStatements, type RecordDataQueue } from '../../store/recordImport.js';
 import { WHO } from '../rights.js';
@@ -85,10 +86,12 @@ export class RecordImporter {
   readonly stats: RecordImportStats = { imported: 0, skipped: 0, children: 0, files: 0, datasets: new Map() };
   /** What a restore left out because the template no longer has it ("field <uuid>", "option <uuid>", ...). */
   private readonly dropped: string[] = [];
+  /** The user as of the previous batch (rereadUser): what they could do tells a lost right from one never held. */
+  private held: User | undefined;
 
   constructor(
     private readonly d: Domain,
-    private readonly user: User,
+    private user: User,
     private readonly replace: boolean,
     /**
      * A restore from the record trash (domain/records/trash.ts), which checked the user's right
@@ -105,6 +108,19 @@ export class RecordImporter {
     this.pulled = pulledRecordStore(d.ctx.db);
     this.s = recordImportStatements(d.ctx.db);
     this.q = this.s.queue();
+  }
+
+  /**
+   * Before each batch of a long import: the user read again (a role revoked or a super-user
+   * demoted since the last batch counts from this one on) and the schema as it is now. Writes
+   * then refused for a right the last batch still had stop the import with RightLost.
+   */
+  rereadUser(): void {
+    const now = this.d.users.get(this.user.id);
+    if (!now) throw new RightLost('your account was removed');
+    this.held = this.user;
+    this.user = now;
+    this.schema = this.d.schema();
   }
 
   private refresh(): void {
@@ -186,7 +202,9 @@ export class RecordImporter {
   }
 
   private assertMayWrite(dt: DatatypeInfo): void {
-    if (!editsAll(this.user, dt)) throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only ${WHO.editsAll} can.`);
+    if (editsAll(this.user, dt)) return;
+    if (this.held && editsAll(this.held, dt)) throw new RightLost(lostEditRight(this.held, this.user, dt));
+    throw forbidden(`You may not import records into dataset ${dt.top.uuid}: only ${WHO.editsAll} can.`);
   }
 
   private datatypeFor(rec: OdrRecord, parentDt: DatatypeInfo | null): DatatypeInfo {

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { writeCsv } from '../../bench/sections/csvImport.js';
+import { SYNTH, writeSyntheticExport } from '../../bench/synthetic.js';
+import { grantRole } from '../../electron/service/domain/userAdmin.js';
+import type { TrackedJob } from '../../shared/schemas/job.js';
+import { startSyntheticService, USER, type TestService } from '../support/service.js';
+
+// A long import checks the user's right when it is asked for, then writes batch after batch
+// (CSV: 2,000 rows per transaction; an ODR export: 1,000 records), yielding between them. The
+// write that takes the right away runs inside the service at the job's first progress report,
+// i.e. after the first batch committed (a request sent over HTTP would land after no batch in
+// particular). Without the check per batch, every row of the file went in.
+
+let t: TestService;
+let token: string;
+beforeAll(async () => {
+  t = await startSyntheticService(1);
+  token = (await t.loginAs(USER.email, USER.password)).token!;
+}, 60_000);
+afterAll(() => t.close());
+
+const d = () => t.service.domain;
+const admin = () => d().users.firstSuperUser()!;
+const dsName = () => d().schema().datatypesByUuid.get(SYNTH.dataset)!.name;
+const role = (permission: string) => grantRole(d(), admin(), { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission });
+/** Top-level records of the synthetic dataset. */
+const count = async () =>
+  (await t.admin.request<{ records: unknown[] }>('GET', `/search/database/${SYNTH.dataset}/records/0/0`)).records.length;
+
+/** Posts the import as the user; `between` runs once, at the job's first progress report. Answers the ended job. */
+async function imported(form: FormData, type: string, between: () => void): Promise<TrackedJob> {
+  const mine: { id?: number } = {};
+  let ran = false;
+  const ended = new Promise<TrackedJob>((resolve) => {
+    const on = ({ job: j }: { job: TrackedJob }) => {
+      if (j.job_type !== type || (mine.id !== undefined && j.id !== mine.id)) return;
+      if (!ran && j.current > 0 && j.state === 'running') {
+        ran = true;
+        between();
+      }
+      if (j.state !== 'running') {
+        d().ctx.events.off('job', on);
+        resolve(j);
+      }
+    };
+    d().ctx.events.on('job', on);
+  });
+  const res = await fetch(`${t.host.url}/local/import`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  expect(res.status, await res.clone().text()).toBe(202);
+  mine.id = ((await res.json()) as TrackedJob).id;
+  const end = await ended;
+  expect(ran).toBe(true);
+  return end;
+}
+
+it('CSV: the edit role revoked after the first batch stops the import there, saying so', async () => {
+  role('edit');
+  const file = path.join(t.dataDir, 'rows.csv');
+  writeCsv(file, 10_000);
+  const fd = new FormData();
+  fd.append('format', 'csv');
+  fd.append('dataset', SYNTH.dataset);
+  fd.append('file', new Blob([readFileSync(file)]), 'rows.csv');
+  const before = await count();
+  const end = await imported(fd, 'import_csv', () => role('none'));
+  expect(end.state).toBe('failed');
+  expect(end.error).toBe(`Stopped: your edit role on dataset "${dsName()}" was removed; 2000 rows were written, the rest were not`);
+  expect((await count()) - before).toBe(2000);
+}, 60_000);
+
+it('ODR export: the edit role lowered to view after the first batch stops the import there, saying so', async () => {
+  role('edit');
+  const file = path.join(t.dataDir, 'records.json');
+  await writeSyntheticExport(file, 5000); // record 0 is stored already: skipped
+  const fd = new FormData();
+  fd.append('file', new Blob([readFileSync(file)]), 'records.json');
+  const before = await count();
+  const end = await imported(fd, 'import', () => role('view'));
+  expect(end.state).toBe('failed');
+  expect(end.error).toBe(
+    `Stopped: your edit role on dataset "${dsName()}" was changed to view; 999 records were written (1 already present), the rest were not`,
+  );
+  expect((await count()) - before).toBe(999);
+}, 60_000);
