@@ -16,7 +16,17 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
   useEffect(() => {
     if (!enabled) return;
     const es = new EventSource(eventsUrl());
-    es.addEventListener('ready', () => setState('live'));
+    // Events missed are not sent again: after a reconnect (EventSource reconnects by itself) or a
+    // `resync` (the service dropped what this window read too slowly), refetch what is shown.
+    // An edit in flight owns its record's cache until it settles, as below.
+    const refetchAll = () => void qc.invalidateQueries({ predicate: (q) => editsInFlight() === 0 || q.queryKey[0] !== keys.record('')[0] });
+    let readyBefore = false;
+    es.addEventListener('ready', () => {
+      setState('live');
+      if (readyBefore) refetchAll();
+      readyBefore = true;
+    });
+    es.addEventListener('resync', refetchAll);
     es.addEventListener('error', () => setState(es.readyState === EventSource.CLOSED ? 'offline' : 'connecting'));
     es.addEventListener('job', (e) => {
       const job = JSON.parse((e as MessageEvent<string>).data) as TrackedJob;

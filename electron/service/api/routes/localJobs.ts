@@ -8,6 +8,7 @@ import { readMultipartUpload } from '../upload.js';
 import { csvImportJob, csvPreview } from './csvImport.js';
 import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
+import { EventQueue } from '../../domain/events.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
 import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails.js';
 import { importFile } from '../../domain/import/importFile.js';
@@ -28,14 +29,16 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
   const app = new Hono<AppEnv>();
 
   // Server-Sent Events: `job` (a TrackedJob, in the order the changes happened) and `records`
-  // ({datasetUuid, recordUuids}) — the UI needs no polling.
+  // ({datasetUuid, recordUuids}) — the UI needs no polling; `resync` ({dropped}) when the client
+  // read too slowly and missed events: it refetches what it shows.
   app.get('/events', (c) => {
     const user = c.get('user');
     return streamSSE(c, async (stream) => {
-      const queue: { event: string; data: string }[] = [];
+      // Bounded: a client that stops reading gets one `resync` in place of what it missed (EventQueue).
+      const queue = new EventQueue();
       let wake: (() => void) | null = null;
       const push = (event: string, data: unknown) => {
-        queue.push({ event, data: JSON.stringify(data) });
+        queue.push(event, data);
         wake?.();
       };
       const onJob = (e: { userId: number; job: TrackedJob }) => {
@@ -63,10 +66,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
       try {
         await stream.writeSSE({ event: 'ready', data: JSON.stringify({ user: user.email }) });
         while (open) {
-          while (queue.length && open) {
-            const m = queue.shift()!;
-            await stream.writeSSE(m);
-          }
+          for (let m = queue.shift(); m && open; m = queue.shift()) await stream.writeSSE(m);
           if (!open) break;
           await new Promise<void>((resolve) => {
             wake = resolve;
@@ -74,7 +74,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
             setTimeout(resolve, 15_000).unref();
           });
           wake = null;
-          if (queue.length === 0 && open) await stream.write(': keep-alive\n\n');
+          if (queue.empty && open) await stream.write(': keep-alive\n\n');
         }
       } finally {
         d.ctx.events.off('job', onJob);
