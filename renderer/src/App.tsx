@@ -126,7 +126,17 @@ export function App() {
       {current ? (
         <DatasetScreen key={current.uuid} summary={current} route={route} go={go} session={session.data} />
       ) : (
-        <Welcome hasDatasets={!!datasets.data?.length} onStarted={() => setJobsOpen(true)} />
+        <Welcome
+          hasDatasets={!!datasets.data?.length}
+          onStarted={() => setJobsOpen(true)}
+          onMade={(made) => {
+            // A template's top-level dataset comes first; a record import names what it filled.
+            const top = made.find((u) => datasets.data?.some((d) => d.uuid === u)) ?? made[0]!;
+            go({ dataset: top, record: undefined, view: 'records' });
+            // Opened by the start, not by the person: with the job done it would only cover the list's toolbar.
+            setPanel((p) => (p === 'jobs' ? null : p));
+          }}
+        />
       )}
       {jobsOpen && <JobsPanel onClose={() => setJobsOpen(false)} />}
       {panel === 'sync' && <SyncPanel onClose={() => setPanel(null)} />}

@@ -126,3 +126,13 @@ export const WorkerUnit = z.object({ id: Int, job_order: Int, random_key: z.stri
 /** GET /jobs/{types} and GET /local/jobs. */
 export const JobList = z.object({ jobs: z.array(TrackedJob) });
 export type JobList = z.infer<typeof JobList>;
+
+/**
+ * What a finished job that makes datasets leaves in `additional_data`, as far as the first-run
+ * screen reads it to open what was made: the sample's `dataset`, an ODR import's `datasets`
+ * (a template's top-level dataset first, then its child datasets).
+ */
+export const MadeDatasets = z.union([
+  z.object({ dataset: z.string() }).transform((r) => [r.dataset]),
+  z.object({ datasets: z.array(z.object({ uuid: z.string() })) }).transform((r) => r.datasets.map((x) => x.uuid)),
+]);

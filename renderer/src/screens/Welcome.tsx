@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
+import { MadeDatasets, type TrackedJob } from '../../../shared/schemas/job';
 import { ImportOdrButton } from '../jobs/ImportOdrButton';
 import { createSample, errorText } from '../lib/api';
+import { useJobs } from '../lib/queries';
 import { toast } from '../ui/toasts';
 
 // Generated streaming by the service, so even the largest takes no more memory than the smallest.
@@ -13,7 +15,20 @@ export const focusWelcome = () => {
   headingAsked = true;
 };
 
-export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onStarted: () => void }) {
+/**
+ * `onMade`: a sample or an ODR import started here has finished and made these datasets. Called
+ * only while this screen is still shown (it is gone once a dataset is opened): someone who moved
+ * on meanwhile stays where they are.
+ */
+export function Welcome({
+  hasDatasets,
+  onStarted,
+  onMade,
+}: {
+  hasDatasets: boolean;
+  onStarted: () => void;
+  onMade: (datasets: string[]) => void;
+}) {
   const [size, setSize] = useState(500);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -21,6 +36,21 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
     headingAsked = false;
     heading.current?.focus();
   }, []);
+  // The job started from this screen, until it ends: the screen turns into "Choose a dataset"
+  // as soon as the template is in, and the same component waits on.
+  const [waiting, setWaiting] = useState<number | null>(null);
+  const { data: jobs = [] } = useJobs(waiting !== null);
+  const done = jobs.find((j) => j.id === waiting && j.state !== 'running');
+  useEffect(() => {
+    if (!done) return;
+    setWaiting(null);
+    const made = done.state === 'complete' ? MadeDatasets.safeParse(done.additional_data) : null;
+    if (made?.success && made.data.length) onMade(made.data);
+  }, [done, onMade]);
+  const started = (job: TrackedJob) => {
+    setWaiting(job.id);
+    onStarted();
+  };
   if (hasDatasets) {
     return (
       <main className="main welcome">
@@ -31,8 +61,8 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
       </main>
     );
   }
-  const run = (p: Promise<unknown>, what: string) =>
-    p.then(onStarted, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
+  const run = (p: Promise<TrackedJob>, what: string) =>
+    p.then(started, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
   return (
     <main className="main welcome">
       <h1 ref={heading} tabIndex={-1}>
@@ -40,7 +70,7 @@ export function Welcome({ hasDatasets, onStarted }: { hasDatasets: boolean; onSt
       </h1>
       <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
       <div className="welcome-actions">
-        <ImportOdrButton className="primary" onStarted={onStarted}>
+        <ImportOdrButton className="primary" onStarted={started}>
           Import an ODR export…
         </ImportOdrButton>
         <button type="button" onClick={() => run(createSample(size), 'Sample')}>
