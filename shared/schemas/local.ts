@@ -83,7 +83,7 @@ export const RecordTrashEntry = z.object({
   dataset_uuid: z.string(),
   /** Null when the dataset is deleted too (restore the dataset first). */
   dataset_name: z.string().nullable(),
-  /** The record's name as the table shows it, or its id. */
+  /** The record's name as the list and the record pane call it (shared/recordName.ts). */
   name: z.string(),
   deleted_at: z.string(),
   expires_at: z.string(),

@@ -37,14 +37,16 @@ export interface RecordTrashRow {
 
 const SUBTREE = subtree('rid');
 
-/** A trash entry as the Trash panel lists it (the snapshot reduced to its name). */
+/** A trash entry as the Trash panel lists it (the snapshot reduced to what names it). */
 export interface RecordTrashListRow {
   record_uuid: string;
   dataset_uuid: string;
   /** Null when the dataset is deleted too. */
   dataset_name: string | null;
-  /** The snapshot's record name (as the table shows it), else its id. */
-  name: string;
+  /** The snapshot's `record_name`, `internal_id` and own fields (JSON): what shared/recordName.ts names it by. */
+  record_name: string | null;
+  internal_id: string | null;
+  fields: string;
   deleted_at: string;
   expires_at: string;
   /** Email of who deleted it ('' when that user is gone). */
@@ -95,13 +97,17 @@ export const recordTrashStore = perConnection((db: Db) => {
        SELECT r.uuid FROM up JOIN records r ON r.rid = up.rid ORDER BY up.depth`,
       )
       .pluck(),
-    // As the table names a record: its name field's value, else its id.
+    // What names a record (shared/recordName.ts): its name field's value and its own values by field.
     nameOf: db
       .prepare<[number], string>(
         `SELECT CAST(COALESCE(NULLIF(v.value, ''), r.internal_id) AS TEXT) FROM records r JOIN datatypes d ON d.id = r.datatype_id
          LEFT JOIN field_values v ON v.record_rid = r.rid AND v.datafield_id = d.name_field_id WHERE r.rid = ?`,
       )
       .pluck(),
+    valuesOf: db.prepare<[number], { field_uuid: string; value: string | number | null }>(
+      `SELECT f.uuid AS field_uuid, v.value FROM field_values v JOIN datafields f ON f.id = v.datafield_id
+       WHERE v.record_rid = ? AND f.removed_at IS NULL`,
+    ),
     hidden: db
       .prepare<[number], string>(
         `${SUBTREE} SELECT json_object(
@@ -140,7 +146,8 @@ export const recordTrashStore = perConnection((db: Db) => {
     ),
     list: db.prepare<[string], RecordTrashListRow>(
       `SELECT t.record_uuid, t.dataset_uuid, d.name AS dataset_name,
-         CAST(COALESCE(NULLIF(t.snapshot ->> '$.record_name', ''), t.snapshot ->> '$.internal_id', t.record_uuid) AS TEXT) AS name,
+         CAST(t.snapshot ->> '$.record_name' AS TEXT) AS record_name, CAST(t.snapshot ->> '$.internal_id' AS TEXT) AS internal_id,
+         COALESCE(t.snapshot -> '$.fields', '[]') AS fields,
          t.deleted_at, t.expires_at, COALESCE(u.email, '') AS deleted_by, t.creators, t.parent_uuid, t.parent_name, t.top_created_by
        FROM record_trash t LEFT JOIN datatypes d ON d.uuid = t.dataset_uuid LEFT JOIN users u ON u.id = t.deleted_by
        WHERE t.expires_at > ? ORDER BY t.deleted_at DESC, t.record_uuid`,
@@ -194,8 +201,10 @@ export const recordTrashStore = perConnection((db: Db) => {
     get: (uuid: string) => s.get.get(uuid),
     /** The uuids of the record `rid` and its ancestors, itself first. */
     lineage: (rid: number) => s.lineage.all(rid),
-    /** A record's name as the table shows it (its name field's value, else its id). */
+    /** A record's `record_name` as the service renders it (its name field's value, else its id). */
     nameOf: (rid: number) => s.nameOf.get(rid) ?? '',
+    /** A record's own values (not its children's) by field uuid, under fields not removed. */
+    valuesOf: (rid: number) => s.valuesOf.all(rid),
     /** Every entry not expired at `now`, newest first (who may see which: domain/records/trash.ts). */
     list: (now: string) => s.list.all(now),
     /** Forgets an entry (restored or expired); its bytes' hold goes with it (ON DELETE CASCADE). */

@@ -245,7 +245,6 @@ export class Puller {
     const cursor = x.state.cursor(dataset);
     const importer = new RecordImporter(x.d, x.user, false);
     let pulled = 0;
-    let maxSeen = cursor ?? '';
     const seenIds = new Set<string>();
     // A create made here whose answer was lost may be any server record not known here yet:
     // those wait (and the cursor with them) until the push has settled it (docs/sync.md §4).
@@ -258,8 +257,6 @@ export class Puller {
         return;
       }
       if (this.applyRemote(r, dataset, importer, undefined, bases) !== 'same') pulled++;
-      const u = r._record_metadata._update_date ?? r._record_metadata._updated_date ?? '';
-      if (u > maxSeen) maxSeen = u;
       onRecord?.();
     };
     // One transaction per batch of records: a commit (fsync) per record would cost more than the
@@ -294,22 +291,20 @@ export class Puller {
         applyBatch.immediate(got.filter((r): r is OdrRecord => r !== null));
       }
     };
+    const listedFrom = listingCovers(x.remote.serverTime);
     const allIds = await x.remote.allIds(dataset);
-    // Everything the server had committed when it listed the ids is read below, so the next pull
-    // can start there (less the overlap) even when every record is older: otherwise a dataset
-    // whose records share one update second would be read again by each incremental pull.
-    if (x.remote.serverTime !== null) {
-      const listedAt = formatTimestamp(new Date(x.remote.serverTime));
-      if (listedAt > maxSeen) maxSeen = listedAt;
-    }
     // A first pull of a large dataset is a bulk import: the value indexes are built once at its
     // end (domain/import/bulkIndexes.ts) instead of taking a scattered insert per value, and the
     // search index catches up once it is done. Searches meanwhile are right, only slower.
-    const release = !cursor && allIds.length >= BULK_PULL_RECORDS ? x.d.search.hold() : null;
+    // Counted as records not here yet: a dataset read whole again (no cursor from a server that
+    // sends no Date header) is no bulk import.
+    const known = cursor ? null : new Set(x.state.knownRemotes());
+    const arriving = known ? allIds.filter((id) => !known.has(id)).length : 0;
+    const release = arriving >= BULK_PULL_RECORDS ? x.d.search.hold() : null;
     try {
       await withBulkIndexes(
         x.d,
-        cursor ? 0 : allIds.length,
+        arriving,
         async () => {
           if (!cursor) {
             // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
@@ -347,7 +342,7 @@ export class Puller {
     if (pulled) x.asSync(() => importer.finish());
     // Listed before the pull started, so anything pulled since counts as present too.
     const removed = this.detectRemovals(dataset, new Set([...allIds, ...seenIds]));
-    x.state.pulled(dataset, deferred ? cursor : maxSeen || null);
+    x.state.pulled(dataset, deferred ? cursor : nextCursor(cursor, listedFrom));
     return { pulled, removed };
   }
 
@@ -414,6 +409,32 @@ export class Puller {
     for (const u of gone) n += x.state.markRemoved(x.state.localOf(u), dataset);
     return n;
   }
+}
+
+/**
+ * The time up to which the listings a pull is about to ask for are known to be complete: the
+ * server's clock on an answer received before they are asked for (the template's, read just
+ * before), so no later than the listing itself however slow it is. Never a record's
+ * `_update_date`: the records are fetched after the listing, for minutes on a large pull, and one
+ * changed meanwhile carries a time the listing does not cover; a record changed in between, not
+ * listed, would then be behind the next pull's cursor (test/sync/pullCursor.test.ts). Everything
+ * committed before this time is in the listing or the pages, so the next pull starts there (less
+ * the overlap) even when every record is older: a dataset whose records share one update second
+ * is not read again by each pull. `null`: no answer so far had a Date header (RFC 9110 requires
+ * one of a server with a clock; a proxy may drop it), so nothing is known to be covered.
+ */
+function listingCovers(serverTime: number | null): string | null {
+  return serverTime === null ? null : formatTimestamp(new Date(serverTime));
+}
+
+/**
+ * The cursor after a pull: the listing's time, never earlier than the one before. With no server
+ * time it stays where it was: safe, and costly (without one, each pull reads the whole dataset
+ * page by page, as a first pull does), which only a server sending no Date header pays.
+ */
+function nextCursor(cursor: string | null, listedFrom: string | null): string | null {
+  if (listedFrom === null) return cursor;
+  return cursor !== null && cursor > listedFrom ? cursor : listedFrom;
 }
 
 /** A save body carrying the given fields of a record tree (the values the server has). */

@@ -9,7 +9,8 @@ import { offerUndo, pushOperation, useEdits } from '../lib/edits';
 import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { cellText } from '../lib/cellText';
 import { keys } from '../lib/queries';
-import { recordName } from '../lib/recordName';
+import { focusInPlace } from '../lib/focusInPlace';
+import { recordName } from '../../../shared/recordName';
 import { ChildRecordPlugin, DatasetPlugin, PluginNote } from '../plugins';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
@@ -82,7 +83,7 @@ export function ChildRecords({
     const i = children.findIndex((c) => c.record_uuid === gone.record_uuid);
     const next = children[i + 1] ?? children[i - 1];
     const el = next && section.current?.querySelector<HTMLElement>(`[data-row-focus="${next.record_uuid}"]`);
-    (el ?? addButton.current)?.focus();
+    focusInPlace(el || addButton.current);
   };
 
   useEffect(() => {
@@ -92,7 +93,7 @@ export function ChildRecords({
     const el =
       FIRST_FIELD.map((sel) => body.querySelector<HTMLElement>(sel)).find(Boolean) ??
       section.current?.querySelector<HTMLElement>(`[data-row-focus="${focusNew}"]`);
-    el?.focus();
+    focusInPlace(el);
     setFocusNew(null);
     // `parent`: its refresh draws the new child's row.
   }, [focusNew, parent]);

@@ -6,6 +6,7 @@ import { keys, useRecord, useSyncedDatasets } from '../lib/queries';
 import { groupImages } from './imageGroups';
 import { openImage } from './ImageViewer';
 import { fileSizeText } from '../lib/bytes';
+import { focusInPlace } from '../lib/focusInPlace';
 import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import type { FieldProps } from './types';
@@ -73,7 +74,7 @@ export function FilesField({ top, record, dataset, field, entry, labelId }: Fiel
       const i = groups.findIndex((g) => g.original.file_uuid === f.file_uuid);
       const next = groups[i + 1] ?? groups[i - 1];
       const el = next && list.current?.querySelector<HTMLElement>(`[data-file-delete="${next.original.file_uuid}"]`);
-      (el ?? choose.current)?.focus();
+      focusInPlace(el || choose.current);
     } catch (e) {
       toast({ kind: 'error', text: `Could not delete ${f.original_name}: ${errorText(e)}` });
     }

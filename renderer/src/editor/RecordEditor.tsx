@@ -8,7 +8,8 @@ import { api, errorText, notFound, type Session } from '../lib/api';
 import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
 import { draftsUnder, useShownEntry } from '../lib/edits';
 import { Time } from '../ui/Time';
-import { recordName } from '../lib/recordName';
+import { focusInPlace } from '../lib/focusInPlace';
+import { recordName } from '../../../shared/recordName';
 import { keys, useRecord } from '../lib/queries';
 import { PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
@@ -261,9 +262,9 @@ export function RecordEditor({
     const selector = refocus?.current;
     if (!selector) return;
     // While the record loads, the pane itself holds the focus (its keys still reach the screen).
-    if (!rec) return pane.current?.focus();
+    if (!rec) return focusInPlace(pane.current);
     refocus.current = null;
-    pane.current?.querySelector<HTMLElement>(selector)?.focus();
+    focusInPlace(pane.current?.querySelector<HTMLElement>(selector));
   }, [rec, refocus]);
   useEffect(() => {
     if (!focusFirst || !rec) return;
@@ -272,7 +273,7 @@ export function RecordEditor({
     for (const sel of FOCUS_ORDER) {
       const el = pane.current?.querySelector<HTMLElement>(sel);
       if (el) {
-        el.focus();
+        focusInPlace(el);
         break;
       }
     }

@@ -3,7 +3,7 @@ import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
 import { api } from './api';
 import { keys } from './queries';
-import { recordName } from './recordName';
+import { recordName } from '../../../shared/recordName';
 import { NAMED } from './namedList';
 
 /**

@@ -5,7 +5,7 @@ import { graphFileFields, graphFileOf } from '../../../shared/plugins/graphFiles
 import { parseXY, type XYPattern } from '../../../shared/plugins/xyPattern';
 import type { FileEntry, OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
-import { recordName } from '../lib/recordName';
+import { recordName } from '../../../shared/recordName';
 import { toast } from '../ui/toasts';
 import { colorOf, useChartTheme, type ChartTheme } from './chartTheme';
 import { FileProblem } from './FileProblem';

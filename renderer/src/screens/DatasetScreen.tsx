@@ -4,6 +4,7 @@ import { api, errorText, viewPosition, viewUuids, type DatasetSummary, type Sess
 import { keys, useTemplate } from '../lib/queries';
 import type { Route } from '../lib/route';
 import { paneFocusKey } from '../editor/paneFocus';
+import { focusInPlace } from '../lib/focusInPlace';
 import { RecordEditor } from '../editor/RecordEditor';
 import { confirmDialog } from '../ui/Dialog';
 import { Splitter } from '../ui/Splitter';
@@ -318,7 +319,7 @@ export function DatasetScreen({
     // on the pane (not the body, where Escape would reach nothing) until refocus places it.
     if (a instanceof HTMLElement && isField(a)) {
       const pane = a.closest<HTMLElement>('aside.editor');
-      if (pane) pane.focus();
+      if (pane) focusInPlace(pane);
       else a.blur();
     }
     onPick(to, undefined, {});

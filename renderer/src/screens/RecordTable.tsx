@@ -9,7 +9,7 @@ import { api, errorText, tablePage } from '../lib/api';
 import { WholeWords } from '../ui/WholeWords';
 import { keys, seedRecord } from '../lib/queries';
 import { groupImages } from '../editor/imageGroups';
-import { recordName } from '../lib/recordName';
+import { recordName } from '../../../shared/recordName';
 import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';

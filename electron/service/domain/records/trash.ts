@@ -1,4 +1,5 @@
 import { getMimeType } from 'hono/utils/mime';
+import { recordName, type NamedRecord, type NamingTemplate } from '../../../../shared/recordName.js';
 import type { RecordTrashList } from '../../../../shared/schemas/local.js';
 import type { Domain } from '../domain.js';
 import { OdrError } from '../errors.js';
@@ -38,7 +39,12 @@ export function keepDeleted(d: Domain, user: User, rec: RecordRow, snapshot: unk
     files: JSON.stringify(store.files(rec.rid)),
     hidden: store.hidden(rec.rid),
     parent_uuid: parent?.uuid ?? null,
-    parent_name: parent ? store.nameOf(parent.rid) : null,
+    parent_name: parent
+      ? recordName(
+          { record_name: store.nameOf(parent.rid), internal_id: parent.internal_id, fields: store.valuesOf(parent.rid) },
+          namingOf(d.datatypeOf(parent)),
+        )
+      : null,
     top_created_by: parent ? d.store.topOf(rec).created_by : null,
     ancestors: parent ? JSON.stringify(store.lineage(parent.rid)) : null,
   });
@@ -72,8 +78,29 @@ export function listRecordTrash(d: Domain, user: User, limit: number, offset: nu
     .filter((row) => mayRestore(d, user, row));
   return {
     total: visible.length,
-    records: visible.slice(offset, offset + limit).map(({ creators: _c, top_created_by: _t, ...entry }) => entry),
+    records: visible
+      .slice(offset, offset + limit)
+      .map(({ creators: _c, top_created_by: _t, record_name, internal_id, fields, ...entry }) => ({
+        ...entry,
+        name: nameOfEntry(d, entry.dataset_uuid, record_name, internal_id ?? entry.record_uuid, fields),
+      })),
   };
+}
+
+/** A template's fields as shared/recordName.ts reads them. */
+const namingOf = (dt: DatatypeInfo | undefined): NamingTemplate => ({
+  fields: dt ? dt.fields.map((f) => ({ field_uuid: f.uuid, fieldtype: f.fieldtype })) : [],
+});
+
+/**
+ * An entry's name as the list and the pane call the record (shared/recordName.ts), read from its
+ * snapshot. With its dataset deleted too there is no template to find a text field in: the
+ * record's name field's value, else its id.
+ */
+function nameOfEntry(d: Domain, datasetUuid: string, named: string | null, internalId: string, fields: string): string {
+  const parsed = JSON.parse(fields) as unknown;
+  const own = Array.isArray(parsed) ? (parsed as NamedRecord['fields']) : [];
+  return recordName({ record_name: named, internal_id: internalId, fields: own }, namingOf(d.schema().datatypesByUuid.get(datasetUuid)));
 }
 
 /**
