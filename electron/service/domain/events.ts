@@ -46,15 +46,6 @@ export class EventQueue {
     private readonly maxChars = 2 * 1024 * 1024,
   ) {}
 
-  get length(): number {
-    return this.items.length;
-  }
-
-  /** JSON characters held (about their bytes): what the bound is about. */
-  get size(): number {
-    return this.chars;
-  }
-
   push(event: string, data: unknown): void {
     if (this.behind) {
       this.dropped++;

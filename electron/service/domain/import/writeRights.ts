@@ -1,5 +1,6 @@
 import type { Domain } from '../domain.js';
-import { editsAll } from '../permissions.js';
+import type { JobReporter } from '../jobRunner.js';
+import { editsAll, isAdmin } from '../permissions.js';
 import type { DatatypeInfo } from '../schemaCache.js';
 import type { User } from '../users.js';
 
@@ -14,9 +15,15 @@ export class RightLost extends Error {}
 
 /**
  * Why `was` (the user as of the last batch that held the right) no longer edits every record
- * of `dt` as `now` (the same user read again, undefined once removed): words for the job error.
+ * (or, `right` 'administer', administers) `dt` as `now` (the same user read again, undefined
+ * once removed): words for the job error.
  */
-export function lostEditRight(was: User, now: User | undefined, dt: DatatypeInfo): string {
+export function lostEditRight(
+  was: User,
+  now: User | undefined,
+  dt: DatatypeInfo,
+  right: 'edit every record of' | 'administer' = 'edit every record of',
+): string {
   const name = `dataset "${dt.top.name}"`;
   if (!now) return 'your account was removed';
   if (was.isSuper && !now.isSuper) return 'you are no longer a super-user';
@@ -24,7 +31,7 @@ export function lostEditRight(was: User, now: User | undefined, dt: DatatypeInfo
   const after = now.roles.get(dt.top.id);
   if (before !== after)
     return after ? `your ${before ?? 'no'} role on ${name} was changed to ${after}` : `your ${before} role on ${name} was removed`;
-  return `you may no longer edit every record of ${name}`;
+  return `you may no longer ${right} ${name}`;
 }
 
 /**
@@ -36,4 +43,28 @@ export function editorNow(d: Domain, was: User, dt: DatatypeInfo, written: strin
   const now = d.users.get(was.id);
   if (now && editsAll(now, dt)) return now;
   throw new RightLost(`Stopped: ${lostEditRight(was, now, dt)}; ${written}, the rest were not`);
+}
+
+/**
+ * The reporter of a job whose every step needs its user to administer `dt` (bulk thumbnails):
+ * each progress report and cancel check reads the user and the dataset again and answers
+ * "stop" once the right is gone; `lost()` then says why, for the job's error.
+ */
+export function whileAdmin(d: Domain, user: User, dt: DatatypeInfo, r: JobReporter): JobReporter & { lost: () => string | null } {
+  let was = user;
+  let lost: string | null = null;
+  const holds = (): boolean => {
+    if (lost) return false;
+    const cur = d.schema().datatypes.get(dt.id);
+    const now = d.users.get(user.id);
+    if (!cur) lost = `dataset ${dt.uuid} was deleted`;
+    else if (!now || !isAdmin(now, cur)) lost = lostEditRight(was, now, cur, 'administer');
+    else was = now;
+    return !lost;
+  };
+  return {
+    progress: (current, total) => holds() && r.progress(current, total),
+    cancelled: () => !holds() || r.cancelled(),
+    lost: () => lost,
+  };
 }
