@@ -7,6 +7,7 @@ import { SYNTH } from '../bench/synthetic.js';
 import { OdrClient } from '../shared/client/odrClient.js';
 import { getLocal, type Mockttp } from 'mockttp';
 import { ROOT, checkedRightAfterClick } from './support/app.js';
+import { expectHeaderFits } from './support/headerFits.js';
 import { everyShot } from './support/screens.js';
 import { SERVED_ADMIN, servedCall, servedJson, servedToken, startServe, type Served } from './support/serve.js';
 
@@ -127,6 +128,8 @@ test('a refused edit is listed with why; Retry sends it again, Discard takes the
   await expect(entry).toContainText('refused by the lab server');
   await everyShot(page, 'sync-needs-attention', async () => {
     await expect(entry.getByRole('button', { name: 'Discard' })).toBeVisible();
+    // The long sync sentence shortens; the app's name and the buttons stay whole (1024 px too).
+    await expectHeaderFits(page);
   });
 
   // Retried while the server still refuses: queued, then listed again by the next sync.

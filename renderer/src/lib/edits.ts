@@ -269,11 +269,17 @@ function inverse(e: Edit): Edit[] {
 }
 
 /**
- * Edits started and not yet settled, counted from the click itself: the mutation cache counts
+ * Edits started and not yet settled, by top record, counted from the click itself: the mutation cache counts
  * one as pending only a tick later, and a record refresh started in that gap would overwrite it.
  */
-let inFlight = 0;
-export const editsInFlight = () => inFlight;
+const inFlightTops = new Map<string, number>();
+/** Whether an edit of `top` (or of a child of it) is on its way: its cache is the edit's until it settles. */
+export const editInFlight = (top: string) => (inFlightTops.get(top) ?? 0) > 0;
+function countTop(top: string, by: 1 | -1) {
+  const n = (inFlightTops.get(top) ?? 0) + by;
+  if (n > 0) inFlightTops.set(top, n);
+  else inFlightTops.delete(top);
+}
 
 let batches = 0;
 /** A batch edit (or its undo) is sending chunks: change events wait, the batch refreshes once at its end. */
@@ -343,9 +349,11 @@ function useApply(qc: QueryClient) {
       else if (step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
     },
     onSettled: (_r, _e, { edit }) => {
-      inFlight--;
+      countTop(edit.top, -1);
       settlePending(edit);
-      if (inFlight === 0) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
+      // Its record's last edit settled: the service's copy takes over (and brings what a resync or
+      // change event skipped while the edit owned the cache).
+      if (!editInFlight(edit.top)) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
       void qc.invalidateQueries({ queryKey: keys.history(edit.top) });
     },
   });
@@ -358,7 +366,7 @@ export function useEdits() {
   // click or key: the mutation starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
     (edit: Edit, mode: Mode, step?: Edit) => {
-      inFlight++;
+      countTop(edit.top, 1);
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
       const prev = qc.getQueryData<OdrRecord>(keys.record(edit.top));

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { TrackedJob } from '../../../shared/schemas/job';
 import type { LiveStatus, SyncStatus } from '../../../shared/schemas/sync';
 import { eventsUrl } from './api';
-import { batchRunning, editsInFlight } from './edits';
+import { batchRunning, editInFlight } from './edits';
 import { keys } from './queries';
 
 /**
@@ -18,8 +18,10 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
     const es = new EventSource(eventsUrl());
     // Events missed are not sent again: after a reconnect (EventSource reconnects by itself) or a
     // `resync` (the service dropped what this window read too slowly), refetch what is shown.
-    // An edit in flight owns its record's cache until it settles, as below.
-    const refetchAll = () => void qc.invalidateQueries({ predicate: (q) => editsInFlight() === 0 || q.queryKey[0] !== keys.record('')[0] });
+    // A record with an edit in flight is left out: the edit owns its cache and refetches it when it
+    // settles (lib/edits.ts). Every other record is refetched.
+    const refetchAll = () =>
+      void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== keys.record('')[0] || !editInFlight(String(q.queryKey[1])) });
     let readyBefore = false;
     es.addEventListener('ready', () => {
       setState('live');
@@ -64,7 +66,7 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
       void qc.invalidateQueries({ queryKey: keys.sync }); // pending local changes
       for (const r of recordUuids) {
         // An edit in flight owns its record's cache until it settles.
-        if (editsInFlight() === 0) void qc.invalidateQueries({ queryKey: keys.record(r) });
+        if (!editInFlight(r)) void qc.invalidateQueries({ queryKey: keys.record(r) });
       }
     });
     return () => es.close();

@@ -170,17 +170,18 @@ export function DatasetScreen({
   /**
    * Selects the stretch between the anchor and `i` (uuids fetched: the rows may not be loaded).
    * The row clicked (`uuid`) is selected at once, so its checkbox shows the click; if the range
-   * cannot be read, the selection goes back to what it was.
+   * cannot be read, only that row leaves the selection again: what the user selected while the
+   * read was on its way (a Ctrl-click, Select all) stays.
    */
   const selectRange = async (i: number, uuid?: string) => {
     const [from, to] = [Math.min(anchor.current, i), Math.max(anchor.current, i)];
-    const before = selectedNow.current;
-    if (uuid && !before.has(uuid)) setSelected(new Set([...before, uuid]));
+    const added = uuid && !selectedNow.current.has(uuid) ? uuid : null;
+    if (added) setSelected((s) => new Set([...s, added]));
     try {
       const { uuids } = await viewUuids(summary.uuid, { ...view, offset: from, limit: to - from + 1 });
       setSelected(new Set(uuids));
     } catch (e) {
-      setSelected(before);
+      if (added) unselect(added);
       toast({ kind: 'error', text: `Could not select the range: ${errorText(e)}` });
     }
   };

@@ -57,7 +57,8 @@ export function SyncStatusLine({ live, onOpen }: { live: LiveStatus | undefined;
       data-testid="sync-status"
       data-state={live.state}
       onClick={onOpen}
-      title={live.reason ?? live.url}
+      // The whole sentence: in a narrow window the line shows only its start.
+      title={`${text} (${live.reason ?? live.url})`}
     >
       <span className="sync-dot" aria-hidden="true" />
       <span role="status">{text}</span>
