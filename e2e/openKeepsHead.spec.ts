@@ -44,3 +44,32 @@ for (const size of SIZES) {
     await bothSeen(page, byKey);
   });
 }
+
+// The header stays on top when the fields scroll (sticky), so a field the focus moves to can sit
+// inside the pane and still under the header: the browser scrolls only what is outside the pane.
+// Shift+Tab up from the pane's last field: every field focused on the way must show below it.
+test('Shift+Tab up through the record pane: no focused field is under the sticky header', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await openDataset(page, 'Synthetic Samples');
+  const name = SYNTH_NAME(3);
+  await findAndOpen(page, name);
+  const pane = await bothSeen(page, name);
+  await pane.locator('input:not([type=hidden]), textarea, select').last().focus();
+  // The pane scrolls: the climb starts below the fold (or the test would prove nothing).
+  expect(await pane.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  const covered = () =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const head = el.closest('aside.editor')?.querySelector(':scope > .editor-head');
+      if (!head || head.contains(el)) return null;
+      return head.getBoundingClientRect().bottom - el.getBoundingClientRect().top;
+    });
+  let steps = 0;
+  // Bounded: the pane has fewer than 80 stops before its header.
+  for (let hidden = await covered(); hidden !== null && steps < 80; hidden = await covered(), steps++) {
+    expect(hidden, `stop ${steps} up: ${hidden}px under the header`).toBeLessThanOrEqual(0);
+    await page.keyboard.press('Shift+Tab');
+  }
+  expect(steps).toBeGreaterThan(3);
+  expect(await covered()).toBeNull();
+});

@@ -15,6 +15,7 @@ import { PluginNote, pluginEditorFor } from '../plugins';
 import { toast } from '../ui/toasts';
 import { ChildRecords } from './ChildRecords';
 import { FilesField } from './FilesField';
+import { keepHeadClearance } from './headClearance';
 import { ImageViewer } from './ImageViewer';
 import { RecordHistoryPanel, useFieldHistory } from './History';
 import './pane.css';
@@ -342,7 +343,7 @@ export function RecordEditor({
         }
       }}
     >
-      <header className="editor-head">
+      <header ref={keepHeadClearance} className="editor-head">
         <div className="editor-title">
           <h2>{name}</h2>
           <p className="muted small">
