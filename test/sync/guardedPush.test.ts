@@ -21,11 +21,14 @@ const valueOf = (r: OdrRecord, f = TEXT) => r.fields.find((x) => x.field_uuid ==
 const sel = (r: OdrRecord) => (r.fields.find((x) => x.field_uuid === MS)?.values ?? []).map((v) => v.template_radio_option_uuid).sort();
 const readOf = (rec: string) => `GET /api/v4/dataset/record/${rec}`;
 const valueWriteOf = (rec: string, f = TEXT) => `POST /api/v4/record/${rec}/${f}/value`;
+const optionWriteOf = (rec: string, item: string) => `PUT /api/v4/record/${rec}/${MS}/${item}/`;
+// Record 10 of the synthetic set has children.
+const NOTES = SYNTH.childField(3);
 
 /** One side of a test: a remote, the service here, and the proxy between them. */
 function pair(opts: { realServer?: boolean } = {}) {
   const p = {} as AttachedPair & { gate: Awaited<ReturnType<typeof gateProxy>> };
-  attachedPair(8, (got) => Object.assign(p, got), { gated: true, ...opts });
+  attachedPair(11, (got) => Object.assign(p, got), { gated: true, ...opts });
   const run = async () => {
     const s = await p.local.service.sync.run(p.remoteId, p.local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
     expect(s.error).toBeUndefined();
@@ -117,6 +120,60 @@ describe('a remote that guards its writes', () => {
     const want = [...before, y!, z!].sort();
     expect(sel(await remote().client.record(rec))).toEqual(want);
     expect(sel(await local().admin.record(rec))).toEqual(want);
+  });
+
+  it('refused, then read: the server already holds ours, so nothing more is written over it', async () => {
+    const rec = SYNTH.record(6);
+    await remote().client.setValue(rec, TEXT, 'same on both');
+    await local().admin.setValue(rec, TEXT, 'same on both');
+    const sent = await pushed();
+    expect(
+      sent.filter((r) => r === valueWriteOf(rec)),
+      'only the refused guarded write',
+    ).toHaveLength(1);
+    expect(sent).toContain(readOf(rec));
+    expect(conflictsOf(rec)).toEqual([]);
+    expect(valueOf(await remote().client.record(rec))).toBe('same on both');
+  });
+
+  it('refused, read and checked: the write after the read is guarded too; a change there meanwhile leaves it for the next pass', async () => {
+    const rec = SYNTH.record(7);
+    const before = sel(await local().admin.record(rec));
+    const [x, z, w] = [1, 2, 3, 4, 5].map(opt).filter((o) => !before.includes(o));
+    await remote().client.setOption(rec, MS, z!, true);
+    await local().admin.setOption(rec, MS, x!, true);
+    let writes = 0;
+    // The second write of x: the one after the guard's refusal and the read.
+    const hold = p.gate.hold((method, path) => `${method} ${path}`.startsWith(optionWriteOf(rec, x!)) && ++writes === 2);
+    const push = pushed();
+    await hold.reached;
+    await remote().client.setOption(rec, MS, w!, true);
+    hold.release();
+    await push;
+    expect(sel(await remote().client.record(rec)), 'refused by the guard the read gave it').toEqual([...before, z!, w!].sort());
+    expect(conflictsOf(rec)).toEqual([]);
+    await run();
+    const want = [...before, x!, z!, w!].sort();
+    expect(sel(await remote().client.record(rec)), 'sent in the next pass').toEqual(want);
+    expect(sel(await local().admin.record(rec))).toEqual(want);
+  });
+
+  it('a guarded child write refused with 400 is read and checked, not taken for done: the edit is kept', async () => {
+    const rec = SYNTH.record(10);
+    const child = (await local().admin.record(rec)).records[0]!.record_uuid;
+    await local().admin.setValue(child, NOTES, 'mine');
+    // The remote answers 400 where a guard no longer fits the field (its type changed there since
+    // the base); the proxy gives that answer while the remote's field changes.
+    const hold = p.gate.hold((method, path) => `${method} ${path}` === valueWriteOf(child, NOTES));
+    const push = pushed();
+    await hold.reached;
+    await remote().client.setValue(child, NOTES, 'theirs');
+    hold.release({ status: 400, message: 'expected_value: not a value of this field' });
+    await push;
+    const childOf = (r: OdrRecord) => r.records.find((c) => c.record_uuid === child)!;
+    expect(valueOf(childOf(await remote().client.record(rec)), NOTES)).toBe('theirs');
+    expect(conflictsOf(rec).concat(conflictsOf(child))).toMatchObject([{ field_uuid: NOTES, mine: 'mine', theirs: 'theirs' }]);
+    expect(valueOf(childOf(await local().admin.record(rec)), NOTES), 'ours kept here').toBe('mine');
   });
 });
 

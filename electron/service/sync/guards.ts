@@ -27,6 +27,21 @@ export function guardFor(
     const left = after.get(key);
     return left && op.op === 'option' ? { selection: left } : undefined;
   }
+  return fieldGuard(op, key, base);
+}
+
+/**
+ * The guard of a write sent after a read of the record (a refused guard, a "keep mine", a first
+ * write read early): the field as that read showed it, or as this pass's own writes since left it
+ * (`held`), so nothing changed there between the check and the write goes over unseen.
+ */
+export function guardFromRead(op: OutboxOp, remoteRecord: string, fresh: OdrRecord, held: ReadonlyMap<string, Guard>): Guard | undefined {
+  if (op.op !== 'value' && op.op !== 'option') return undefined;
+  const key = `${remoteRecord}|${op.field_uuid}`;
+  return held.get(key) ?? fieldGuard(op, key, fresh);
+}
+
+function fieldGuard(op: Extract<OutboxOp, { op: 'value' | 'option' }>, key: string, base: OdrRecord): Guard | undefined {
   const entry = fieldStates(base).get(key)?.entry;
   if (op.op === 'value') {
     if (entry && (entry.value === undefined || entry.selected !== undefined || entry.values || entry.tags)) return undefined;

@@ -17,7 +17,7 @@ import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { refetchableTransaction, transaction } from '../store/tx.js';
 import { findIn } from './recordFields.js';
-import { guardFor, selectionAfter } from './guards.js';
+import { guardFor, guardFromRead, selectionAfter, type Guard } from './guards.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -119,6 +119,8 @@ export class Pusher {
     let answer: unknown;
     // Selections this record's guarded option writes left on the server (guards.ts).
     const guarded = new Map<string, string[] | null>();
+    // What this record's guarded writes left on the server, by `record|field`.
+    const held = new Map<string, Guard>();
     for (const op of list) {
       answer = undefined;
       try {
@@ -177,31 +179,28 @@ export class Pusher {
           // transaction: no read first (docs/sync.md §5). Refused (409), it changed there since:
           // read and checked as on any server, so a conflict is found as it always was.
           const guard = !fresh && !(early && op === list[0]) && x.remote.guards.has(op.op) ? guardFor(op, recR, base, guarded) : undefined;
-          if (guard) {
+          if (guard && (op.op === 'value' || op.op === 'option')) {
             if (op.op === 'option' && superseded(x.localRecord(top))) {
               sent.push(op);
               continue;
             }
             const key = `${recR}|${op.field_uuid}`;
             try {
-              if ('value' in guard && op.op === 'value') {
-                const value = op.payload.value;
-                answer = await this.childWrite(op, top, (c) => c.setValue(recR, op.field_uuid, value === null ? '' : value, guard.value));
-                guarded.set(key, null);
-              } else if ('selection' in guard && op.op === 'option') {
-                const on = op.payload.on;
-                answer = await this.childWrite(op, top, (c) => c.setOption(recR, op.field_uuid, op.item_uuid, on, guard.selection));
-                guarded.set(key, selectionAfter(guard.selection, op.item_uuid, on, x.single(op.field_uuid)));
-              } else throw new Error(`no guarded write for a ${op.op} operation`);
+              answer = await this.guardedWrite(op, recR, guard, held);
+              const left = held.get(key);
+              guarded.set(key, left && 'selection' in left ? left.selection : null);
               sent.push(op);
               stats.pushed++;
               onOp?.();
               continue;
             } catch (e) {
               // 404 on a child: the server may have deleted it. Read and checked below like a 409.
+              // 400: a guard the field's current type refuses (its type changed there since the
+              // base), a refusal, not the real servers' "400 on a child is done" (childWrite).
               const childGone = e instanceof RemoteError && e.kind === 'gone' && recR !== topR;
-              if (!(e instanceof RemoteError && e.status === 409) && !childGone) throw e;
+              if (!(e instanceof RemoteError && (e.status === 409 || e.status === 400)) && !childGone) throw e;
               guarded.set(key, null);
+              held.delete(key); // the read below says what it holds now
             }
           }
           // Read before any write of this pass: it stands only for the first operation's copy.
@@ -241,7 +240,23 @@ export class Pusher {
             stats.conflicts++;
             continue;
           }
-          if (op.op === 'value') {
+          // A server that guards its writes gets this one guarded with the field as just read: no
+          // window between the check and the write. Refused again, it changed there once more: the
+          // operation waits for the next pass (one more read and write per pass, no loop here).
+          const fenced = x.remote.guards.has(op.op) ? guardFromRead(op, recR, fresh, held) : undefined;
+          if (fenced && (op.op === 'value' || op.op === 'option')) {
+            if (holdsOurs(fenced, op)) {
+              sent.push(op); // already there: a write would only go over a change made since
+              continue;
+            }
+            try {
+              answer = await this.guardedWrite(op, recR, fenced, held);
+            } catch (e) {
+              if (e instanceof RemoteError && e.status === 409) continue;
+              throw e;
+            }
+            sent.push(op);
+          } else if (op.op === 'value') {
             const value = op.payload.value;
             answer = await this.childWrite(op, top, (c) => c.setValue(recR, op.field_uuid, value === null ? '' : value));
           } else if (op.op === 'option') {
@@ -337,6 +352,34 @@ export class Pusher {
       'immediate',
     );
     return x.state.pending(op.record_uuid);
+  }
+
+  /**
+   * A value or option write that holds only while the field is as `guard` says. Never under the
+   * real servers' "400 on a child is done" rule (childWrite): only an odr-desktop remote takes
+   * guards, and there a 400 is a refusal. `held` learns what the write left.
+   */
+  private async guardedWrite(
+    op: Extract<OutboxOp, { op: 'value' | 'option' }>,
+    recR: string,
+    guard: Guard,
+    held: Map<string, Guard>,
+  ): Promise<unknown> {
+    const x = this.x;
+    const key = `${recR}|${op.field_uuid}`;
+    if ('value' in guard && op.op === 'value') {
+      const value = op.payload.value === null ? '' : op.payload.value;
+      const answer = await x.remote.call((c) => c.setValue(recR, op.field_uuid, value, guard.value), true);
+      held.set(key, { value });
+      return answer;
+    }
+    if ('selection' in guard && op.op === 'option') {
+      const on = op.payload.on;
+      const answer = await x.remote.call((c) => c.setOption(recR, op.field_uuid, op.item_uuid, on, guard.selection), true);
+      held.set(key, { selection: selectionAfter(guard.selection, op.item_uuid, on, x.single(op.field_uuid)) });
+      return answer;
+    }
+    throw new Error(`no guarded write for a ${op.op} operation`);
   }
 
   /**
@@ -483,6 +526,12 @@ export class Pusher {
     x.state.setBase(after);
     x.state.done(op);
   }
+}
+
+/** Whether the field, as `guard` says the server holds it, already has what `op` writes. */
+function holdsOurs(guard: Guard, op: Extract<OutboxOp, { op: 'value' | 'option' }>): boolean {
+  if (op.op === 'value') return 'value' in guard && String(guard.value ?? '') === String(op.payload.value ?? '');
+  return 'selection' in guard && guard.selection.includes(op.item_uuid) === op.payload.on;
 }
 
 /** The operations checked against a fresh server copy before they are sent. */
