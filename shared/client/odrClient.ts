@@ -44,7 +44,6 @@ function errorMessage(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Typed client of the ODR v4 interface; the renderer, the sync engine and the tests share it. */
 /**
  * Sent by odr-desktop's service on every ODR API answer: its value and option writes honour the
  * `expected` guards below (a real ODR server ignores them and sends no such header). A syncing
@@ -52,6 +51,7 @@ function errorMessage(body: unknown, fallback: string): string {
  */
 export const GUARDED_WRITES_HEADER = 'odr-guarded-writes';
 
+/** Typed client of the ODR v4 interface; the renderer, the sync engine and the tests share it. */
 export class OdrClient {
   readonly baseUrl: string;
   token: string | undefined;

@@ -1,8 +1,9 @@
-import { once } from 'node:events';
-import { request, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
+import { RightLost } from '../../electron/service/domain/errors.js';
 import type { OdrClient } from '../../shared/client/odrClient.js';
+import { rest, started as startedRead } from '../support/pausedRead.js';
 import { ADMIN, startSyntheticService, USER, type TestService } from '../support/service.js';
 
 // A streamed list (api/routes/recordStream.ts) renders each chunk of 200 records when the client
@@ -25,18 +26,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-/** Sends the request as the user and answers the response with only its first bytes read. */
-async function started(method: string, path: string, body?: string): Promise<{ res: IncomingMessage; head: Buffer }> {
-  const req = request(`${t.api}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${user.token!}`, 'content-type': 'application/json' },
-  });
-  req.end(body);
-  const [res] = (await once(req, 'response')) as [IncomingMessage];
-  expect(res.statusCode).toBe(200);
-  await once(res, 'readable');
-  return { res, head: res.read() as Buffer };
-}
+const started = (method: string, path: string, body?: string) => startedRead(t.api, user.token!, method, path, body);
 
 interface Answer {
   count?: number;
@@ -45,9 +35,7 @@ interface Answer {
 
 /** The rest of the answer, parsed with its head. */
 async function finished({ res, head }: { res: IncomingMessage; head: Buffer }): Promise<{ count?: number; uuids: string[] }> {
-  const parts: Buffer[] = [head];
-  for await (const chunk of res) parts.push(chunk as Buffer);
-  const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Answer;
+  const body = JSON.parse(Buffer.concat([head, await rest(res)]).toString('utf8')) as Answer;
   return { count: body.count, uuids: body.records.map((r) => r.record_uuid) };
 }
 
@@ -149,3 +137,17 @@ it('the dataset made non-public while a page streams: nothing more of it is sent
   expect(uuids).toEqual(visible.slice(0, uuids.length));
   expect(count).toBe(uuids.length);
 }, 60_000);
+
+// After the dataset was hidden above. An id list's steps read the dataset again: one hidden or
+// deleted between steps errors the answer; a well-formed shorter list would read, to a syncing
+// peer, as the rest of the records removed.
+it('an id list whose dataset is hidden from the viewer between steps throws in the step, not the natural end', async () => {
+  const d = t.service.domain;
+  await t.admin.send('POST', '/dataset/publish', { form: { dataset_uuid: SYNTH.dataset, public_date: '2020-01-01 00:00:00' } });
+  const viewer = d.users.findByEmail(USER.email)!;
+  const step = d.lists.ids(viewer, d.datatype(SYNTH.dataset), 0, 0, null);
+  expect(step()).toHaveLength(ID_STEP);
+  await t.admin.send('POST', '/dataset/publish', { form: { dataset_uuid: SYNTH.dataset, public_date: FUTURE } });
+  expect(() => step()).toThrow(RightLost);
+  expect(() => step()).toThrow(/hidden from you while its ids were listed/);
+});

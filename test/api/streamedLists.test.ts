@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { STREAM_CHUNK } from '../../electron/service/api/routes/recordStream.js';
+import { rest, started as startedRead } from '../support/pausedRead.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
 // A list of full records with limit 0 (every match) or a huge limit is never built whole: the
@@ -18,27 +17,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-/** Sends the request and answers the response with only its first bytes read. */
-async function started(method: string, path: string, body?: string): Promise<{ res: IncomingMessage; head: Buffer }> {
-  const req = request(`${t.api}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${t.admin.token!}`, 'content-type': 'application/json' },
-  });
-  req.end(body);
-  const [res] = (await once(req, 'response')) as [IncomingMessage];
-  expect(res.statusCode).toBe(200);
-  await once(res, 'readable');
-  return { res, head: res.read() as Buffer };
-}
+const started = (method: string, path: string, body?: string) => startedRead(t.api, t.admin.token!, method, path, body);
 
 /** The dataset's record uuids in database order. */
 const allUuids = async () => (await t.admin.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
-
-async function rest(res: IncomingMessage): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of res) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
-}
 
 it(`POST /dataset/{uuid}/search/0/0 streams ${STREAM_CHUNK} records at a time: a record deleted mid-answer is not in its rest`, async () => {
   const all = await allUuids();
@@ -78,6 +60,34 @@ it('whole chunks deleted mid-answer: the answer goes on past them (a pull that s
   const dropped = new Set(gone);
   expect(body.records.map((r) => r.record_uuid)).toEqual(all.filter((u) => !dropped.has(u)));
   expect(body.count).toBe(all.length - gone.length);
+}, 60_000);
+
+it('a rid freed mid-answer and taken by a new child record: the rest of the answer arrives whole, without it', async () => {
+  const db = t.service.domain.ctx.db;
+  const ridOf = (uuid: string) => db.prepare('SELECT rid FROM records WHERE uuid = ?').pluck().get(uuid) as number | undefined;
+  const all = await allUuids();
+  const last = all.at(-1)!;
+  const freed = ridOf(last)!;
+  const { res, head } = await started('GET', `/dataset/${SYNTH.dataset}/10000/0`);
+  // The newest record deleted, then a child saved under record 2: it takes the freed rid (MAX+1).
+  await t.admin.deleteRecords([last]);
+  await t.admin.save({
+    record_uuid: SYNTH.record(2),
+    records: [
+      {
+        record_uuid: '',
+        database_uuid: SYNTH.child,
+        public_date: '2020-01-01 00:00:00',
+        fields: [{ field_uuid: SYNTH.childField(1), value: 'late child' }],
+      },
+    ],
+  } as never);
+  const child = db.prepare('SELECT uuid, parent_rid FROM records WHERE rid = ?').get(freed) as
+    { uuid: string; parent_rid: number | null } | undefined;
+  expect(child?.parent_rid).not.toBeNull(); // the case under test: the list's rid is now a child's
+  const body = JSON.parse(Buffer.concat([head, await rest(res)]).toString('utf8')) as { count: number; records: { record_uuid: string }[] };
+  expect(body.records.map((r) => r.record_uuid)).toEqual(all.slice(0, -1));
+  expect(body.count).toBe(all.length - 1);
 }, 60_000);
 
 it('a page of at most one chunk answers count first, from the records read', async () => {

@@ -12,6 +12,12 @@ export class OdrError extends Error {
   }
 }
 
+/**
+ * Work that runs on after its request (a job, a streamed answer) stopped because its user lost a
+ * right it needs, or lost the thing itself, meanwhile; the message says what, for the job's error.
+ */
+export class RightLost extends Error {}
+
 export const badRequest = (m: string) => new OdrError(400, m);
 export const forbidden = (m = 'Insufficient permissions.') => new OdrError(403, m);
 /** ODR's wording: `This <Thing> can't be found.` */

@@ -2,7 +2,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, createHash } from 'no
 import { promisify } from 'node:util';
 import type { Ctx } from './context.js';
 import { nowStamp } from './context.js';
-import { OdrError, forbidden } from './errors.js';
+import { OdrError, RightLost, forbidden } from './errors.js';
 import type { DatasetRole } from '../../../shared/schemas/users.js';
 import { userStore, type RoleRow, type UserRow } from '../store/users.js';
 
@@ -79,6 +79,16 @@ export class Users {
   private load(row: UserRow): User {
     const u = toUser(row, this.rows.rolesOf(row.id), this.rev ?? '');
     this.byId.set(row.id, u);
+    return u;
+  }
+
+  /**
+   * `user` read again (rows as of the current users_rev), for work that goes on after its request
+   * (a job's batches, a streamed answer's chunks): RightLost once the account was removed.
+   */
+  now(user: User): User {
+    const u = this.get(user.id);
+    if (!u) throw new RightLost('your account was removed');
     return u;
   }
 

@@ -10,9 +10,8 @@ import type { Domain } from '../../domain/domain.js';
 import { badRequest } from '../../domain/errors.js';
 import { EventQueue } from '../../domain/events.js';
 import type { BlobStore } from '../../domain/files/blobStore.js';
-import { originalImages, rebuildThumbnails } from '../../domain/files/thumbnails.js';
+import { originalImages, rebuildDatasetThumbnails } from '../../domain/files/thumbnails.js';
 import { importFile } from '../../domain/import/importFile.js';
-import { RightLost, whileAdmin } from '../../domain/import/writeRights.js';
 import { startJob, startOrCleanUp } from '../../domain/jobRunner.js';
 import { isAdmin } from '../../domain/permissions.js';
 import { recordsEventFor, type RecordsEvent } from '../../domain/recordEvents.js';
@@ -144,14 +143,9 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
     const dt = d.datatype(c.req.param('dataset'));
     if (!isAdmin(user, dt)) throw adminsOnly('rebuild its thumbnails');
     const images = originalImages(d, d.schema().subtreeIds(dt));
-    const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, async (r) => {
-      // Minutes of writes for a dataset admin: each image with the rights as they are then.
-      const guarded = whileAdmin(d, user, dt, r);
-      const made = await rebuildThumbnails(d, blobs, images, guarded);
-      const lost = guarded.lost();
-      if (lost) throw new RightLost(`Stopped: ${lost}; ${made.images} of ${images.length} images were done, the rest were not`);
-      return made;
-    });
+    const job = startJob(d, user, { type: 'rebuild_thumbnails', target: dt.uuid, total: images.length }, (r) =>
+      rebuildDatasetThumbnails(d, blobs, user, dt, images, r),
+    );
     return c.json(job, 202);
   });
   // The first-run screen's "generate a sample dataset" (every field type, `records` records).

@@ -45,7 +45,14 @@ export function streamRecords(
     const head = count ? `{"count":${count(rids.length - parts.length)},"records":[` : '{"records":[';
     return sendJson(c, joinJson(head, parts, ']}'));
   }
-  return streamed(c, d, rids, count, opts);
+  return streamed(
+    c,
+    d,
+    rids,
+    rows?.map((r) => r.uuid),
+    count,
+    opts,
+  );
 }
 
 /**
@@ -54,12 +61,23 @@ export function streamRecords(
  * the viewer lost the right to meanwhile: RecordLists.readableNow); the count goes in the tail,
  * once it is known (JSON clients read it by key).
  */
-function streamed(c: Context, d: Domain, rids: readonly number[], count: ListCount, opts: RenderOptions): Response {
+function streamed(
+  c: Context,
+  d: Domain,
+  rids: readonly number[],
+  uuids: readonly string[] | undefined,
+  count: ListCount,
+  opts: RenderOptions,
+): Response {
   let next = 0;
   let sent = 0;
   const part = (): Buffer | undefined | null => {
     if (next >= rids.length) return null;
-    const { viewer, now, rows } = d.lists.readableNow(opts.viewer, rids.slice(next, next + STREAM_CHUNK));
+    const { viewer, now, rows } = d.lists.readableNow(
+      opts.viewer,
+      rids.slice(next, next + STREAM_CHUNK),
+      uuids?.slice(next, next + STREAM_CHUNK),
+    );
     next += STREAM_CHUNK;
     if (!rows.length) return undefined;
     const parts = d.renderTopsJson(rows, { ...opts, viewer, now });

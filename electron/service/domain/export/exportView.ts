@@ -131,12 +131,23 @@ function filesOf(d: Domain, user: User, now: string, p: ExportPlan, batch: Recor
  * by the user as the zip starts: a file made non-public, or of a record deleted or hidden from the
  * user since its batch, is not zipped.
  */
-function stillReadable(d: Domain, user: User, p: ExportPlan, files: CellFileRow[]): CellFileRow[] {
+async function stillReadable(d: Domain, user: User, p: ExportPlan, files: CellFileRow[]): Promise<CellFileRow[]> {
   const records = [...new Set(files.map((f) => f.record_rid))];
+  const uuidOf = new Map(p.rows.map((r) => [r.rid, r.uuid]));
+  // A file's rid may be reused too: the file read now must still be the one listed.
+  const same = (f: CellFileRow) => `${f.record_rid}:${f.datafield_id}:${f.content_hash}`;
+  const listed = new Map(files.map((f) => [f.rid, same(f)]));
   const readable = new Set<number>();
   for (let i = 0; i < records.length; i += BATCH) {
-    const { viewer, now, rows } = d.lists.readableNow(user, records.slice(i, i + BATCH));
-    for (const f of filesOf(d, viewer, now, p, rows)) readable.add(f.rid);
+    const batch = records.slice(i, i + BATCH);
+    const { viewer, now, rows } = d.lists.readableNow(
+      user,
+      batch,
+      batch.map((rid) => uuidOf.get(rid)!),
+    );
+    for (const f of filesOf(d, viewer, now, p, rows)) if (listed.get(f.rid) === same(f)) readable.add(f.rid);
+    // A 100k-record export with files is ~100 such reads: the service answers between them.
+    await tick();
   }
   return files.filter((f) => readable.has(f.rid));
 }
@@ -174,11 +185,14 @@ export async function runExport(
   // The plan fixed which records; each batch is read again and judged with the user's rights
   // and the clock of that batch (the job yields between batches, and runs for minutes on a large
   // dataset): a record deleted or hidden from the user meanwhile is left out and not counted.
-  const batchOf = (i: number, size: number) =>
-    d.lists.readableNow(
+  const batchOf = (i: number, size: number) => {
+    const picked = p.rows.slice(i, i + size);
+    return d.lists.readableNow(
       user,
-      p.rows.slice(i, i + size).map((x) => x.rid),
+      picked.map((x) => x.rid),
+      picked.map((x) => x.uuid),
     );
+  };
   let cancelled = false;
   try {
     if (p.req.format === 'csv') {
@@ -212,7 +226,7 @@ export async function runExport(
     let missing = 0;
     let zipped: CellFileRow[] = [];
     if (p.req.files) {
-      zipped = stillReadable(d, user, p, files);
+      zipped = await stillReadable(d, user, p, files);
       missing = await zip(blobs, body, `records.${p.req.format}`, final, zipped, p.rows, r, total);
       rmSync(body, { force: true });
     } else {

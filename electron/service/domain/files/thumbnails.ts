@@ -6,10 +6,34 @@ import { probeImage, thumbnail } from './images.js';
 import { placeBuffer } from './ingest.js';
 import type { JobReporter } from '../jobRunner.js';
 import { fileStore } from '../../store/files.js';
+import { RightLost } from '../errors.js';
+import { whileAdmin } from '../import/writeRights.js';
+import type { DatatypeInfo } from '../schemaCache.js';
+import type { User } from '../users.js';
 
 /** Original images of a dataset (child datasets too) whose bytes are stored here. */
 export function originalImages(d: Domain, datasetIds: number[]): FileRow[] {
   return fileStore(d.ctx.db).originalImages(datasetIds);
+}
+
+/**
+ * The bulk-thumbnails job of dataset `dt` for its admin `user`: minutes of writes, each image
+ * with the rights as they are then; RightLost (the job's error) once the user no longer
+ * administers the dataset or it was deleted, saying how many images were done.
+ */
+export async function rebuildDatasetThumbnails(
+  d: Domain,
+  blobs: BlobStore,
+  user: User,
+  dt: DatatypeInfo,
+  images: FileRow[],
+  r: JobReporter,
+): Promise<{ images: number; failed: number }> {
+  const guarded = whileAdmin(d, user, dt, r);
+  const made = await rebuildThumbnails(d, blobs, images, guarded);
+  const lost = guarded.lost();
+  if (lost) throw new RightLost(`Stopped: ${lost}; ${made.images} of ${images.length} images were done, the rest were not`);
+  return made;
 }
 
 /** Images whose thumbnails are stored, synced and committed together. */

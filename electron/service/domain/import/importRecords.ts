@@ -116,8 +116,7 @@ export class RecordImporter {
    * then refused for a right the last batch still had stop the import with RightLost.
    */
   rereadUser(): void {
-    const now = this.d.users.get(this.user.id);
-    if (!now) throw new RightLost('your account was removed');
+    const now = this.d.users.now(this.user);
     this.held = this.user;
     this.user = now;
     this.schema = this.d.schema();

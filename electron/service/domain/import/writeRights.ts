@@ -1,4 +1,5 @@
 import type { Domain } from '../domain.js';
+import { RightLost } from '../errors.js';
 import type { JobReporter } from '../jobRunner.js';
 import { editsAll, isAdmin } from '../permissions.js';
 import type { DatatypeInfo } from '../schemaCache.js';
@@ -10,8 +11,7 @@ import type { User } from '../users.js';
 // batch, so each batch reads the user again (Users.get: rows as of the current users_rev) and
 // judges the right with what it reads.
 
-/** A job stopped because its user lost the right its writes need; its message is the job's error. */
-export class RightLost extends Error {}
+export { RightLost } from '../errors.js';
 
 /**
  * Why `was` (the user as of the last batch that held the right) no longer edits every record

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../../../shared/dates.js';
 import type { RecordIdList } from '../../../../shared/schemas/template.js';
 import type { Domain } from '../domain.js';
-import { badRequest } from '../errors.js';
+import { badRequest, RightLost } from '../errors.js';
 import { canViewDatatype, seesAll } from '../permissions.js';
 import type { RecordRow } from '../../store/rows.js';
 import { recordLists, type ListScope } from '../../store/recordLists.js';
@@ -94,12 +94,13 @@ export class RecordLists {
     let skip = offset;
     return () => {
       if (left <= 0) return [];
-      const viewer = this.d.users.get(user.id);
-      if (!viewer) throw new Error(`user ${user.id} no longer exists`);
+      const viewer = this.d.users.now(user);
       const now = this.d.now();
       const current = this.d.schema().datatypes.get(dt.id);
-      // The dataset deleted or hidden from the viewer meanwhile: nothing more of it to list.
-      if (!current || !canViewDatatype(viewer, current, now)) return [];
+      // The dataset deleted or hidden from the viewer meanwhile: the answer must error, not end as
+      // a well-formed shorter list (a syncing peer would read the missing ids as removals).
+      if (!current) throw new RightLost(`dataset ${dt.uuid} was deleted while its ids were listed`);
+      if (!canViewDatatype(viewer, current, now)) throw new RightLost(`dataset ${dt.uuid} was hidden from you while its ids were listed`);
       const n = Math.min(left, this.d.ctx.config.idListChunk);
       const rows = recordLists(this.d.ctx.db).ids(seesAll(viewer, current) ? 'all' : 'visible', {
         ...base,
@@ -126,13 +127,17 @@ export class RecordLists {
    * again and the clock taken now, deleted rows left out. For lists chosen at one time and read
    * later (a streamed answer's chunks, an export's batches), which must show nothing the viewer
    * lost the right to meanwhile; render them with the `viewer` and `now` answered here.
+   * Rids are reused (a new record takes MAX(rid)+1, so the newest one deleted frees its rid): a
+   * row that is no longer top-level, or whose uuid is not the one picked (`uuids`, in the order of
+   * `rids`, when the caller has them), is another record and left out as deleted.
    */
-  readableNow(viewer: User, rids: readonly number[]): { viewer: User; now: string; rows: RecordRow[] } {
-    const fresh = this.d.users.get(viewer.id);
-    if (!fresh) throw new Error(`user ${viewer.id} no longer exists`);
+  readableNow(viewer: User, rids: readonly number[], uuids?: readonly string[]): { viewer: User; now: string; rows: RecordRow[] } {
+    const fresh = this.d.users.now(viewer);
     const now = this.d.now();
+    const picked = uuids && new Map(rids.map((rid, i) => [rid, uuids[i]]));
     const rows = recordLists(this.d.ctx.db)
       .byRids([...rids])
+      .filter((r) => r.parent_rid === null && (!picked || picked.get(r.rid) === r.uuid))
       .filter(topReadable(this.d.schema(), fresh, now));
     return { viewer: fresh, now, rows };
   }
