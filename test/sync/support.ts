@@ -1,5 +1,5 @@
 import { getLocal, type Mockttp } from 'mockttp';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import { rmSync } from 'node:fs';
 import { GUARDED_WRITES_HEADER, OdrClient } from '../../shared/client/odrClient.js';
@@ -259,6 +259,16 @@ export function attachedPair(
     await pair.remote?.stop();
     pair = {};
   });
+}
+
+/**
+ * A file's tests once per kind of remote, each with its own pair (`body` starts it): one that
+ * guards its writes (an odr-desktop service) and one that does not say so, as a real ODR server,
+ * read first (docs/sync.md §5). Both paths carry the push's checks.
+ */
+export function onBothServers(body: (realServer: boolean) => void): void {
+  for (const realServer of [false, true])
+    describe(realServer ? 'a real ODR server (read first)' : 'a remote that guards its writes', () => body(realServer));
 }
 
 /** POST /local/records/{uuid}/restore on the local service (the undo of a delete). */
