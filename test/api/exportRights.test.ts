@@ -4,8 +4,8 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { deleteRecords, setPublicDate } from '../../electron/service/domain/records/ops.js';
 import { grantRole } from '../../electron/service/domain/userAdmin.js';
 import type { OdrClient } from '../../shared/client/odrClient.js';
-import type { TrackedJob } from '../../shared/schemas/job.js';
 import { ExportResult, type ExportRequest } from '../../shared/schemas/view.js';
+import { jobPausedOnce } from '../support/jobs.js';
 import { startSyntheticService, USER, type TestService } from '../support/service.js';
 import { unzip } from '../support/unzip.js';
 
@@ -32,32 +32,18 @@ const ids = async () => (await user.recordIds(SYNTH.dataset)).records.map((r) =>
 
 /** Runs an export as the user over HTTP; `between` runs once, at its first progress report. */
 async function exported(req: Partial<ExportRequest>, between: () => void): Promise<{ result: ExportResult; text: string; bytes: Buffer }> {
-  const mine: { id?: number } = {};
-  let ran = false;
-  const ended = new Promise<TrackedJob>((resolve) => {
-    const on = ({ job: j }: { job: TrackedJob }) => {
-      if (j.job_type !== 'export' || (mine.id !== undefined && j.id !== mine.id)) return;
-      if (!ran && j.current > 0 && j.state === 'running') {
-        ran = true;
-        between();
-      }
-      if (j.state !== 'running') {
-        d().ctx.events.off('job', on);
-        resolve(j);
-      }
-    };
-    d().ctx.events.on('job', on);
-  });
-  const res = await fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/export`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${user.token!}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(req),
-  });
-  expect(res.status).toBe(202);
-  mine.id = ((await res.json()) as TrackedJob).id;
-  const end = await ended;
+  const end = await jobPausedOnce(
+    d(),
+    'export',
+    () =>
+      fetch(`${t.host.url}/local/datasets/${SYNTH.dataset}/export`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${user.token!}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(req),
+      }),
+    between,
+  );
   expect(end.state, end.error ?? '').toBe('complete');
-  expect(ran).toBe(true);
   const result = ExportResult.parse(end.additional_data);
   const file = await fetch(`${t.host.url}${result.download}`, { headers: { Authorization: `Bearer ${user.token!}` } });
   expect(file.status).toBe(200);

@@ -6,6 +6,7 @@ import { writeCsv } from '../../bench/sections/csvImport.js';
 import { SYNTH, writeSyntheticExport } from '../../bench/synthetic.js';
 import { grantRole } from '../../electron/service/domain/userAdmin.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
+import { jobPausedOnce } from '../support/jobs.js';
 import { startSyntheticService, USER, type TestService } from '../support/service.js';
 
 // A long write job checks the user's right when it is asked for, then writes batch after batch
@@ -33,30 +34,13 @@ const count = async () =>
   (await t.admin.request<{ records: unknown[] }>('GET', `/search/database/${SYNTH.dataset}/records/0/0`)).records.length;
 
 /** Posts the import as the user; `between` runs once, at the job's first progress report. Answers the ended job. */
-async function ran(route: string, form: FormData | undefined, type: string, between: () => void): Promise<TrackedJob> {
-  const mine: { id?: number } = {};
-  let ran = false;
-  const ended = new Promise<TrackedJob>((resolve) => {
-    const on = ({ job: j }: { job: TrackedJob }) => {
-      if (j.job_type !== type || (mine.id !== undefined && j.id !== mine.id)) return;
-      if (!ran && j.current > 0 && j.state === 'running') {
-        ran = true;
-        between();
-      }
-      if (j.state !== 'running') {
-        d().ctx.events.off('job', on);
-        resolve(j);
-      }
-    };
-    d().ctx.events.on('job', on);
-  });
-  const res = await fetch(`${t.host.url}/local/${route}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
-  expect(res.status, await res.clone().text()).toBe(202);
-  mine.id = ((await res.json()) as TrackedJob).id;
-  const end = await ended;
-  expect(ran).toBe(true);
-  return end;
-}
+const ran = (route: string, form: FormData | undefined, type: string, between: () => void): Promise<TrackedJob> =>
+  jobPausedOnce(
+    d(),
+    type,
+    () => fetch(`${t.host.url}/local/${route}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form }),
+    between,
+  );
 
 it('CSV: the edit role revoked after the first batch stops the import there, saying so', async () => {
   role('edit');
