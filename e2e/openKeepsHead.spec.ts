@@ -72,4 +72,10 @@ test('Shift+Tab up through the record pane: no focused field is under the sticky
   }
   expect(steps).toBeGreaterThan(3);
   expect(await covered()).toBeNull();
+
+  // In the header, the focus moves without scrolling the fields: the header is always in view.
+  await pane.evaluate((el) => (el.scrollTop = 300));
+  await page.keyboard.press('Shift+Tab');
+  await expect(pane.locator('.editor-head :focus')).toHaveCount(1);
+  expect(await pane.evaluate((el) => el.scrollTop)).toBe(300);
 });
