@@ -99,10 +99,18 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await shot(page, 'sync-2-conflict');
 
   // Merge: the merged value is saved here and sent to the server on the next sync.
+  // The form replaces Merge… and Back replaces the form: the focus follows each time, and once
+  // the conflict is resolved it goes to Sync now (no other conflict), never to the page body.
   await conflict.getByRole('button', { name: 'Merge…' }).click();
+  await expect(conflict.getByRole('textbox')).toBeFocused();
+  await conflict.getByRole('button', { name: 'Back' }).click();
+  await expect(conflict.getByRole('button', { name: 'Merge…' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(conflict.getByRole('textbox')).toBeFocused();
   await conflict.getByRole('textbox').fill('merged: desktop + lab');
   await conflict.getByRole('button', { name: 'Save merged value' }).click();
   await expect(panel.getByRole('region', { name: 'Conflicts' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Sync now' })).toBeFocused();
   expect(await valueOf(local.url)).toBe('merged: desktop + lab');
   await panel.getByRole('button', { name: 'Sync now' }).click();
   await expect.poll(() => valueOf(remote.url), { timeout: 30_000 }).toBe('merged: desktop + lab');

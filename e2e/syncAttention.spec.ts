@@ -263,6 +263,8 @@ test('a child record the server deleted while it changed here: Keep it or Delete
 
   await card.getByRole('button', { name: 'Delete it here' }).click();
   await expect(card).toHaveCount(0);
+  // The last card gone: the focus goes to Sync now, not to the page body.
+  await expect(panel.getByRole('button', { name: 'Sync now' })).toBeFocused();
   await expect(page.getByRole('region', { name: 'Messages' })).toContainText('deleted here too (the Trash keeps it for 30 days)');
   expect((await servedCall(local.url, 'GET', `/api/v4/dataset/record/${child}`)).status).toBe(404);
 });

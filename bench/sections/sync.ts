@@ -171,8 +171,18 @@ async function labPush(ctx: BenchContext): Promise<void> {
     const pull = await local.sync.run(id, me, [SYNTH.dataset]);
     if (pull.error) throw new Error(`pull through the proxy failed: ${pull.error}`);
     const field = SYNTH.field('Medium Text');
-    const serial = await timePush(local, me, id, remote.child, 1, 0, LAB_EDITS, field);
-    const parallel = await timePush(local, me, id, remote.child, PUSH_CONCURRENCY, LAB_EDITS, LAB_EDITS, field);
+    // Each pushed record read first, counted where the requests pass: a guarded-writes header
+    // that slipped through would make these figures those of guarded writes without a word.
+    const readFirst = async <T>(push: () => Promise<T>): Promise<T> => {
+      const reads = async () => ((await proxy.stats()) as { recordReads?: number }).recordReads ?? 0;
+      const before = await reads();
+      const r = await push();
+      const read = (await reads()) - before;
+      if (read < LAB_EDITS) throw new Error(`the lab push read ${read} records for ${LAB_EDITS} edits: not the read-first path`);
+      return r;
+    };
+    const serial = await readFirst(() => timePush(local, me, id, remote.child, 1, 0, LAB_EDITS, field));
+    const parallel = await readFirst(() => timePush(local, me, id, remote.child, PUSH_CONCURRENCY, LAB_EDITS, LAB_EDITS, field));
     const lab = `remote behind a ${LAB_DELAY_MS} ms-each-way proxy, as a real ODR server (read first)`;
     ctx.add({
       section: 'sync',

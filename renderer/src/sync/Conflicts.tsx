@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { SyncConflict } from '../../../shared/schemas/sync';
 import { errorText, resolveConflict } from '../lib/api';
 import { keys } from '../lib/queries';
 import { toast } from '../ui/toasts';
 import { SteadyButton } from '../ui/SteadyButton';
+import { useFocusOnLeave } from '../ui/useFocusOnLeave';
+import { syncNowButton } from './syncNowButton';
 import { conflictChoices, type ConflictChoice } from './conflictChoices';
 
 const shown = (v: string | null) => (v === null || v === '' ? <em className="muted">empty</em> : v);
@@ -16,11 +18,21 @@ function ConflictCard({ c }: { c: SyncConflict }) {
   const [merging, setMerging] = useState(false);
   const [merged, setMerged] = useState(c.mine ?? '');
   const [busy, setBusy] = useState(false);
+  // The card goes once resolved: the focus moves to the next card's same button.
+  const { entry, leaving } = useFocusOnLeave<HTMLLIElement>(syncNowButton);
+  // Back from the merge form: the focus returns to Merge…, which the form replaced.
+  const backToMerge = useRef(false);
+  useLayoutEffect(() => {
+    if (merging || !backToMerge.current) return;
+    backToMerge.current = false;
+    entry.current?.querySelector<HTMLElement>('[data-action="merged"]')?.focus();
+  }, [merging, entry]);
   const resolve = async (choice: ConflictChoice) => {
     setBusy(true);
     try {
       await resolveConflict(c.id, choice === 'merged' ? { choice, value: merged } : { choice });
       toast({ kind: 'info', text: `${c.field_name}: ${choices.done(choice)}` });
+      leaving(choice);
       await qc.invalidateQueries({ queryKey: keys.sync });
       void qc.invalidateQueries({ queryKey: keys.record(c.record_uuid) });
     } catch (e) {
@@ -30,7 +42,7 @@ function ConflictCard({ c }: { c: SyncConflict }) {
     }
   };
   return (
-    <li className="conflict" data-conflict={c.id}>
+    <li className="conflict" data-conflict={c.id} ref={entry}>
       <div className="conflict-head">
         <strong>{c.field_name}</strong>
         <a className="muted mono" href={`#/d/${c.dataset_uuid}/r/${c.record_uuid}`} title={c.record_uuid}>
@@ -59,26 +71,46 @@ function ConflictCard({ c }: { c: SyncConflict }) {
             void resolve('merged');
           }}
         >
-          <textarea aria-label={`Merged value for ${c.field_name}`} value={merged} onChange={(e) => setMerged(e.target.value)} rows={2} />
+          <textarea
+            aria-label={`Merged value for ${c.field_name}`}
+            value={merged}
+            onChange={(e) => setMerged(e.target.value)}
+            rows={2}
+            // Opened by Merge…, which it replaces: the focus would otherwise fall to the page body.
+            autoFocus
+          />
           <div className="conflict-actions">
-            <SteadyButton type="submit" className="primary" disabled={busy}>
+            <SteadyButton type="submit" className="primary" disabled={busy} data-action="merged">
               Save merged value
             </SteadyButton>
-            <button type="button" className="link" onClick={() => setMerging(false)}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                backToMerge.current = true;
+                setMerging(false);
+              }}
+            >
               Back
             </button>
           </div>
         </form>
       ) : (
         <div className="conflict-actions">
-          <SteadyButton type="button" disabled={busy} title={choices.mine.title} onClick={() => void resolve('mine')}>
+          <SteadyButton type="button" disabled={busy} data-action="mine" title={choices.mine.title} onClick={() => void resolve('mine')}>
             {choices.mine.label}
           </SteadyButton>
-          <SteadyButton type="button" disabled={busy} title={choices.theirs.title} onClick={() => void resolve('theirs')}>
+          <SteadyButton
+            type="button"
+            disabled={busy}
+            data-action="theirs"
+            title={choices.theirs.title}
+            onClick={() => void resolve('theirs')}
+          >
             {choices.theirs.label}
           </SteadyButton>
           {choices.merge && (
-            <SteadyButton type="button" className="link" disabled={busy} onClick={() => setMerging(true)}>
+            <SteadyButton type="button" className="link" disabled={busy} data-action="merged" onClick={() => setMerging(true)}>
               Merge…
             </SteadyButton>
           )}

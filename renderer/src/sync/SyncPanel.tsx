@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { attendParked, errorText, keepFilesOffline, runSync } from '../lib/api';
 import type { ParkedOperation } from '../../../shared/schemas/sync';
 import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
@@ -15,6 +15,8 @@ import { RemoteForm } from './RemoteForm';
 import { StopSyncingButton } from './StopSyncingButton';
 import { SteadyButton } from '../ui/SteadyButton';
 import { useSavedToggle } from '../ui/useSavedToggle';
+import { useFocusOnLeave } from '../ui/useFocusOnLeave';
+import { syncNowButton } from './syncNowButton';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 const OPS: Record<string, string> = {
@@ -58,12 +60,8 @@ function discardQuestion(o: ParkedOperation) {
 function AttentionItem({ o }: { o: ParkedOperation }) {
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const item = useRef<HTMLLIElement>(null);
-  // The entry goes once its operation is done: the focus, if it was in it, moves to the same button
-  // of the next entry (else the one before, else Sync now), never to the page body. Run as the
-  // entry unmounts, while its button still holds the focus.
-  const leave = useRef<(() => void) | null>(null);
-  useLayoutEffect(() => () => leave.current?.(), []);
+  // The entry goes once its operation is done: the focus moves to the next entry's same button.
+  const { entry: item, leaving } = useFocusOnLeave<HTMLLIElement>(syncNowButton);
   const act = async (action: 'retry' | 'discard') => {
     const question = action === 'discard' ? discardQuestion(o) : null;
     if (question && !(await confirmDialog(question))) return;
@@ -74,15 +72,7 @@ function AttentionItem({ o }: { o: ParkedOperation }) {
         kind: 'info',
         text: `${OPS[o.op] ?? o.op}: ${action === 'retry' ? 'sent again with the next sync' : "discarded; the server's version is kept"}`,
       });
-      leave.current = () => {
-        const li = item.current;
-        if (!li?.contains(document.activeElement)) return;
-        const next = li.nextElementSibling ?? li.previousElementSibling;
-        const to =
-          next?.querySelector<HTMLElement>(`[data-action="${action}"]`) ??
-          li.closest('aside')?.querySelector<HTMLElement>('.sync-now button');
-        to?.focus();
-      };
+      leaving(action);
       await qc.invalidateQueries({ queryKey: keys.sync });
       void qc.invalidateQueries({ queryKey: keys.record(o.record_uuid) });
     } catch (e) {
