@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
-import { deleteRecords, setPublicDate } from '../../electron/service/domain/records/ops.js';
+import { createRecord, deleteRecords, setPublicDate } from '../../electron/service/domain/records/ops.js';
 import { grantRole } from '../../electron/service/domain/userAdmin.js';
 import type { OdrClient } from '../../shared/client/odrClient.js';
 import { ExportResult, type ExportRequest } from '../../shared/schemas/view.js';
@@ -106,4 +106,26 @@ it('zip: the files of records the user may no longer read when the zip starts ar
   expect(listed.filter((x) => x % 3 === 0)).toEqual([]);
   expect(listed.length).toBe(list.records.filter((r) => i(r.internal_id) % 5 === 0 && i(r.internal_id) % 3 !== 0).length);
   expect(result.missing).toBe(listed.length);
+}, 60_000);
+
+it('JSON: the newest record deleted after the first batch and its rid taken by a new record: the export has neither', async () => {
+  await t.admin.request('POST', '/user/permissions', {
+    form: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'admin' },
+  });
+  const db = d().ctx.db;
+  // A record holding the largest rid (deleting it frees MAX(rid)), the last of the plan.
+  const newest = createRecord(d(), admin(), SYNTH.dataset, {});
+  expect(db.prepare('SELECT MAX(rid) FROM records').pluck().get()).toBe(newest.rid);
+  const all = await ids();
+  expect(all.at(-1)).toBe(newest.uuid);
+  let late = '';
+  const { result, text } = await exported({ format: 'json' }, () => {
+    deleteRecords(d(), admin(), [newest.uuid]);
+    late = createRecord(d(), admin(), SYNTH.dataset, {}).uuid;
+  });
+  // The case under test: the plan's rid now holds a record made after the export was planned.
+  expect(db.prepare('SELECT uuid FROM records WHERE rid = ?').pluck().get(newest.rid)).toBe(late);
+  const list = JSON.parse(text) as { count: number; records: { record_uuid: string }[] };
+  expect(list.records.map((r) => r.record_uuid)).toEqual(all.slice(0, -1));
+  expect(result.records).toBe(all.length - 1);
 }, 60_000);
