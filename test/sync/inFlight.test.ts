@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, onBothServers, type gateProxy, type RemoteProc } from './support.js';
+import { gatedPair, onBothServers, type gateProxy, type RemoteProc } from './support.js';
 
 // Edits made here while a sync's request is on its way (the live-mode case: nobody waits for a
 // sync to finish before editing). The proxy holds exactly that request while the edit is made.
@@ -45,14 +45,7 @@ const deleteWhileHeld = async (uuid: string, held: (method: string, path: string
 const isValueWrite = (method: string, path: string) => method === 'POST' && path.endsWith(`/${TEXT}/value`);
 
 onBothServers((realServer) => {
-  attachedPair(
-    6,
-    (p) => {
-      ({ remote, local, remoteId } = p);
-      gate = p.gate!;
-    },
-    { gated: true, realServer },
-  );
+  gatedPair(6, realServer, (p) => ({ remote, local, remoteId, gate } = p));
 
   describe('an edit made while a sync request is on its way', () => {
     it('during a push of the same field: kept here and sent by the next pass, not replaced by the answer', async () => {

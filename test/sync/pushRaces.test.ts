@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, onBothServers, boundRemoteOf, restoreRecord, type gateProxy, type RemoteProc } from './support.js';
+import { gatedPair, onBothServers, boundRemoteOf, restoreRecord, type gateProxy, type RemoteProc } from './support.js';
 
 // What happens here or on the server while one push request is on its way (the proxy holds
 // exactly that request, or answers it with a refusal): each case left the two sides apart, or
@@ -30,14 +30,7 @@ const removedHere = () => local.service.sync.status().removedOnServer.map((x) =>
 const refusal = { status: 403, message: 'refused by the test' };
 
 onBothServers((realServer) => {
-  attachedPair(
-    8,
-    (p) => {
-      ({ remote, local, remoteId } = p);
-      gate = p.gate!;
-    },
-    { gated: true, realServer },
-  );
+  gatedPair(8, realServer, (p) => ({ remote, local, remoteId, gate } = p));
 
   describe('a push request on its way', () => {
     it('a field just written, changed on the server before the answer: the server value here too, never silently apart', async () => {

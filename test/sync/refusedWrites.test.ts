@@ -3,7 +3,7 @@ import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
 import {
-  attachedPair,
+  gatedPair,
   onBothServers,
   parkedOf,
   refusedRun,
@@ -38,14 +38,7 @@ const filesOf = (r: OdrRecord) => (r.fields.find((x) => x.field_uuid === FILE)?.
 const refused = (match: (method: string, path: string) => boolean) => refusedRun({ local, remoteId, gate }, match);
 
 onBothServers((realServer) => {
-  attachedPair(
-    9,
-    (p) => {
-      ({ remote, local, remoteId } = p);
-      gate = p.gate!;
-    },
-    { gated: true, realServer },
-  );
+  gatedPair(9, realServer, (p) => ({ remote, local, remoteId, gate } = p));
 
   describe('an operation the server refuses', () => {
     it('a delete: the record is back here with its unsent edits and its files, and the refusal is listed', async () => {

@@ -271,6 +271,13 @@ export function onBothServers(body: (realServer: boolean) => void): void {
     describe(realServer ? 'a real ODR server (read first)' : 'a remote that guards its writes', () => body(realServer));
 }
 
+/** A pair whose local side reaches the remote through a gate proxy. */
+export type GatedPair = AttachedPair & { gate: NonNullable<AttachedPair['gate']> };
+
+/** `attachedPair` through a gate, of either kind of server (inside `onBothServers`). */
+export const gatedPair = (n: number, realServer: boolean, ready: (p: GatedPair) => void) =>
+  attachedPair(n, (p) => ready(p as GatedPair), { gated: true, realServer });
+
 /** POST /local/records/{uuid}/restore on the local service (the undo of a delete). */
 export async function restoreRecord(local: TestService, uuid: string) {
   const res = await fetch(local.api.replace(/\/api\/v4$/, `/local/records/${uuid}/restore`), {
