@@ -10,7 +10,7 @@ import { SyncLedger, SyncState, type ParkedRow } from '../store/syncState.js';
 import { transaction } from '../store/tx.js';
 import { metaOf } from './fileMerge.js';
 import { collectOutbox } from './outbox.js';
-import { findIn } from './recordFields.js';
+import { findRecord } from '../../../shared/recordTree.js';
 
 // "Needs attention" (docs/sync.md §5): an operation the server refused waits until the user
 // retries it (queued again as it is) or discards it (dropped, and what it changed here goes back
@@ -92,7 +92,7 @@ function discard(d: Domain, user: User, row: ParkedRow, orphans: string[]): void
   if (!here) return;
   const base = baseOf(d, row);
   if (!base) throw new OdrError(409, 'No server copy of this record is known here: retry it, or edit it back by hand');
-  const rec = findIn(base.copy, base.remoteOf(row.record_uuid) ?? row.record_uuid);
+  const rec = findRecord(base.copy, base.remoteOf(row.record_uuid) ?? row.record_uuid);
   if (!rec) throw new OdrError(409, 'The last server copy does not hold this record: retry it, or edit it back by hand');
   const entry = rec.fields.find((f) => f.field_uuid === row.field_uuid);
   if (row.op === 'public') {

@@ -16,7 +16,7 @@ import type { OutboxOp } from '../store/syncState.js';
 import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { refetchableTransaction, transaction } from '../store/tx.js';
-import { findIn } from './recordFields.js';
+import { findRecord } from '../../../shared/recordTree.js';
 import { guardFor, guardFromRead, selectionAfter, type Guard } from './guards.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
@@ -208,7 +208,7 @@ export class Pusher {
           fresh ??= await x.remote.record(topR, x.types);
           // A child the server deleted: its edit is no change of a field there. It stays unsent;
           // the merge of the server's copy below (settle) holds it in a deleted-child conflict.
-          if (recR !== topR && base && findIn(base, recR) && !findIn(fresh, recR)) continue;
+          if (recR !== topR && base && findRecord(base, recR) && !findRecord(fresh, recR)) continue;
           const local = x.localRecord(top);
           if (superseded(local)) {
             sent.push(op);
@@ -218,9 +218,9 @@ export class Pusher {
             op.op === 'public'
               ? publicConflict({
                   record: op.record_uuid,
-                  fresh: findIn(fresh, recR),
-                  base: base ? findIn(base, recR) : undefined,
-                  local: local ? findIn(local, op.record_uuid) : undefined,
+                  fresh: findRecord(fresh, recR),
+                  base: base ? findRecord(base, recR) : undefined,
+                  local: local ? findRecord(local, op.record_uuid) : undefined,
                   over: op.payload.over,
                 })
               : pushConflict({
@@ -314,9 +314,9 @@ export class Pusher {
   private converge(op: Extract<OutboxOp, { op: 'converge' }>, top: string, topR: string): OutboxOp[] {
     const x = this.x;
     const here = x.localRecord(top);
-    const node = here ? findIn(here, op.record_uuid) : undefined;
+    const node = here ? findRecord(here, op.record_uuid) : undefined;
     const baseTop = x.state.base(topR);
-    const base = baseTop ? (findIn(x.localised(baseTop), op.record_uuid) ?? null) : null;
+    const base = baseTop ? (findRecord(x.localised(baseTop), op.record_uuid) ?? null) : null;
     const schema = x.d.schema();
     const files = syncFileStore(x.db);
     const ops = node
@@ -506,7 +506,7 @@ export class Pusher {
     if (!topR || !parentR) throw new RemoteError('transient', 'parent not on the server yet');
     const fresh = await x.remote.record(topR, x.types);
     const kidsOf = (rec: OdrRecord) =>
-      (findIn(rec, parentR)?.records ?? []).filter((c) => c.database_uuid === info.database_uuid).map((c) => c.record_uuid);
+      (findRecord(rec, parentR)?.records ?? []).filter((c) => c.database_uuid === info.database_uuid).map((c) => c.record_uuid);
     if (x.state.idRow(op.record_uuid)?.state === 'creating' && info.before) {
       const added = kidsOf(fresh).filter((u) => !info.before!.includes(u) && !x.state.isMapped(u));
       if (added.length) {

@@ -67,16 +67,6 @@ export function display(s: FieldState | undefined): string {
   return e.value === null || e.value === undefined ? '' : String(e.value);
 }
 
-/** The record of `uuid` in a record tree (the top itself or any descendant). */
-export function findIn(rec: OdrRecord, uuid: string): OdrRecord | undefined {
-  if (rec.record_uuid === uuid) return rec;
-  for (const c of rec.records ?? []) {
-    const f = findIn(c, uuid);
-    if (f) return f;
-  }
-  return undefined;
-}
-
 export function childrenOf(rec: OdrRecord): OdrRecord[] {
   const out: OdrRecord[] = [];
   const walk = (r: OdrRecord) => {

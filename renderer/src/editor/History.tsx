@@ -6,7 +6,7 @@ import { errorText } from '../lib/api';
 import { useEdits, type Edit } from '../lib/edits';
 import { describeStep, historySteps, itemNames, type HistoryStep } from '../lib/history';
 import { useRecord, useRecordHistory } from '../lib/queries';
-import { findRecord } from '../lib/recordPatch';
+import { findRecord } from '../../../shared/recordTree';
 import { Time } from '../ui/Time';
 
 /**

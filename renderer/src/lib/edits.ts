@@ -5,7 +5,8 @@ import { OdrApiError } from '../../../shared/client/odrClient';
 import { ChangedSinceBody } from '../../../shared/schemas/common';
 import { api, errorText } from './api';
 import { keys } from './queries';
-import { findRecord, patchOption, patchScalar } from './recordPatch';
+import { findRecord } from '../../../shared/recordTree';
+import { patchOption, patchScalar } from './recordPatch';
 import { createStore, useStore } from './store';
 import { dismiss, isShown, toast } from '../ui/toasts';
 

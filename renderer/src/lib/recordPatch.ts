@@ -3,15 +3,6 @@ import type { FieldEntry, OdrRecord, OptionEntry, TagEntry } from '../../../shar
 // Pure edits of a record tree, for optimistic updates: the cache shows the change at once and
 // the previous tree comes back if the service refuses.
 
-export function findRecord(rec: OdrRecord, uuid: string): OdrRecord | undefined {
-  if (rec.record_uuid === uuid) return rec;
-  for (const c of rec.records ?? []) {
-    const f = findRecord(c, uuid);
-    if (f) return f;
-  }
-  return undefined;
-}
-
 function mapRecord(rec: OdrRecord, uuid: string, fn: (r: OdrRecord) => OdrRecord): OdrRecord {
   if (rec.record_uuid === uuid) return fn(rec);
   if (!rec.records?.length) return rec;
