@@ -101,7 +101,11 @@ export function DatasetScreen({
   const [askExact, setAskExact] = useState(0);
   const past = useRef<{ to: number; from: number } | null>(null);
   const [fresh, setFresh] = useState<string>();
-  const [focusField, setFocusField] = useState(false);
+  /**
+   * The pane to take the focus in its first field once shown (Enter, double-click, new record):
+   * that record's (`uuid`), or the next shown when the row was not read yet.
+   */
+  const [focusFor, setFocusFor] = useState<{ uuid?: string } | null>(null);
   const [batching, setBatching] = useState(false);
   const [importingCsv, setImportingCsv] = useState(false);
   const [pane, setPane] = useState(() => Number(localStorage.getItem(PANE_KEY)) || 480);
@@ -264,7 +268,7 @@ export function DatasetScreen({
       setFresh(rec.record_uuid);
       setTimeout(() => setFresh((f) => (f === rec.record_uuid ? undefined : f)), 2500);
       go({ record: rec.record_uuid });
-      setFocusField(true);
+      setFocusFor({ uuid: rec.record_uuid });
     } catch (e) {
       toast({ kind: 'error', text: `No record created: ${errorText(e)}` });
     }
@@ -566,7 +570,7 @@ export function DatasetScreen({
                 askExact={askExact}
                 onOpen={(i, uuid) => {
                   onPick(i, uuid, {});
-                  setFocusField(true);
+                  setFocusFor({ uuid });
                 }}
                 onSelectAll={selectAll}
                 onEscape={() => {
@@ -598,8 +602,10 @@ export function DatasetScreen({
                   session={session}
                   datasetName={summary.name}
                   position={total !== null ? { index: active, total, atLeast: capped } : undefined}
-                  focusFirst={focusField}
-                  onFocused={() => setFocusField(false)}
+                  // Only the pane of the record asked for: one still showing (arrow keys just ahead of
+                  // Enter) would take the focus and lose it when that record's pane replaces it.
+                  focusFirst={focusFor !== null && (focusFor.uuid ?? route.record) === route.record}
+                  onFocused={() => setFocusFor(null)}
                   onPrev={() => step(-1)}
                   onNext={() => step(1)}
                   onEscape={focusGrid}
