@@ -15,6 +15,7 @@ import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
 import { metaStore } from '../store/meta.js';
+import { sweepKeys } from '../store/syncMetaKeys.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { refetchableTransaction } from '../store/tx.js';
@@ -347,8 +348,7 @@ export class Puller {
   }
 
   private sweepKeys(dataset: string) {
-    const k = `sync_sweep:${this.x.state.remoteId}:${dataset}`;
-    return { at: k, next: `${k}:next` };
+    return sweepKeys(this.x.state.remoteId, dataset);
   }
 
   private sweepDone(dataset: string): void {
