@@ -242,7 +242,8 @@ test('a child record the server deleted while it changed here: Keep it or Delete
   );
   const { panel, syncNow } = await openPanel(page);
   await syncNow();
-  const child = ((await here.record(TOP)).records ?? [])[0]!.record_uuid;
+  const kid = ((await here.record(TOP)).records ?? [])[0]!;
+  const child = kid.record_uuid;
   await call(local.url, 'POST', `/api/v4/record/${child}/${SYNTH.childField(3)}/value`, { value: 'noted here, not sent' });
   await servedJson(remote.url, 'DELETE', '/api/v4/record', { record_uuids: [child] });
   await syncNow();
@@ -261,12 +262,24 @@ test('a child record the server deleted while it changed here: Keep it or Delete
     await expect(card).toBeInViewport();
   });
 
+  // Delete it here asks first, in the app's dialog, naming the record as the list does; Cancel
+  // keeps it and gives the focus back.
+  const dialog = page.getByRole('dialog');
+  const childHere = async () => (await servedCall(local.url, 'GET', `/api/v4/dataset/record/${child}`)).status;
   await card.getByRole('button', { name: 'Delete it here' }).click();
+  await expect(dialog).toHaveAccessibleName(`Delete ${kid.record_name} here?`);
+  await expect(dialog).toContainText('the Trash keeps it for 30 days');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Delete it here' })).toBeFocused();
+  expect(await childHere()).toBe(200);
+  await card.getByRole('button', { name: 'Delete it here' }).click();
+  await dialog.getByRole('button', { name: 'Delete it here' }).click();
   await expect(card).toHaveCount(0);
   // The last card gone: the focus goes to Sync now, not to the page body.
   await expect(panel.getByRole('button', { name: 'Sync now' })).toBeFocused();
   await expect(page.getByRole('region', { name: 'Messages' })).toContainText('deleted here too (the Trash keeps it for 30 days)');
-  expect((await servedCall(local.url, 'GET', `/api/v4/dataset/record/${child}`)).status).toBe(404);
+  expect(await childHere()).toBe(404);
 });
 
 // Last: live sync, once on, would run syncs of its own under the tests above.

@@ -77,3 +77,30 @@ test('someone who opened a panel meanwhile keeps it and its focus when the sampl
   await expect(trash).toBeVisible();
   expect(await trash.evaluate((el) => el.contains(document.activeElement))).toBe(true);
 });
+
+test('the first-run screen connects to a lab server: the Sync panel opens at its form', async ({ page }) => {
+  await page.goto(served.url);
+  await page.getByRole('button', { name: 'Connect to an ODR server…' }).click();
+  const sync = page.getByRole('complementary', { name: 'Sync' });
+  await expect(sync.getByRole('form', { name: 'Add a remote' })).toBeVisible();
+});
+
+test('with datasets, "Choose a dataset" still offers an import, a server and a sample', async ({ page }) => {
+  // The shared e2e service has datasets: the screen a returning user sees before picking one.
+  await page.goto(baseUrl());
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { level: 1, name: 'Choose a dataset' })).toBeVisible();
+  await expect(main.getByLabel('ODR export to import')).toHaveCount(1);
+  await expect(main.getByRole('button', { name: 'Generate a sample dataset' })).toBeVisible();
+  await expect(main.getByRole('combobox', { name: 'Sample size' })).toBeVisible();
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size);
+    await screenshot(page, `choose-dataset-actions-${size.width}x${size.height}`);
+  }
+  // Whether the panel shows its form depends on remotes other specs may add: the panel itself is the point.
+  await main.getByRole('button', { name: 'Connect to an ODR server…' }).click();
+  await expect(page.getByRole('complementary', { name: 'Sync' })).toBeVisible();
+});

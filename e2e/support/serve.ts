@@ -9,13 +9,38 @@ export interface Served {
   url: string;
   proc: ChildProcess;
   stop: () => Promise<void>;
+  /**
+   * Stops the process (its open streams end from the service's side, as at a real restart) and
+   * serves the same data dir on the same port again: a window keeps its address.
+   */
+  restart: () => Promise<void>;
 }
 
 /** `serve` in its own process on a free loopback port, as `npm run serve` runs it. */
 export async function startServe(dataDir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const first = await spawnServe(dataDir, extra, env, 0);
+  const served: Served = {
+    ...first,
+    stop: () => stopProc(served.proc),
+    restart: async () => {
+      await stopProc(served.proc);
+      const again = await spawnServe(dataDir, extra, env, Number(new URL(served.url).port));
+      served.proc = again.proc;
+    },
+  };
+  return served;
+}
+
+async function stopProc(proc: ChildProcess) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  proc.kill('SIGTERM');
+  await new Promise((r) => proc.once('exit', r));
+}
+
+async function spawnServe(dataDir: string, extra: string[], env: Record<string, string>, port: number) {
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'electron/service/cli.ts', 'serve', '--port', '0', '--data', dataDir, ...extra],
+    ['--import', 'tsx', 'electron/service/cli.ts', 'serve', '--port', String(port), '--data', dataDir, ...extra],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,15 +62,7 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Rec
     proc.stderr!.on('data', on);
     proc.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${out}`)));
   });
-  return {
-    url,
-    proc,
-    stop: async () => {
-      if (proc.exitCode !== null) return;
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-    },
-  };
+  return { url, proc };
 }
 
 /** The admin of the e2e seed, and of a served local app started with ODR_ADMIN_EMAIL/PASSWORD set to it. */

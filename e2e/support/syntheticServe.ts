@@ -12,9 +12,9 @@ export const syntheticName = (i: number) => `S-${String(i).padStart(6, '0')}`;
 /**
  * A spec's own service on a fresh data dir seeded with `records` synthetic records (the shared
  * one holds 40): started before the spec's tests, stopped and deleted after. Returns a getter,
- * as the service exists only once beforeAll has run.
+ * as the service exists only once beforeAll has run. `env`: its test-only settings (cli.ts envConfig).
  */
-export function syntheticServe(tag: string, records: number): () => Served {
+export function syntheticServe(tag: string, records: number, env: Record<string, string> = {}): () => Served {
   let served: Served | undefined;
   let dir: string | undefined;
   test.beforeAll(async () => {
@@ -24,7 +24,7 @@ export function syntheticServe(tag: string, records: number): () => Served {
       encoding: 'utf8',
     });
     if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stdout}\n${seed.stderr}`);
-    served = await startServe(dir);
+    served = await startServe(dir, [], env);
   });
   test.afterAll(async () => {
     await served?.stop();

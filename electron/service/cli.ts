@@ -27,14 +27,25 @@ and printed once when none is given).`;
 
 const rendererDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/renderer');
 
-/** Test-only settings from the environment: ODR_TOKEN_TTL (seconds), ODR_COUNT_CAP (the e2e spec's small dataset). */
+/**
+ * Test-only settings from the environment: ODR_TOKEN_TTL (seconds), ODR_COUNT_CAP (the e2e
+ * spec's small dataset), ODR_EVENT_QUEUE_EVENTS / ODR_EVENT_QUEUE_CHARS (an event stream's
+ * bound, overflowed by the e2e resync spec).
+ */
 function envConfig(): Partial<ServiceConfig> {
   const config: Partial<ServiceConfig> = {};
-  if (process.env.ODR_TOKEN_TTL) config.tokenTtlSeconds = Number(process.env.ODR_TOKEN_TTL);
-  if (process.env.ODR_COUNT_CAP) {
-    const cap = Number(process.env.ODR_COUNT_CAP);
-    if (!Number.isInteger(cap) || cap < 1) throw new Error(`ODR_COUNT_CAP must be a positive integer, got ${process.env.ODR_COUNT_CAP}`);
-    config.countCap = cap;
+  const settings: [string, keyof ServiceConfig][] = [
+    ['ODR_TOKEN_TTL', 'tokenTtlSeconds'],
+    ['ODR_COUNT_CAP', 'countCap'],
+    ['ODR_EVENT_QUEUE_EVENTS', 'eventQueueEvents'],
+    ['ODR_EVENT_QUEUE_CHARS', 'eventQueueChars'],
+  ];
+  for (const [name, key] of settings) {
+    const raw = process.env[name];
+    if (raw === undefined || raw === '') continue;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+    config[key] = n;
   }
   return config;
 }

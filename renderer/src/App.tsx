@@ -129,6 +129,7 @@ export function App() {
         <Welcome
           hasDatasets={!!datasets.data?.length}
           onStarted={() => setJobsOpen(true)}
+          onConnect={session.data.super_user ? () => setPanel('sync') : undefined}
           onMade={(made) => {
             // A template's top-level dataset comes first; a record import names what it filled.
             const top = made.find((u) => datasets.data?.some((d) => d.uuid === u)) ?? made[0]!;

@@ -15,12 +15,19 @@ describe('the choices of a conflict card', () => {
     expect(c.done('theirs')).toMatch(/deleted here too/);
     // Never the value wording: there is no value to send or keep.
     expect(`${c.done('mine')} ${c.done('theirs')}`).not.toMatch(/value/);
+    // Only the choice that deletes asks first, naming the record and the Trash's 30 days.
+    expect(c.ask?.mine).toBeUndefined();
+    const q = c.ask?.theirs?.('split 1');
+    expect(q?.title).toBe('Delete split 1 here?');
+    expect(q?.body).toMatch(/Trash keeps it for 30 days/);
+    expect(q?.danger).toBe(true);
   });
 
   it("a field's value: keep mine, keep theirs, or merge", () => {
     const c = conflictChoices({ field_uuid: 'f000000000000000000000000008', item_uuid: '' });
     expect([c.mine.label, c.theirs.label, c.merge]).toEqual(['Keep mine', 'Keep theirs', true]);
     expect(c.done('merged')).toBe('the merged value is saved and will be sent');
+    expect(c.ask).toBeUndefined();
   });
 
   it('a file (deleted on one side) and a public date have no merged value', () => {

@@ -17,6 +17,8 @@ describe('serviceConfig', () => {
     ['maxBodyBytes', Infinity],
     ['tokenTtlSeconds', NaN],
     ['maxUploadBytes', 0],
+    ['eventQueueEvents', 0],
+    ['eventQueueChars', NaN],
   ] as const)('refuses %s = %s', (key, value) => {
     expect(() => serviceConfig({ [key]: value })).toThrow(new RegExp(`invalid service config[^]*${key}`));
   });

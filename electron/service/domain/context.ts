@@ -28,6 +28,13 @@ export interface ServiceConfig {
    * streamed a step at a time, never held whole (about 110 bytes an entry as JSON).
    */
   idListChunk: number;
+  /**
+   * Bound of one event-stream subscriber's queue (domain/events.ts EventQueue): past this many
+   * events, or this many characters of their JSON, a window that reads too slowly gets one
+   * `resync` in place of what it missed. A setting so a test can overflow it with real events.
+   */
+  eventQueueEvents: number;
+  eventQueueChars: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -37,6 +44,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   countCap: 10_000,
   renderChunkTops: 1000,
   idListChunk: 5000,
+  eventQueueEvents: 5000,
+  eventQueueChars: 2 * 1024 * 1024,
 };
 
 const count = z.number().int().positive();
@@ -47,6 +56,8 @@ const ConfigSchema = z.object({
   countCap: count,
   renderChunkTops: count,
   idListChunk: count,
+  eventQueueEvents: count,
+  eventQueueChars: count,
 });
 
 /** The defaults with `over` applied; a setting that is not a positive integer (NaN from a bad env value) throws, naming it. */

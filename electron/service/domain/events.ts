@@ -29,7 +29,7 @@ export const RESYNC_EVENT = 'resync';
 /**
  * One stream subscriber's events waiting to be written. A client that stops reading (a frozen
  * window, a script that never reads) cannot make the service keep every event forever: past
- * `maxEvents` or `maxChars` of JSON the queue is replaced by one `resync` event and takes no
+ * `maxEvents` or `maxChars` of JSON (ServiceConfig eventQueueEvents, eventQueueChars) the queue is replaced by one `resync` event and takes no
  * more until that is written. The client then refetches what it shows, which covers every
  * event dropped meanwhile (they all happened before it read the resync); the events after it
  * flow as before.
@@ -42,8 +42,8 @@ export class EventQueue {
   private behind = false;
 
   constructor(
-    private readonly maxEvents = 5000,
-    private readonly maxChars = 2 * 1024 * 1024,
+    private readonly maxEvents: number,
+    private readonly maxChars: number,
   ) {}
 
   push(event: string, data: unknown): void {

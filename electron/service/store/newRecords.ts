@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { multiRow, perConnection } from './prepared.js';
+import { NEXT_IDS_SQL } from './recordIds.js';
 import { selectionInserts } from './selectionInserts.js';
 
 export interface NewTopRecord {
@@ -49,13 +50,11 @@ export const emptyBatch = (): NewRecordsBatch => {
 
 /**
  * Bulk creation of new top-level records (the CSV import's writer). Ids are handed out from one
- * MAX() per transaction instead of per row: callers hold the write transaction, so no other
+ * read per transaction instead of per row (recordIds.ts, the per-record insert's rule too): callers hold the write transaction, so no other
  * writer can take them in between.
  */
 export const newRecordsStore = perConnection((db: Db) => {
-  const nextIds = db.prepare<[], { rid: number; internal_id: number }>(
-    'SELECT COALESCE(MAX(rid), 0) + 1 AS rid, COALESCE(MAX(internal_id), 0) + 1 AS internal_id FROM records',
-  );
+  const nextIds = db.prepare<[], { rid: number; internal_id: number }>(NEXT_IDS_SQL);
   const insRecords = multiRow(
     db,
     'INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)',

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 
+import { NEXT_INTERNAL_ID_SQL, NEXT_RID_SQL } from './recordIds.js';
 import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type ValueRow } from './rows.js';
 import { subtree } from './subtree.js';
 
@@ -20,16 +21,16 @@ export interface NewRecord {
 const statements = (db: Db) => ({
   byUuid: db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE uuid = ?`),
   byRid: db.prepare<[number], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid = ?`),
-  nextInternalId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM records').pluck(),
+  nextInternalId: db.prepare<[], number>(NEXT_INTERNAL_ID_SQL).pluck(),
   internalIdTaken: db.prepare<[number], number>('SELECT 1 FROM records WHERE internal_id = ?').pluck(),
   insert: db.prepare<
     [number | null, number, string, number, number | null, number, number | null, string, string, string, string]
   >(`INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  // What SQLite picks for a NULL rid (no AUTOINCREMENT: the largest plus one), asked first so a
-  // top-level row is written with its top_rid; an UPDATE after the INSERT rewrote the row and moved
-  // its records_by_top entry, a tenth of a record's import.
-  nextRid: db.prepare<[], number>('SELECT COALESCE(MAX(rid), 0) + 1 FROM records').pluck(),
+  // Never left to SQLite (a NULL rid takes the largest plus one, a deleted newest record's), and
+  // known before the INSERT so a top-level row is written with its top_rid; an UPDATE after the
+  // INSERT rewrote the row and moved its records_by_top entry, a tenth of a record's import.
+  nextRid: db.prepare<[], number>(NEXT_RID_SQL).pluck(),
   // One row by its key, its parent returned to climb on: a statement that may change several rows
   // (the recursive form touchMany uses) pays for a statement journal inside a savepoint, and every
   // group-committed write is one; a single write's chain is a row or two.
@@ -111,30 +112,29 @@ export class RecordStore {
   insert(n: NewRecord): RecordRow {
     const wanted = n.internalId;
     const internalId = wanted !== undefined && !this.s.internalIdTaken.get(wanted) ? wanted : this.s.nextInternalId.get()!;
-    // NULL: SQLite picks the next row id (a child's; a top-level row's top_rid is its own rid).
-    const rid = n.rid !== undefined && !this.byRid(n.rid) ? n.rid : n.parent ? null : this.s.nextRid.get()!;
-    const info = this.s.insert.run(
+    // A wanted rid (a restore's) is one this record had: the floor keeps it from any other record.
+    const rid = n.rid !== undefined && !this.byRid(n.rid) ? n.rid : this.s.nextRid.get()!;
+    this.s.insert.run(
       rid,
       internalId,
       n.uuid,
       n.datatypeId,
       n.parent?.rid ?? null,
-      n.parent ? n.parent.top_rid : rid!,
+      n.parent ? n.parent.top_rid : rid,
       n.createdBy,
       n.createDate,
       n.updateDate,
       n.createAuth,
       n.publicDate,
     );
-    const made = Number(info.lastInsertRowid);
     // The row as just written (reading it back cost a bulk pull a thirtieth of its time).
     return {
-      rid: made,
+      rid,
       internal_id: internalId,
       uuid: n.uuid,
       datatype_id: n.datatypeId,
       parent_rid: n.parent?.rid ?? null,
-      top_rid: n.parent ? n.parent.top_rid : made,
+      top_rid: n.parent ? n.parent.top_rid : rid,
       created_by: n.createdBy,
       create_date: n.createDate,
       update_date: n.updateDate,

@@ -4,6 +4,7 @@ import type { Template } from '../../../shared/schemas/template';
 import { api } from './api';
 import { keys } from './queries';
 import { recordName } from '../../../shared/recordName';
+import { findRecord } from '../../../shared/recordTree';
 import { NAMED } from './namedList';
 
 /**
@@ -23,4 +24,31 @@ export async function firstNames(qc: QueryClient, dataset: string, tpl: Template
     }),
   );
   return names;
+}
+
+/** The template of `uuid` in a template tree (the top itself or any child's). */
+function templateIn(tpl: Template, uuid: string): Template | undefined {
+  if (tpl.template_uuid === uuid) return tpl;
+  for (const c of tpl.related_databases) {
+    const f = templateIn(c, uuid);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/**
+ * One record's name as the list and the pane call it, a child record's too (named by its own
+ * template in the dataset's tree), for a question about it; `record 1a2b3c4d…` when it cannot be read.
+ */
+export async function recordNameIn(qc: QueryClient, dataset: string, uuid: string): Promise<string> {
+  const fallback = `record ${uuid.slice(0, 8)}…`;
+  try {
+    const top = qc.getQueryData<OdrRecord>(keys.record(uuid)) ?? (await api.record(uuid));
+    const rec = findRecord(top, uuid);
+    const tpl = await qc.fetchQuery({ queryKey: keys.template(dataset), queryFn: () => api.template(dataset), staleTime: Infinity });
+    const own = rec && templateIn(tpl, rec.database_uuid);
+    return rec && own ? recordName(rec, own) : fallback;
+  } catch {
+    return fallback;
+  }
 }

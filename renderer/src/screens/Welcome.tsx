@@ -24,10 +24,13 @@ export function Welcome({
   hasDatasets,
   onStarted,
   onMade,
+  onConnect,
 }: {
   hasDatasets: boolean;
   onStarted: () => void;
   onMade: (datasets: string[]) => void;
+  /** Opens the Sync panel to add a lab's server (super-users only: undefined hides the button). */
+  onConnect?: () => void;
 }) {
   const [size, setSize] = useState(500);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -51,28 +54,21 @@ export function Welcome({
     setWaiting(job.id);
     onStarted();
   };
-  if (hasDatasets) {
-    return (
-      <main className="main welcome">
-        <h1 ref={heading} tabIndex={-1}>
-          Choose a dataset
-        </h1>
-        <p className="muted">Pick a dataset on the left to browse and edit its records.</p>
-      </main>
-    );
-  }
   const run = (p: Promise<TrackedJob>, what: string) =>
     p.then(started, (e: unknown) => toast({ kind: 'error', text: `${what} not started: ${errorText(e)}` }));
-  return (
-    <main className="main welcome">
-      <h1 ref={heading} tabIndex={-1}>
-        Welcome to odr-desktop
-      </h1>
-      <p className="muted">Your data stays in a local database on this computer. Start with your own ODR data or a sample.</p>
-      <div className="welcome-actions">
-        <ImportOdrButton className="primary" onStarted={started}>
-          Import an ODR export…
-        </ImportOdrButton>
+  // The same ways in whether or not there is a dataset yet: with one, a second export, a lab's
+  // server or a larger sample were otherwise only reachable through the Jobs or Sync panels.
+  const actions = (
+    <div className="welcome-actions">
+      <ImportOdrButton className={hasDatasets ? undefined : 'primary'} onStarted={started}>
+        Import an ODR export…
+      </ImportOdrButton>
+      {onConnect && (
+        <button type="button" onClick={onConnect}>
+          Connect to an ODR server…
+        </button>
+      )}
+      <span className="welcome-sample">
         <button type="button" onClick={() => run(createSample(size), 'Sample')}>
           Generate a sample dataset
         </button>
@@ -83,7 +79,29 @@ export function Welcome({
             </option>
           ))}
         </select>
-      </div>
+      </span>
+    </div>
+  );
+  if (hasDatasets) {
+    return (
+      <main className="main welcome">
+        <h1 ref={heading} tabIndex={-1}>
+          Choose a dataset
+        </h1>
+        <p className="muted">Pick a dataset on the left to browse and edit its records, or add another:</p>
+        {actions}
+      </main>
+    );
+  }
+  return (
+    <main className="main welcome">
+      <h1 ref={heading} tabIndex={-1}>
+        Welcome to odr-desktop
+      </h1>
+      <p className="muted">
+        Your data stays in a local database on this computer. Start with your own ODR data, your lab&apos;s ODR server, or a sample.
+      </p>
+      {actions}
       <p className="muted small">
         Template exports and record exports ({'{count, records}'}) from any ODR server work; imports run as jobs.
       </p>

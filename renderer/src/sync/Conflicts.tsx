@@ -3,6 +3,8 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import type { SyncConflict } from '../../../shared/schemas/sync';
 import { errorText, resolveConflict } from '../lib/api';
 import { keys } from '../lib/queries';
+import { recordNameIn } from '../lib/namedRecords';
+import { confirmDialog } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import { SteadyButton } from '../ui/SteadyButton';
 import { useFocusOnLeave } from '../ui/useFocusOnLeave';
@@ -28,6 +30,8 @@ function ConflictCard({ c }: { c: SyncConflict }) {
     entry.current?.querySelector<HTMLElement>('[data-action="merged"]')?.focus();
   }, [merging, entry]);
   const resolve = async (choice: ConflictChoice) => {
+    const ask = choices.ask?.[choice];
+    if (ask && !(await confirmDialog(ask(await recordNameIn(qc, c.dataset_uuid, c.record_uuid))))) return;
     setBusy(true);
     try {
       await resolveConflict(c.id, choice === 'merged' ? { choice, value: merged } : { choice });

@@ -9,6 +9,8 @@ export interface ConflictChoices {
   /** A merged value: only a field's value can be merged (not a deleted record, a file or a public date). */
   merge: boolean;
   done: (choice: ConflictChoice) => string;
+  /** What a choice that deletes asks first (the app's dialog), worded with the record's name. */
+  ask?: Partial<Record<ConflictChoice, (recordName: string) => { title: string; body: string; confirm: string; danger: boolean }>>;
 }
 
 const VALUE_DONE: Record<ConflictChoice, string> = {
@@ -25,6 +27,14 @@ export function conflictChoices(c: Pick<SyncConflict, 'field_uuid' | 'item_uuid'
       mine: { label: 'Keep it', title: 'Keep the record here with its changes and make it on the server again' },
       theirs: { label: 'Delete it here', title: 'Delete the record here too (the Trash keeps it for 30 days)' },
       merge: false,
+      ask: {
+        theirs: (name) => ({
+          title: `Delete ${name} here?`,
+          body: `The server deleted ${name}; its changes here are not sent. It is deleted here too, and the Trash keeps it for 30 days.`,
+          confirm: 'Delete it here',
+          danger: true,
+        }),
+      },
       done: (choice) =>
         choice === 'mine' ? 'kept; the next sync makes it on the server again' : 'deleted here too (the Trash keeps it for 30 days)',
     };

@@ -35,7 +35,7 @@ export function localJobRoutes(d: Domain, blobs: BlobStore) {
     const user = c.get('user');
     return streamSSE(c, async (stream) => {
       // Bounded: a client that stops reading gets one `resync` in place of what it missed (EventQueue).
-      const queue = new EventQueue();
+      const queue = new EventQueue(d.ctx.config.eventQueueEvents, d.ctx.config.eventQueueChars);
       let wake: (() => void) | null = null;
       const push = (event: string, data: unknown) => {
         queue.push(event, data);

@@ -127,9 +127,9 @@ export class RecordLists {
    * again and the clock taken now, deleted rows left out. For lists chosen at one time and read
    * later (a streamed answer's chunks, an export's batches), which must show nothing the viewer
    * lost the right to meanwhile; render them with the `viewer` and `now` answered here.
-   * Rids are reused (a new record takes MAX(rid)+1, so the newest one deleted frees its rid): a
-   * row that is no longer top-level, or whose uuid is not the one picked (`uuids`, in the order of
-   * `rids`, when the caller has them), is another record and left out as deleted.
+   * A rid is never given to another record (migrations/025_record_id_floor.ts), yet a row that is
+   * no longer top-level, or whose uuid is not the one picked (`uuids`, in the order of `rids`,
+   * when the caller has them), is left out as deleted: the check costs nothing per row.
    */
   readableNow(viewer: User, rids: readonly number[], uuids?: readonly string[]): { viewer: User; now: string; rows: RecordRow[] } {
     const fresh = this.d.users.now(viewer);

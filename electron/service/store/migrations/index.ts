@@ -22,6 +22,7 @@ import recordTrashChildren from './021_record_trash_children.js';
 import recordTrashAncestors from './022_record_trash_ancestors.js';
 import searchSkips from './023_search_skips.js';
 import syncOutboxUndone from './024_sync_outbox_undone.js';
+import recordIdFloor from './025_record_id_floor.js';
 
 export interface Migration {
   version: number;
@@ -55,4 +56,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: 'record_trash_ancestors', sql: recordTrashAncestors },
   { version: 23, name: 'search_skips', sql: searchSkips },
   { version: 24, name: 'sync_outbox_undone', sql: syncOutboxUndone },
+  { version: 25, name: 'record_id_floor', sql: recordIdFloor },
 ];

@@ -1,0 +1,161 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeCsv } from '../../bench/sections/csvImport.js';
+import { SYNTH } from '../../bench/synthetic.js';
+import { BlobStore } from '../../electron/service/domain/files/blobStore.js';
+import { importCsv, openCsv } from '../../electron/service/domain/import/csvImport.js';
+import { purgeExpiredRecords } from '../../electron/service/domain/records/trash.js';
+import { startService, startSyntheticService, tempDir, type TestService } from '../support/service.js';
+
+// A rid or internal id, once handed out, is never handed out again, whatever is deleted: the render
+// cache, the change log, sync state, the trash and users' scripts remember them, and a new record
+// that took a deleted one's ids would be taken for it (migrations/025_record_id_floor.ts).
+
+const DAY = 86_400_000;
+let now = new Date('2026-03-01T10:00:00Z');
+let t: TestService;
+
+interface Ids {
+  rid: number;
+  internal_id: number;
+}
+const idsOf = (s: TestService, uuid: string) =>
+  s.service.ctx.db.prepare('SELECT rid, internal_id FROM records WHERE uuid = ?').get(uuid) as Ids | undefined;
+const highest = (s: TestService) =>
+  s.service.ctx.db.prepare('SELECT MAX(rid) AS rid, MAX(internal_id) AS internal_id FROM records').get() as Ids;
+/** A new top-level record that holds the highest ids there are. */
+const newest = async (s: TestService) => {
+  const { record_uuid } = await s.admin.createRecord(SYNTH.dataset);
+  const ids = idsOf(s, record_uuid)!;
+  expect(ids).toEqual(highest(s));
+  return { uuid: record_uuid, ...ids };
+};
+/** Both of `later`'s ids are above both of `gone`'s. */
+const above = (later: Ids, gone: Ids) => {
+  expect(later.rid).toBeGreaterThan(gone.rid);
+  expect(later.internal_id).toBeGreaterThan(gone.internal_id);
+};
+const local = (s: TestService, route: string, method = 'GET') =>
+  fetch(`${s.host.url}/local/${route}`, { method, headers: { Authorization: `Bearer ${s.admin.token}` } });
+/** A new child under `parent`: the one with the highest rid after the save. */
+const addChild = async (s: TestService, parent: string) => {
+  await s.admin.save({ record_uuid: parent, records: [{ record_uuid: '', database_uuid: SYNTH.child }] });
+  return s.service.ctx.db
+    .prepare(
+      'SELECT c.uuid, c.rid, c.internal_id FROM records c JOIN records p ON p.rid = c.parent_rid WHERE p.uuid = ? ORDER BY c.rid DESC',
+    )
+    .get(parent) as Ids & { uuid: string };
+};
+
+beforeAll(async () => {
+  t = await startSyntheticService(3, { clock: () => now, config: { tokenTtlSeconds: 10 * 365 * 86400 } });
+});
+afterAll(() => t.close());
+
+describe('a new record after a delete', () => {
+  it('gets ids no deleted record had: the newest top-level record deleted', async () => {
+    const gone = await newest(t);
+    await t.admin.deleteRecords([gone.uuid]);
+    const made = await t.admin.createRecord(SYNTH.dataset);
+    above(idsOf(t, made.record_uuid)!, gone);
+    expect(made.internal_id).toBeGreaterThan(gone.internal_id);
+  });
+
+  it('a child deleted, then a child added', async () => {
+    const parent = await newest(t);
+    const gone = await addChild(t, parent.uuid);
+    expect(gone.rid).toBe(highest(t).rid);
+    await t.admin.deleteRecords([gone.uuid]);
+    above(await addChild(t, parent.uuid), gone);
+  });
+
+  it('a whole tree deleted with its children, then a top-level record and a child', async () => {
+    const top = await newest(t);
+    await addChild(t, top.uuid);
+    const deepest = await addChild(t, top.uuid);
+    const gone = highest(t);
+    expect(deepest.rid).toBe(gone.rid);
+    await t.admin.deleteRecords([top.uuid]);
+    const next = await t.admin.createRecord(SYNTH.dataset);
+    above(idsOf(t, next.record_uuid)!, gone);
+    above(await addChild(t, next.record_uuid), gone);
+  });
+
+  it('a CSV import (the bulk writer) after a delete', async () => {
+    const gone = await newest(t);
+    await t.admin.deleteRecords([gone.uuid]);
+    const file = path.join(t.dataDir, 'rows.csv');
+    writeCsv(file, 5);
+    const user = t.service.domain.users.firstSuperUser()!;
+    const result = await importCsv(t.service.domain, user, await openCsv(t.service.domain, user, file, SYNTH.dataset), () => true);
+    expect(result.imported).toBe(5);
+    const first = t.service.ctx.db
+      .prepare('SELECT MIN(rid) AS rid, MIN(internal_id) AS internal_id FROM records WHERE rid > ?')
+      .get(gone.rid - 1) as Ids;
+    above(first, gone);
+  });
+
+  it('a restore puts the record back at its old rid and id, though records were made since', async () => {
+    const gone = await newest(t);
+    await t.admin.deleteRecords([gone.uuid]);
+    const since = await t.admin.createRecord(SYNTH.dataset);
+    above(idsOf(t, since.record_uuid)!, gone);
+    expect((await local(t, `records/${gone.uuid}/restore`, 'POST')).status).toBe(200);
+    expect(idsOf(t, gone.uuid)).toEqual({ rid: gone.rid, internal_id: gone.internal_id });
+    expect((await t.admin.record(gone.uuid)).internal_id).toBe(gone.internal_id);
+  });
+
+  it('the trash purged (the deleted record can no longer come back), then a record made', async () => {
+    const gone = await newest(t);
+    await t.admin.deleteRecords([gone.uuid]);
+    now = new Date(now.getTime() + 31 * DAY);
+    expect(purgeExpiredRecords(t.service.domain, new BlobStore(t.service.ctx))).toBeGreaterThan(0);
+    expect(t.service.ctx.db.prepare('SELECT COUNT(*) FROM record_trash WHERE record_uuid = ?').pluck().get(gone.uuid)).toBe(0);
+    const made = await t.admin.createRecord(SYNTH.dataset);
+    above(idsOf(t, made.record_uuid)!, gone);
+  });
+});
+
+describe('the mark across a restart', () => {
+  it('a record deleted before the service stops, one made after it starts again', async () => {
+    const dir = tempDir('odr-ids-');
+    const first = await startSyntheticService(3, { dataDir: dir, keepDir: true });
+    const gone = await newest(first);
+    await first.admin.deleteRecords([gone.uuid]);
+    await first.close();
+    const second = await startService({ dataDir: dir });
+    try {
+      const made = await second.admin.createRecord(SYNTH.dataset);
+      above(idsOf(second, made.record_uuid)!, gone);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});
+
+describe('a database from before the mark', () => {
+  it('starts it from the records it holds and those in its trash', async () => {
+    const dir = tempDir('odr-ids-');
+    const old = await startSyntheticService(3, { dataDir: dir, keepDir: true });
+    const trashed = await newest(old);
+    await old.admin.deleteRecords([trashed.uuid]);
+    await old.close();
+    // As the database was before version 25 (what a delete did then: the rows gone, nothing kept).
+    const raw = new Database(path.join(dir, 'odr.sqlite'));
+    raw.exec(`DROP TRIGGER IF EXISTS record_id_floor_delete; DROP TABLE IF EXISTS record_id_floor;
+              DELETE FROM _migrations WHERE version >= 25;`);
+    raw.close();
+    const t2 = await startService({ dataDir: dir });
+    try {
+      // The trashed record held the highest ids: a new record must not take them...
+      const made = await t2.admin.createRecord(SYNTH.dataset);
+      above(idsOf(t2, made.record_uuid)!, trashed);
+      // ...so its restore brings it back at them.
+      expect((await local(t2, `records/${trashed.uuid}/restore`, 'POST')).status).toBe(200);
+      expect(idsOf(t2, trashed.uuid)).toEqual({ rid: trashed.rid, internal_id: trashed.internal_id });
+    } finally {
+      await t2.close();
+    }
+  }, 60_000);
+});
