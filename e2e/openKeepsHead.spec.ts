@@ -47,35 +47,60 @@ for (const size of SIZES) {
 
 // The header stays on top when the fields scroll (sticky), so a field the focus moves to can sit
 // inside the pane and still under the header: the browser scrolls only what is outside the pane.
-// Shift+Tab up from the pane's last field: every field focused on the way must show below it.
-test('Shift+Tab up through the record pane: no focused field is under the sticky header', async ({ page }) => {
-  await page.setViewportSize({ width: 1024, height: 700 });
-  await openDataset(page, 'Synthetic Samples');
-  const name = SYNTH_NAME(3);
-  await findAndOpen(page, name);
-  const pane = await bothSeen(page, name);
-  await pane.locator('input:not([type=hidden]), textarea, select').last().focus();
-  // The pane scrolls: the climb starts below the fold (or the test would prove nothing).
-  expect(await pane.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
-  const covered = () =>
-    page.evaluate(() => {
-      const el = document.activeElement as HTMLElement;
-      const head = el.closest('aside.editor')?.querySelector(':scope > .editor-head');
-      if (!head || head.contains(el)) return null;
-      return head.getBoundingClientRect().bottom - el.getBoundingClientRect().top;
-    });
-  let steps = 0;
-  // Bounded: the pane has fewer than 80 stops before its header.
-  for (let hidden = await covered(); hidden !== null && steps < 80; hidden = await covered(), steps++) {
-    expect(hidden, `stop ${steps} up: ${hidden}px under the header`).toBeLessThanOrEqual(0);
-    await page.keyboard.press('Shift+Tab');
-  }
-  expect(steps).toBeGreaterThan(3);
-  expect(await covered()).toBeNull();
+// Shift+Tab up from the pane's last field: every field focused on the way must show below it,
+// and its label with it (the label sits above the control: clearing the control alone left the
+// label half under the header).
+for (const size of SIZES) {
+  test(`Shift+Tab up through the record pane at ${size.width}×${size.height}: no focused field or its label is under the sticky header`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(size);
+    await openDataset(page, 'Synthetic Samples');
+    const name = SYNTH_NAME(3);
+    await findAndOpen(page, name);
+    const pane = await bothSeen(page, name);
+    await pane.locator('input:not([type=hidden]), textarea, select').last().focus();
+    // The pane scrolls: the climb starts below the fold (or the test would prove nothing).
+    expect(await pane.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    /** How far the focused control's top, and its field's label's top, are under the header's bottom. */
+    const covered = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const head = el.closest('aside.editor')?.querySelector(':scope > .editor-head');
+        if (!head || head.contains(el)) return null;
+        const bottom = head.getBoundingClientRect().bottom;
+        const label = el.closest('.field')?.querySelector('.field-name');
+        return {
+          control: bottom - el.getBoundingClientRect().top,
+          label: label ? bottom - label.getBoundingClientRect().top : -Infinity,
+          field: label?.textContent ?? '',
+        };
+      });
+    let steps = 0;
+    let shot = false;
+    // Bounded: the pane has fewer than 80 stops before its header.
+    for (let hidden = await covered(); hidden !== null && steps < 80; hidden = await covered(), steps++) {
+      expect(hidden.control, `stop ${steps} up (${hidden.field}): control ${hidden.control}px under the header`).toBeLessThanOrEqual(0);
+      expect(hidden.label, `stop ${steps} up (${hidden.field}): label ${hidden.label}px under the header`).toBeLessThanOrEqual(0);
+      // One stop where the pane scrolled to its label, in both themes, to look at.
+      if (!shot && steps > 3 && hidden.label > -20 && (await pane.evaluate((el) => el.scrollTop)) > 0) {
+        shot = true;
+        for (const theme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: theme });
+          await screenshot(page, `shift-tab-label-${size.width}x${size.height}-${theme}`);
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
+      }
+      await page.keyboard.press('Shift+Tab');
+    }
+    expect(steps).toBeGreaterThan(3);
+    expect(shot).toBe(true);
+    expect(await covered()).toBeNull();
 
-  // In the header, the focus moves without scrolling the fields: the header is always in view.
-  await pane.evaluate((el) => (el.scrollTop = 300));
-  await page.keyboard.press('Shift+Tab');
-  await expect(pane.locator('.editor-head :focus')).toHaveCount(1);
-  expect(await pane.evaluate((el) => el.scrollTop)).toBe(300);
-});
+    // In the header, the focus moves without scrolling the fields: the header is always in view.
+    await pane.evaluate((el) => (el.scrollTop = 300));
+    await page.keyboard.press('Shift+Tab');
+    await expect(pane.locator('.editor-head :focus')).toHaveCount(1);
+    expect(await pane.evaluate((el) => el.scrollTop)).toBe(300);
+  });
+}
