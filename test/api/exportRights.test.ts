@@ -108,12 +108,12 @@ it('zip: the files of records the user may no longer read when the zip starts ar
   expect(result.missing).toBe(listed.length);
 }, 60_000);
 
-it('JSON: the newest record deleted after the first batch and its rid taken by a new record: the export has neither', async () => {
+it('JSON: the newest record deleted after the first batch and a new record made: the export has neither', async () => {
   await t.admin.request('POST', '/user/permissions', {
     form: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'admin' },
   });
   const db = d().ctx.db;
-  // A record holding the largest rid (deleting it frees MAX(rid)), the last of the plan.
+  // A record holding the largest rid, the last of the plan.
   const newest = createRecord(d(), admin(), SYNTH.dataset, {});
   expect(db.prepare('SELECT MAX(rid) FROM records').pluck().get()).toBe(newest.rid);
   const all = await ids();
@@ -123,8 +123,10 @@ it('JSON: the newest record deleted after the first batch and its rid taken by a
     deleteRecords(d(), admin(), [newest.uuid]);
     late = createRecord(d(), admin(), SYNTH.dataset, {}).uuid;
   });
-  // The case under test: the plan's rid now holds a record made after the export was planned.
-  expect(db.prepare('SELECT uuid FROM records WHERE rid = ?').pluck().get(newest.rid)).toBe(late);
+  // The new record takes a rid of its own, never the deleted one's (migrations/025): the plan's
+  // rid holds nothing, and the record made after the plan is not in it.
+  expect(db.prepare('SELECT uuid FROM records WHERE rid = ?').pluck().get(newest.rid)).toBeUndefined();
+  expect(db.prepare('SELECT rid FROM records WHERE uuid = ?').pluck().get(late)).toBeGreaterThan(newest.rid);
   const list = JSON.parse(text) as { count: number; records: { record_uuid: string }[] };
   expect(list.records.map((r) => r.record_uuid)).toEqual(all.slice(0, -1));
   expect(result.records).toBe(all.length - 1);
