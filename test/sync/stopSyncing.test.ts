@@ -25,6 +25,8 @@ const run = async () => {
   return s;
 };
 const rows = (table: string) => local.service.ctx.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+/** The `meta` keys naming the dataset. */
+const metaKeys = () => local.service.ctx.db.prepare('SELECT key FROM meta WHERE instr(key, ?) > 0 ORDER BY key').pluck().all(DS);
 const value = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
 
 async function localCall(method: string, path: string, token = local.admin.token!) {
@@ -61,6 +63,22 @@ describe('stop syncing a dataset', () => {
     await remote.client.setValue(SYNTH.record(2), TEXT, 'theirs 2');
     await run();
     expect(local.service.sync.conflicts().length).toBe(1);
+    // A file sweep under way (docs/sync.md §4): its progress, like the template last applied, is
+    // kept in `meta` per remote and dataset.
+    const env = {
+      ODR_SYNC_SWEEP_SECONDS: process.env.ODR_SYNC_SWEEP_SECONDS,
+      ODR_SYNC_SWEEP_PER_PULL: process.env.ODR_SYNC_SWEEP_PER_PULL,
+    };
+    Object.assign(process.env, { ODR_SYNC_SWEEP_SECONDS: '0', ODR_SYNC_SWEEP_PER_PULL: '2' });
+    try {
+      await run();
+    } finally {
+      for (const [k, v] of Object.entries(env))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    expect(metaKeys()).toEqual([`sync_sweep:${remoteId}:${DS}`, `sync_sweep:${remoteId}:${DS}:next`, `sync_template:${remoteId}:${DS}`]);
+    const otherMeta = local.service.ctx.db.prepare('SELECT key, value FROM meta WHERE instr(key, ?) = 0 ORDER BY key');
     await local.admin.setValue(SYNTH.record(4), TEXT, 'waiting 4');
     const status = local.service.sync.status();
     expect(status.pending).toBeGreaterThan(0);
@@ -102,6 +120,7 @@ describe('stop syncing a dataset', () => {
     expect((await localCall('GET', `/local/sync/datasets/${DS}`, userToken)).status).toBe(403);
 
     const records = (await local.admin.request<{ records: OdrRecord[] }>('GET', `/dataset/${DS}/1000/0`)).records;
+    const metaBefore = otherMeta.all(DS);
     const res = await localCall('DELETE', `/local/sync/datasets/${DS}?force=true`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const answer = StopSyncingAnswer.parse(res.body);
@@ -113,6 +132,9 @@ describe('stop syncing a dataset', () => {
     expect(answer.file_map).toBe(1);
     // Nothing of it is left in any sync table (it was the only synced dataset).
     for (const t of SYNC_TABLES) expect(rows(t), t).toBe(0);
+    // Its `meta` keys too, and no other one.
+    expect(metaKeys()).toEqual([]);
+    expect(otherMeta.all(DS)).toEqual(metaBefore);
     expect(rows('sync_remotes')).toBe(1);
     const after = local.service.sync.status();
     expect([after.datasets, after.pending, after.conflicts]).toEqual([[], 0, []]);

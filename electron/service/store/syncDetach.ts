@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { perConnection } from './prepared.js';
+import { datasetKeyPatterns } from './syncMetaKeys.js';
 import { transaction } from './tx.js';
 
 /** What "stop syncing" dropped, per sync table (rows). */
@@ -45,6 +46,8 @@ export const syncDetach = perConnection((db: Db) => {
     removed: db.prepare<[{ ds: string }]>('DELETE FROM sync_removed WHERE dataset_uuid = $ds'),
     offline: db.prepare<[{ ds: string }]>('DELETE FROM sync_files_offline WHERE dataset_uuid = $ds'),
     datasets: db.prepare<[{ ds: string }]>('DELETE FROM sync_datasets WHERE dataset_uuid = $ds'),
+    // Its template hash and file-sweep progress, per remote: a later attach starts afresh.
+    meta: db.prepare<[string]>('DELETE FROM meta WHERE key GLOB ?'),
   };
   return {
     /** Drops the sync state of top-level dataset `ds` (datatype id `dt`); answers the rows dropped. */
@@ -62,6 +65,7 @@ export const syncDetach = perConnection((db: Db) => {
           const conflicts = s.conflicts.run(only).changes;
           const removed = s.removed.run(only).changes;
           s.offline.run(only);
+          for (const pattern of datasetKeyPatterns(ds)) s.meta.run(pattern);
           const remotes = s.datasets.run(only).changes;
           return { remotes, id_map, bases, outbox, conflicts, removed, file_map };
         },

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TemplateIn, TemplateTagIn } from '../../../shared/schemas/template.js';
 import type { Db } from './db.js';
 import { metaStore } from './meta.js';
+import { templateKey } from './syncMetaKeys.js';
 import { perConnection } from './prepared.js';
 
 /** The uuids a server template lists: fields, and options and tags as `field uuid/item uuid`. */
@@ -71,7 +72,6 @@ export const templatePartsStore = perConnection((db: Db) => {
     ),
   };
   const meta = metaStore(db);
-  const key = (remoteId: number, dataset: string) => `sync_template:${remoteId}:${dataset}`;
   const gone = (a: string[] | undefined, b: string[]) => {
     const keep = new Set(b);
     return (a ?? []).filter((x) => !keep.has(x));
@@ -79,7 +79,7 @@ export const templatePartsStore = perConnection((db: Db) => {
   return {
     /** The template last applied for a dataset from this remote; null before the first pull. */
     applied(remoteId: number, dataset: string): AppliedTemplate | null {
-      const v = meta.get(key(remoteId, dataset));
+      const v = meta.get(templateKey(remoteId, dataset));
       return v ? (JSON.parse(v) as AppliedTemplate) : null;
     },
     /**
@@ -94,7 +94,7 @@ export const templatePartsStore = perConnection((db: Db) => {
       for (const f of now.fields) n += s.restoreField.run(f).changes;
       for (const o of now.options) n += s.restoreOption.run(...split(o)).changes;
       for (const t of now.tags) n += s.restoreTag.run(...split(t)).changes;
-      meta.set(key(remoteId, dataset), JSON.stringify(now));
+      meta.set(templateKey(remoteId, dataset), JSON.stringify(now));
       return n;
     },
   };

@@ -40,6 +40,16 @@ export class SyncEngine {
     this.pusher = new Pusher(this.x, this.puller, concurrency);
   }
 
+  /** What this engine wrote so far: records pulled, changes pushed. */
+  get done(): Readonly<{ pulled: number; pushed: number }> {
+    return this.x.done;
+  }
+
+  /** The user it acts for, as last read (EngineContext.recheck). */
+  get user() {
+    return this.x.user;
+  }
+
   datasets(): string[] {
     return this.state.datasets();
   }

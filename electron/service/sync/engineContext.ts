@@ -3,6 +3,7 @@ import { FIELD_TYPES } from '../../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import { SYSTEM_USER, type Domain } from '../domain/domain.js';
 import type { User } from '../domain/users.js';
+import { superUserNow } from './actingUser.js';
 import type { RemoteClient } from './remoteClient.js';
 import type { SyncState } from '../store/syncState.js';
 import { transaction } from '../store/tx.js';
@@ -12,13 +13,30 @@ export class EngineContext {
   /** Field types by field uuid, from the pulled templates: records are normalised with them. */
   types = new Map<string, FieldTypeName>();
 
+  /** What this engine wrote so far (records pulled, operations pushed): a stopped run says it. */
+  readonly done = { pulled: 0, pushed: 0 };
+
   constructor(
     readonly d: Domain,
     readonly state: SyncState,
     readonly remote: RemoteClient,
-    readonly user: User,
+    private acting: User,
     readonly remoteUser: string,
   ) {}
+
+  /** The user the sync acts for, as last read (recheck). */
+  get user(): User {
+    return this.acting;
+  }
+
+  /**
+   * Before each batch or step that writes as the user (a pull's batch, a pushed operation):
+   * the user read again, RightLost once no longer a super-user (actingUser.ts). What earlier
+   * batches committed stays; the cursor and the outbox keep the rest for the next run.
+   */
+  recheck(): User {
+    return (this.acting = superUserNow(this.d, this.acting));
+  }
 
   get db() {
     return this.d.ctx.db;

@@ -1,7 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { getMimeType } from 'hono/utils/mime';
 import type { Domain } from '../domain/domain.js';
-import { OdrError } from '../domain/errors.js';
+import { OdrError, RightLost } from '../domain/errors.js';
+import type { User } from '../domain/users.js';
+import { stoppedFor, superUserNow } from './actingUser.js';
 import type { BlobStore } from '../domain/files/blobStore.js';
 import { probeImage, thumbnail } from '../domain/files/images.js';
 import { PULL_STAGE_BUFFER, placeBlob, placeBuffer, stage, type Staged } from '../domain/files/ingest.js';
@@ -208,18 +210,33 @@ export class FileFetcher {
   }
 
   /**
-   * Downloads every missing file of a dataset (a keep-offline job). A file the server refuses is
-   * counted and skipped, so one bad file does not hold up the rest; the job's result lists them.
+   * Downloads every missing file of a dataset (a keep-offline job) for `user`, a super-user read
+   * again before each file (actingUser.ts): demoted meanwhile, no further download starts and
+   * the job fails saying so; those in flight finish (any viewer's open would fetch them too). A
+   * file the server refuses is counted and skipped, so one bad file does not hold up the rest;
+   * the job's result lists them.
    */
-  async downloadAll(dataset: string, r: JobReporter): Promise<{ downloaded: number; failed: { file_uuid: string; error: string }[] }> {
+  async downloadAll(
+    dataset: string,
+    user: User,
+    r: JobReporter,
+  ): Promise<{ downloaded: number; failed: { file_uuid: string; error: string }[] }> {
     const todo = this.missing(dataset);
     r.progress(0, todo.length);
     let done = 0;
     let downloaded = 0;
     const failed: { file_uuid: string; error: string }[] = [];
     let next = 0;
+    let lost: RightLost | null = null;
     const worker = async () => {
-      while (next < todo.length && !r.cancelled()) {
+      while (!lost && next < todo.length && !r.cancelled()) {
+        try {
+          user = superUserNow(this.d, user);
+        } catch (e) {
+          if (!(e instanceof RightLost)) throw e;
+          lost = e;
+          break;
+        }
         const f = todo[next++]!;
         try {
           const fresh = this.files.byRid(f.rid);
@@ -234,6 +251,7 @@ export class FileFetcher {
       }
     };
     await Promise.all(Array.from({ length: Math.min(OFFLINE_CONCURRENCY, todo.length) }, worker));
+    if (lost) throw stoppedFor(lost, `${downloaded} of ${todo.length} files were downloaded`);
     r.progress(done, todo.length);
     return { downloaded, failed };
   }

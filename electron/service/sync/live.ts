@@ -1,5 +1,7 @@
 import type { LiveSettings, LiveState, LiveStatus } from '../../../shared/schemas/sync.js';
 import type { SyncEngine } from './engine.js';
+import { RightLost } from '../domain/errors.js';
+import { stoppedFor } from './actingUser.js';
 import { RemoteError } from './remoteClient.js';
 
 /** Local edits are pushed this long after the last one (debounced). */
@@ -150,8 +152,15 @@ export class LiveRemote {
         if (!engine.datasets().length) return;
         if (kind === 'push' && !engine.hasPending()) return; // nothing to say: no "syncing" flicker
         this.setState('syncing');
-        if (kind === 'push') await engine.push();
-        else await engine.syncOnce();
+        const before = { ...engine.done };
+        try {
+          if (kind === 'push') await engine.push();
+          else await engine.syncOnce();
+        } catch (e) {
+          if (!(e instanceof RightLost)) throw e;
+          const pulled = engine.done.pulled - before.pulled;
+          throw stoppedFor(e, `${pulled} records were pulled and ${engine.done.pushed - before.pushed} changes pushed`);
+        }
         this.failures = 0;
         this.lastSync = new Date().toISOString();
         this.reason = null;
@@ -180,18 +189,30 @@ export class LiveRemote {
       this.setState('paused');
       return;
     }
+    if (e instanceof RightLost) {
+      // Not the remote's doing: the super-user it acted for is one no more. Paused, saying so;
+      // the next try acts for the first super-user then (the engine is made again), and with
+      // none it keeps waiting, backing off, as for an unreachable remote.
+      this.retryLater(message, null);
+      this.setState('paused');
+      return;
+    }
     // Unreachable, 5xx, reset: everything stays queued; try again later, sooner if asked.
+    this.retryLater(message, e instanceof RemoteError ? (e.retryAfterMs ?? null) : null);
+    this.setState('offline');
+  }
+
+  private retryLater(message: string, retryAfterMs: number | null): void {
     this.failures++;
     this.since ??= new Date().toISOString();
     this.reason = message;
-    const delay = retryDelay(this.failures, e instanceof RemoteError ? (e.retryAfterMs ?? null) : null);
+    const delay = retryDelay(this.failures, retryAfterMs);
     this.nextTry = new Date(Date.now() + delay);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.trigger('full');
     }, delay);
     this.retryTimer.unref();
-    this.setState('offline');
   }
 
   private setState(s: LiveState): void {

@@ -9,7 +9,7 @@ import { metaStore } from '../store/meta.js';
 
 export interface LiveHost {
   remotes(): { id: number; url: string }[];
-  /** A fresh engine for the remote (its client logs in on first use). */
+  /** A fresh engine for the remote (its client logs in on first use), acting for the first super-user. */
   engine(remoteId: number): SyncEngine;
   exclusive<T>(remoteId: number, fn: () => Promise<T>): Promise<T>;
 }
@@ -113,7 +113,13 @@ export class LiveSync {
       remoteId,
       url,
       settings: this.settings(remoteId),
-      engine: () => (engine ??= this.host.engine(remoteId)),
+      engine: () => {
+        // Live mode acts for the first super-user: one demoted or removed since the engine was
+        // made is not acted for again; the first super-user now is (none: RightLost, the pass
+        // waits and tries again).
+        if (engine && !this.d.users.get(engine.user.id)?.isSuper) engine = null;
+        return (engine ??= this.host.engine(remoteId));
+      },
       lock: (fn) => this.host.exclusive(remoteId, fn),
       counts: () => this.counts(),
       onChange: (s) => this.d.ctx.events.emit('sync', s),

@@ -15,6 +15,7 @@ import { childrenOf, fieldStates, type FieldState } from './recordFields.js';
 import { RemoteError } from './remoteClient.js';
 import { FileReconciler } from './fileReconcile.js';
 import { metaStore } from '../store/meta.js';
+import { sweepKeys } from '../store/syncMetaKeys.js';
 import { recordLists } from '../store/recordLists.js';
 import { templatePartsStore, templateParts } from '../store/templateParts.js';
 import { refetchableTransaction } from '../store/tx.js';
@@ -238,9 +239,15 @@ export class Puller {
     if (rest.size) saveRecord(x.d, x.user, payloadFor(theirs, rest));
   }
 
-  /** Pull one dataset: first time page by page, then through the modified-records route. */
+  /**
+   * Pull one dataset: first time page by page, then through the modified-records route. Each
+   * batch reads the user again first (EngineContext.recheck): a super-user demoted meanwhile
+   * stops it between two commits, with the cursor where it was, so the next run reads the rest
+   * again and finds the committed records unchanged since their base.
+   */
   async pull(dataset: string, onRecord?: () => void): Promise<{ pulled: number; removed: number }> {
     const x = this.x;
+    x.recheck();
     await this.pullTemplate(dataset);
     const cursor = x.state.cursor(dataset);
     const importer = new RecordImporter(x.d, x.user, false);
@@ -256,7 +263,10 @@ export class Puller {
         deferred = true;
         return;
       }
-      if (this.applyRemote(r, dataset, importer, undefined, bases) !== 'same') pulled++;
+      if (this.applyRemote(r, dataset, importer, undefined, bases) !== 'same') {
+        pulled++;
+        x.done.pulled++;
+      }
       onRecord?.();
     };
     // One transaction per batch of records: a commit (fsync) per record would cost more than the
@@ -264,6 +274,9 @@ export class Puller {
     const applyBatch = {
       immediate: (rs: OdrRecord[]) => {
         refetchableTransaction(x.db, () => {
+          // In the batch's write transaction: no change of the user can commit between the
+          // check and the batch's writes.
+          x.recheck();
           // Edits made here while the pages were on their way are outbox operations before any
           // record is compared: a record with one is merged, never replaced (docs/sync.md §4).
           collectOutbox(x.d.ctx);
@@ -316,10 +329,11 @@ export class Puller {
               const page = await next;
               const more = page.length === PAGE;
               if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
+              // Awaited in the next round, unless this batch stops the pull (a right lost).
+              next.catch(() => undefined);
               const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
               applyBatch.immediate(fresh);
               if (!more || !fresh.length) {
-                if (more) next.catch(() => undefined); // not needed after all
                 break;
               }
             }
@@ -340,6 +354,8 @@ export class Puller {
       release?.();
     }
     if (pulled) x.asSync(() => importer.finish());
+    // Every batch is in; the end of the pull (the bin, the cursor) acts for the user too.
+    x.recheck();
     // Listed before the pull started, so anything pulled since counts as present too.
     const removed = this.detectRemovals(dataset, new Set([...allIds, ...seenIds]));
     x.state.pulled(dataset, deferred ? cursor : nextCursor(cursor, listedFrom));
@@ -347,8 +363,7 @@ export class Puller {
   }
 
   private sweepKeys(dataset: string) {
-    const k = `sync_sweep:${this.x.state.remoteId}:${dataset}`;
-    return { at: k, next: `${k}:next` };
+    return sweepKeys(this.x.state.remoteId, dataset);
   }
 
   private sweepDone(dataset: string): void {

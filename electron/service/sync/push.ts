@@ -45,12 +45,21 @@ export class Pusher {
    * Replays pending operations. Per top-level record in order: creates first settle their identity
    * (reconciling an ambiguous earlier attempt before any retry); writes are checked against a fresh
    * server copy. A transient failure ends the pass once the records in flight have settled (the next
-   * pass resumes).
+   * pass resumes); so does a super-user demoted meanwhile (each operation reads the user again).
    */
   async push(onOp?: () => void): Promise<PushStats> {
-    const x = this.x;
-    collectOutbox(x.d.ctx);
     const stats: PushStats = { pushed: 0, created: 0, parked: 0, conflicts: 0 };
+    try {
+      return await this.pushAll(stats, onOp);
+    } finally {
+      this.x.done.pushed += stats.pushed + stats.created;
+    }
+  }
+
+  private async pushAll(stats: PushStats, onOp?: () => void): Promise<PushStats> {
+    const x = this.x;
+    x.recheck();
+    collectOutbox(x.d.ctx);
     const byTop = new Map<string, OutboxOp[]>();
     const mine = new Set(x.state.datasets());
     for (const op of x.state.pending()) {
@@ -124,6 +133,9 @@ export class Pusher {
     for (const op of list) {
       answer = undefined;
       try {
+        // Each operation acts for the user: read again first (EngineContext.recheck). Lost, the
+        // ones sent are settled below and the rest stay in the outbox.
+        x.recheck();
         if (op.op === 'create') {
           if (await this.pushCreate(op)) stats.created++;
           fresh = null;
@@ -290,6 +302,12 @@ export class Pusher {
         x.state.failed(op.id, e.message);
         throw e;
       }
+    }
+    try {
+      x.recheck(); // the server's copy is applied here for the user too
+    } catch (e) {
+      settle(sent, null, list[0]!.dataset_uuid);
+      throw e;
     }
     const topR = x.state.remoteOf(top);
     let after: OdrRecord | null = null;

@@ -10,7 +10,8 @@ import type {
 import type { Domain } from '../domain/domain.js';
 import { collectOutbox, recreateRestored } from './outbox.js';
 import { syncOutbox } from '../store/syncOutbox.js';
-import { badRequest, notFound, OdrError } from '../domain/errors.js';
+import { badRequest, notFound, OdrError, RightLost } from '../domain/errors.js';
+import { stoppedFor } from './actingUser.js';
 import { acceptsJobs, assertAcceptsJobs, startJob, type JobReporter } from '../domain/jobRunner.js';
 import type { TrackedJob } from '../../../shared/schemas/job.js';
 import type { User } from '../domain/users.js';
@@ -64,7 +65,11 @@ export class SyncService {
       d,
       {
         remotes: () => this.remotes(),
-        engine: (id) => this.engine(id, this.d.users.firstSuperUser()!),
+        engine: (id) => {
+          const user = this.d.users.firstSuperUser();
+          if (!user) throw new RightLost('no super-user is left to sync as');
+          return this.engine(id, user);
+        },
         exclusive: (id, fn) => this.exclusive(id, fn),
       },
       this.ledger,
@@ -174,6 +179,17 @@ export class SyncService {
     const engine = this.engine(remoteId, user);
     if (datasets?.length) for (const ds of datasets) engine.addDataset(ds);
     if (!engine.datasets().length) throw badRequest('Choose at least one remote dataset to sync');
+    try {
+      return await this.passes(engine, r);
+    } catch (e) {
+      if (!(e instanceof RightLost)) throw e;
+      // The job's error, shown as the last sync's outcome.
+      const { pulled, pushed } = engine.done;
+      throw stoppedFor(e, `${pulled} records were pulled and ${pushed} changes pushed`);
+    }
+  }
+
+  private async passes(engine: SyncEngine, r?: JobReporter): Promise<SyncSummary & { passes: number }> {
     let total: SyncSummary = { pushed: 0, pulled: 0, created: 0, conflicts: 0, parked: 0, removedOnServer: 0, pending: 0 };
     let steps = 0;
     for (let pass = 1; pass <= MAX_PASSES; pass++) {
@@ -245,7 +261,7 @@ export class SyncService {
     if (!missing) return null;
     const job = startJob(this.d, user, { type: 'sync_files', target: dataset, total: missing }, async (r) => {
       try {
-        return await this.files.downloadAll(dataset, r);
+        return await this.files.downloadAll(dataset, user, r);
       } finally {
         this.offlineJobs.delete(dataset);
       }

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTH } from '../../bench/synthetic.js';
+import type { OdrRecord } from '../../shared/schemas/record.js';
+import type { TrackedJob } from '../../shared/schemas/job.js';
+import type { LiveStatus } from '../../shared/schemas/sync.js';
+import type { User } from '../../electron/service/domain/users.js';
+import { ADMIN, type TestService } from '../support/service.js';
+import { gatedPair, gateProxy, onBothServers, startLocal, startRemote, syncRun, type GatedPair, type RemoteProc } from './support.js';
+
+// A sync run, a push and a keep-offline download are asked for by a super-user and then go on
+// for minutes. A super-user demoted meanwhile must stop them at the next batch or step, with a
+// message saying who and what was done, and lose nothing: what was written stays, the rest is
+// done by a later run of someone who may. The remote is a second service process reached
+// through a proxy that holds one request while the user is demoted here.
+
+const DS = SYNTH.dataset;
+const SYNCER = { email: 'syncer@test.local', password: 'syncer-password-1' };
+const STOPPED = /^Stopped: syncer@test\.local is no longer a super-user; /;
+
+/** A second super-user here, the one each run below acts for; their token. */
+async function addSyncer(local: TestService): Promise<{ user: User; token: string }> {
+  const user = await local.service.domain.users.create({ ...SYNCER, isSuper: true });
+  return { user, token: (await local.loginAs(SYNCER.email, SYNCER.password)).token! };
+}
+
+/** PUT /local/users/{id} as the admin: the syncer is a super-user no more. */
+async function demote(local: TestService, id: number): Promise<void> {
+  const res = await fetch(`${local.host.url}/local/users/${id}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${local.admin.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ super_user: false }),
+  });
+  expect(res.status, await res.text()).toBe(200);
+}
+
+async function localCall(local: TestService, token: string, method: string, path: string, body: unknown) {
+  const res = await fetch(`${local.host.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** The job once it has ended (bounded wait). */
+async function ended(local: TestService, id: number, owner = SYNCER.email): Promise<TrackedJob> {
+  for (let i = 0; i < 600; i++) {
+    const job = local.service.domain.jobs.get(local.service.domain.users.findByEmail(owner)!, id);
+    if (job.state !== 'running') return job;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`job ${id} never ended`);
+}
+
+const topCount = (local: TestService) =>
+  local.service.ctx.db
+    .prepare('SELECT COUNT(*) FROM records r JOIN datatypes d ON d.id = r.datatype_id WHERE d.uuid = ? AND r.parent_rid IS NULL')
+    .pluck()
+    .get(DS) as number;
+
+describe('a pull whose super-user is demoted between two batches', () => {
+  let remote: RemoteProc;
+  let local: TestService;
+  let gate: Awaited<ReturnType<typeof gateProxy>>;
+  let remoteId: number;
+  beforeAll(async () => {
+    remote = await startRemote(250);
+    gate = await gateProxy(remote.url);
+    local = await startLocal();
+    remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
+  }, 90_000);
+  afterAll(async () => {
+    await local?.close();
+    await gate?.stop();
+    await remote?.stop();
+  });
+
+  it('stops before the next batch, says why and how far it got; a super-user then pulls the rest, none twice', async () => {
+    const syncer = await addSyncer(local);
+    // A first pull reads pages of 100: the second page is asked for once the first is stored.
+    const second = gate.hold((method, path) => method === 'GET' && path === `/api/v4/dataset/${DS}/100/100`);
+    const started = await localCall(local, syncer.token, 'POST', '/local/sync/run', { remote_id: remoteId, datasets: [DS] });
+    expect(started.status, JSON.stringify(started.json)).toBe(202);
+    await second.reached;
+    expect(topCount(local)).toBe(100);
+    await demote(local, syncer.user.id);
+    second.release();
+    const job = await ended(local, started.json.id as number);
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatch(STOPPED);
+    expect(job.error).toContain('100 records were pulled and 0 changes pushed');
+    // The second page arrived and was not stored; the cursor did not move.
+    expect(topCount(local)).toBe(100);
+    expect(local.service.ctx.db.prepare('SELECT cursor FROM sync_datasets WHERE dataset_uuid = ?').pluck().get(DS)).toBeNull();
+
+    const s = await syncRun(local, remoteId);
+    expect(s.pulled).toBe(150); // the first 100 read again, unchanged since their base
+    expect(topCount(local)).toBe(250);
+    const remoteIds = (await remote.client.recordIds(DS)).records.map((r) => r.unique_id).sort();
+    const localIds = (await local.admin.recordIds(DS)).records.map((r) => r.unique_id).sort();
+    expect(localIds).toEqual(remoteIds);
+  });
+});
+
+const MEDIUM = SYNTH.field('Medium Text');
+const LONG = SYNTH.field('Long Text');
+const PARAGRAPH = SYNTH.field('Paragraph Text');
+const SHORT = SYNTH.field('Short Text');
+const valueOf = (r: OdrRecord, f: string) => r.fields.find((x) => x.field_uuid === f)?.value;
+
+onBothServers((realServer) => {
+  let p: GatedPair;
+  gatedPair(6, realServer, (pair) => (p = pair));
+
+  describe('a push whose super-user is demoted between two operations', () => {
+    it('sends nothing more, keeps the sent ones done and the rest pending; a super-user then pushes the rest once', async () => {
+      const { local, remote, remoteId, gate } = p;
+      const syncer = await addSyncer(local);
+      const rec = SYNTH.record(2);
+      // Four operations of one record, sent one after the other in this order.
+      for (const [f, v] of [
+        [MEDIUM, 'medium here'],
+        [LONG, 'long here'],
+        [PARAGRAPH, 'paragraph here'],
+        [SHORT, 'short here'],
+      ] as const)
+        await local.admin.setValue(rec, f, v);
+      const writes = () => gate.seen.filter((s) => s.startsWith('POST ') && s.endsWith('/value')).length;
+      const held = gate.hold((method, path) => method === 'POST' && path.endsWith(`/${rec}/${LONG}/value`));
+      const run = local.service.sync.run(remoteId, syncer.user, [DS]);
+      const failed = run.then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      await held.reached;
+      await demote(local, syncer.user.id);
+      const before = writes();
+      held.release();
+      const e = await failed;
+      expect(e?.message).toMatch(STOPPED);
+      expect(e?.message).toContain('0 records were pulled and 2 changes pushed');
+      expect(writes(), 'no write after the one on its way').toBe(before);
+      const there = await remote.client.record(rec);
+      expect([valueOf(there, MEDIUM), valueOf(there, LONG)]).toEqual(['medium here', 'long here']);
+      expect(valueOf(there, PARAGRAPH)).not.toBe('paragraph here');
+      expect(valueOf(there, SHORT)).not.toBe('short here');
+      expect(local.service.sync.status().pending).toBe(2);
+
+      const s = await syncRun(local, remoteId);
+      expect(s.pushed).toBe(2);
+      const after = await remote.client.record(rec);
+      expect([MEDIUM, LONG, PARAGRAPH, SHORT].map((f) => valueOf(after, f))).toEqual([
+        'medium here',
+        'long here',
+        'paragraph here',
+        'short here',
+      ]);
+      expect(local.service.sync.status().pending).toBe(0);
+    });
+  });
+});
+
+describe('a keep-offline download whose super-user is demoted meanwhile', () => {
+  let remote: RemoteProc;
+  let local: TestService;
+  let gate: Awaited<ReturnType<typeof gateProxy>>;
+  let remoteId: number;
+  const FILE = SYNTH.field('File');
+  beforeAll(async () => {
+    remote = await startRemote(12);
+    for (let i = 0; i < 12; i++)
+      await remote.client.uploadFile(
+        { dataset_uuid: DS, record_uuid: SYNTH.record(i), field_uuid: FILE, template_field_uuid: '' },
+        { blob: new Blob([Buffer.alloc(20_000, i + 1)]), name: `bytes-${i}.bin` },
+      );
+    gate = await gateProxy(remote.url);
+    local = await startLocal();
+    remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
+    await syncRun(local, remoteId);
+  }, 90_000);
+  afterAll(async () => {
+    await local?.close();
+    await gate?.stop();
+    await remote?.stop();
+  });
+
+  it('starts no further download, says why and how many came; a super-user then downloads the rest', async () => {
+    const syncer = await addSyncer(local);
+    const files = local.service.sync.files;
+    const todo = files.missing(DS).length;
+    const ours = () => files.missing(DS).filter((f) => f.original_name.startsWith('bytes-')).length;
+    expect(ours()).toBe(12);
+    const downloads = () => gate.seen.filter((s) => s.startsWith('GET /api/v4/file/')).length;
+    const held = gate.hold((method, path) => method === 'GET' && path.startsWith('/api/v4/file/'));
+    const put = await localCall(local, syncer.token, 'PUT', '/local/sync/files-offline', {
+      remote_id: remoteId,
+      dataset_uuid: DS,
+      keep: true,
+    });
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+    await held.reached;
+    await demote(local, syncer.user.id);
+    // Each of the other downloads at work may have passed its check just before.
+    const atDemotion = downloads();
+    held.release();
+    const job = await ended(local, put.json.job_id as number);
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatch(STOPPED);
+    const [, got, of] = /; (\d+) of (\d+) files were downloaded; /.exec(job.error ?? '') ?? [];
+    expect(Number(of)).toBe(todo);
+    expect(downloads() - atDemotion, 'at most the other two downloads under way').toBeLessThanOrEqual(2);
+    expect(downloads()).toBeLessThan(todo);
+    const left = ours();
+    expect(left).toBeGreaterThan(0);
+    expect(12 - left).toBe(Number(got));
+
+    // A super-user's download takes the rest (the synthetic files the server has no bytes for stay missing).
+    const admin = local.service.domain.users.findByEmail(ADMIN.email)!;
+    const again = local.service.sync.downloadOffline(remoteId, DS, admin)!;
+    expect((await ended(local, again.id, ADMIN.email)).state).toBe('complete');
+    expect(ours()).toBe(0);
+  });
+});
+
+describe('live mode whose super-user is demoted during a pass', () => {
+  let remote: RemoteProc;
+  let local: TestService;
+  let gate: Awaited<ReturnType<typeof gateProxy>>;
+  let remoteId: number;
+  const seen: LiveStatus[] = [];
+  const onSync = (s: LiveStatus) => seen.push(s);
+  beforeAll(async () => {
+    remote = await startRemote(6);
+    gate = await gateProxy(remote.url);
+    local = await startLocal({ liveSync: true });
+    remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
+    await syncRun(local, remoteId);
+    local.service.ctx.events.on('sync', onSync);
+  }, 90_000);
+  afterAll(async () => {
+    local?.service.ctx.events.off('sync', onSync);
+    await local?.close();
+    await gate?.stop();
+    await remote?.stop();
+  });
+
+  it('stops that pass saying why, and the next one acts for the first super-user then', async () => {
+    // Live mode acts for the first super-user, the admin; another super-user demotes them.
+    const other = await addSyncer(local);
+    const admin = local.service.domain.users.findByEmail(ADMIN.email)!;
+    expect(local.service.domain.users.firstSuperUser()!.id).toBe(admin.id);
+    const rec = SYNTH.record(3);
+    const localValue = async () => valueOf(await local.admin.record(rec), MEDIUM);
+    await remote.client.setValue(rec, MEDIUM, 'changed on the server');
+    const held = gate.hold((method, path) => method === 'GET' && path === `/api/v4/dataset/record/${rec}`);
+    local.service.sync.live.nudge();
+    await held.reached;
+    const res = await fetch(`${local.host.url}/local/users/${admin.id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ super_user: false }),
+    });
+    expect(res.status, await res.text()).toBe(200);
+    held.release();
+    // Paused with the reason, then (a retry soon after) synced as the other super-user.
+    for (let i = 0; i < 300 && !(seen.some((s) => s.state === 'paused') && (await localValue()) === 'changed on the server'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const paused = seen.find((s) => s.state === 'paused');
+    expect(paused?.reason).toMatch(/^Stopped: admin@test\.local is no longer a super-user; 0 records were pulled and 0 changes pushed; /);
+    expect(await localValue()).toBe('changed on the server');
+    expect(seen.at(-1)).toMatchObject({ state: 'online', reason: null });
+  });
+});
