@@ -6,6 +6,9 @@ import { eventsUrl } from './api';
 import { batchRunning, editInFlight } from './edits';
 import { keys } from './queries';
 
+/** How often a running import's or sample's progress may refresh the datasets list. */
+const DATASETS_EVERY_MS = 2000;
+
 /**
  * Follows the service's event stream: job progress goes straight into the jobs cache (live
  * progress bars, no polling) and record changes refresh what shows them.
@@ -22,6 +25,8 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
     // settles (lib/edits.ts). Every other record is refetched.
     const refetchAll = () =>
       void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== keys.record('')[0] || !editInFlight(String(q.queryKey[1])) });
+    /** When a running import's or sample's progress last refreshed the datasets list (see 'job'). */
+    let growingAt = 0;
     let readyBefore = false;
     es.addEventListener('ready', () => {
       setState('live');
@@ -36,8 +41,16 @@ export function useServiceEvents(enabled: boolean): 'connecting' | 'live' | 'off
         const rest = old.filter((j) => j.id !== job.id);
         return job.state === 'cancelled' ? rest : [job, ...rest].sort((a, b) => b.id - a.id);
       });
-      if (job.state === 'complete' && (job.job_type === 'import' || job.job_type === 'sample'))
-        void qc.invalidateQueries({ queryKey: keys.datasets });
+      if (job.job_type === 'import' || job.job_type === 'sample') {
+        // The dataset is in within a second of the start, but a large job runs for minutes: while it
+        // runs its progress refreshes the list (at most every DATASETS_EVERY_MS), so the dataset
+        // shows early and its record count grows; its end (done, failed or stopped) refreshes it again.
+        const now = Date.now();
+        if (job.state !== 'running' || now - growingAt >= DATASETS_EVERY_MS) {
+          if (job.state === 'running') growingAt = now;
+          void qc.invalidateQueries({ queryKey: keys.datasets });
+        }
+      }
       if (job.job_type === 'sync' && job.state !== 'running') {
         void qc.invalidateQueries({ queryKey: keys.sync });
         void qc.invalidateQueries({ queryKey: keys.datasets });
