@@ -305,3 +305,38 @@ test('Live sync and Keep files offline show the click at once, then hold what th
     await expect(box).not.toBeChecked();
   }
 });
+
+// Two clicks on Live sync while the first save is still on its way: the first save's answer (and
+// its refetch, which says "on") must not hand the box back to the cache while the second click's
+// save ("off") waits (ui/useSavedToggle.ts, only the latest click's save does). The real
+// requests are held at the network in turn, then sent on to the service.
+test('Live sync clicked twice quickly: the first save settling does not undo the second click', async ({ page }) => {
+  const { panel } = await openPanel(page);
+  const box = panel.getByRole('checkbox', { name: /^Live sync/ });
+  await expect(box).not.toBeChecked();
+  const held: (() => void)[] = [];
+  await page.route('**/local/sync/remotes/*/live', async (route) => {
+    await new Promise<void>((resolve) => held.push(resolve));
+    await route.continue();
+  });
+  await box.click();
+  await expect.poll(() => held.length).toBe(1);
+  await box.click();
+  await expect.poll(() => held.length).toBe(2);
+  await expect(box).not.toBeChecked();
+
+  // The first save ("on") reaches the service and the panel refetches: the pull interval, drawn
+  // from the stored state only, shows it. A task and two frames later the box still shows the
+  // second click.
+  held[0]!();
+  const interval = panel.getByRole('spinbutton', { name: 'Pull interval in seconds' });
+  await expect(interval).toBeVisible();
+  await page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 0)));
+  await expect(box).not.toBeChecked({ timeout: 1000 });
+
+  held[1]!();
+  await expect(interval).toHaveCount(0);
+  await expect(box).not.toBeChecked();
+  const live = ((await call(local.url, 'GET', '/local/sync')) as { live: { enabled: boolean }[] }).live[0]?.enabled;
+  expect(live).toBe(false);
+});

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { NEXT_FILE_ID_SQL, nextIdSql } from './newIds.js';
 import { perConnection, shaped } from './prepared.js';
 import type { FileRow } from './rows.js';
 
@@ -37,7 +38,7 @@ export const fileStore = perConnection((db: Db) => {
     dropDerivatives: db.prepare<[number]>('DELETE FROM files WHERE parent_rid = ?'),
     drop: db.prepare<[number]>('DELETE FROM files WHERE rid = ?'),
     derivativeHashes: db.prepare<[number], string | null>('SELECT content_hash FROM files WHERE parent_rid = ?').pluck(),
-    nextId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),
+    nextId: db.prepare<[], number>(NEXT_FILE_ID_SQL).pluck(),
     insert: db.prepare<
       [
         number,
@@ -61,9 +62,9 @@ export const fileStore = perConnection((db: Db) => {
       ],
       FileRow
     >(
-      `INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, content_hash, file_size, mime,
+      `INSERT INTO files (rid, internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, content_hash, file_size, mime,
          width, height, display_order, quality, created_by, create_date, create_auth, public_date)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       VALUES (${nextIdSql('files', 'rid')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     // A deleted record's files keep their bytes while it can be restored (store/recordTrash.ts).
     referenced: db

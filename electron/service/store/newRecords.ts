@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { multiRow, perConnection } from './prepared.js';
-import { NEXT_IDS_SQL } from './recordIds.js';
+import { NEXT_IDS_SQL } from './newIds.js';
 import { selectionInserts } from './selectionInserts.js';
 
 export interface NewTopRecord {
@@ -50,7 +50,7 @@ export const emptyBatch = (): NewRecordsBatch => {
 
 /**
  * Bulk creation of new top-level records (the CSV import's writer). Ids are handed out from one
- * read per transaction instead of per row (recordIds.ts, the per-record insert's rule too): callers hold the write transaction, so no other
+ * read per transaction instead of per row (newIds.ts, the per-record insert's rule too): callers hold the write transaction, so no other
  * writer can take them in between.
  */
 export const newRecordsStore = perConnection((db: Db) => {

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { NEXT_FILE_ID_SQL, nextIdSql } from './newIds.js';
 import { multiRow, perConnection } from './prepared.js';
 import { selectionInserts } from './selectionInserts.js';
 
@@ -67,10 +68,11 @@ export const recordImportStatements = perConnection((db: Db) => {
     },
     fileExists: db.prepare<[string], number>('SELECT 1 FROM files WHERE uuid = ?').pluck(),
     fileIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
-    nextFileId: db.prepare<[], number>('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck(),
-    insFile: db.prepare(`INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
+    nextFileId: db.prepare<[], number>(NEXT_FILE_ID_SQL).pluck(),
+    insFile:
+      db.prepare(`INSERT INTO files (rid, internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
                    width, height, caption, external_id, source_href, display_order, quality, created_by, create_date, create_auth, public_date)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+                  VALUES (${nextIdSql('files', 'rid')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     insDt: db.prepare(`INSERT INTO datatypes (uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
                  create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     setMaster: db.prepare("UPDATE datatypes SET master_uuid = ? WHERE id = ? AND master_uuid = ''"),

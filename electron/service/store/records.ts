@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 
-import { NEXT_INTERNAL_ID_SQL, NEXT_RID_SQL } from './recordIds.js';
+import { NEXT_INTERNAL_ID_SQL, NEXT_RID_SQL } from './newIds.js';
 import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type ValueRow } from './rows.js';
 import { subtree } from './subtree.js';
 

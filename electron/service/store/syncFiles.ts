@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileRow } from './rows.js';
+import { NEXT_FILE_ID_SQL, nextIdSql } from './newIds.js';
 import { perConnection } from './prepared.js';
 
 // Files in sync (migration 006): the map from files uploaded here to the server's, the datasets
@@ -257,12 +258,12 @@ export class SyncFileStore {
 
   insertPulled(f: PulledFile): number {
     const free = f.internalId !== null && f.internalId > 0 && !this.q('SELECT 1 FROM files WHERE internal_id = ?').get(f.internalId);
-    const internalId = free ? f.internalId : (this.q('SELECT COALESCE(MAX(internal_id), 0) + 1 FROM files').pluck().get() as number);
+    const internalId = free ? f.internalId : (this.q(NEXT_FILE_ID_SQL).pluck().get() as number);
     return Number(
       this.q(
-        `INSERT INTO files (internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size, width, height,
+        `INSERT INTO files (rid, internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size, width, height,
            caption, source_href, display_order, quality, created_by, create_date, create_auth, public_date)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (${nextIdSql('files', 'rid')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         internalId,
         f.uuid,

@@ -88,6 +88,17 @@ export function DatasetScreen({
   /** The selection as last rendered, for handlers kept across renders (onPick). */
   const selectedNow = useRef(selected);
   selectedNow.current = selected;
+  /**
+   * The Shift-click range being read, with the rows Ctrl-clicked meanwhile (uuid → selected or
+   * not): they go on top of the range once it is read. Any other change of the selection made
+   * meanwhile (a plain click, Select all, a newer Shift-click) supersedes the range.
+   */
+  const ranging = useRef<{ toggled: Map<string, boolean> } | null>(null);
+  /** Replaces the selection: a range still being read no longer lands. */
+  const replaceSelection = useCallback((uuids: Iterable<string>) => {
+    ranging.current = null;
+    setSelected(new Set(uuids));
+  }, []);
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [total, setTotal] = useState<number | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
@@ -130,8 +141,8 @@ export function DatasetScreen({
     anchor.current = 0;
     // A Next still waiting for the exact count belongs to the view it was pressed in.
     past.current = null;
-    setSelected(new Set());
-  }, [summary.uuid, table.q, table.sort, table.dir, filterKey]);
+    replaceSelection([]);
+  }, [summary.uuid, table.q, table.sort, table.dir, filterKey, replaceSelection]);
   const onFilters = useCallback((filters: ViewFilter[]) => setTable((t) => ({ ...t, filters })), []);
 
   // A saved search opened from the sidebar (#…?search=<id>): its search, filters and sort replace
@@ -175,18 +186,31 @@ export function DatasetScreen({
    * Selects the stretch between the anchor and `i` (uuids fetched: the rows may not be loaded).
    * The row clicked (`uuid`) is selected at once, so its checkbox shows the click; if the range
    * cannot be read, only that row leaves the selection again: what the user selected while the
-   * read was on its way (a Ctrl-click, Select all) stays.
+   * read was on its way (a Ctrl-click, Select all) stays. Once read, the range replaces the
+   * selection, with the rows Ctrl-clicked meanwhile left as those clicks left them.
    */
   const selectRange = async (i: number, uuid?: string) => {
     const [from, to] = [Math.min(anchor.current, i), Math.max(anchor.current, i)];
     const added = uuid && !selectedNow.current.has(uuid) ? uuid : null;
+    const run = { toggled: new Map<string, boolean>() };
+    ranging.current = run;
     if (added) setSelected((s) => new Set([...s, added]));
     try {
       const { uuids } = await viewUuids(summary.uuid, { ...view, offset: from, limit: to - from + 1 });
-      setSelected(new Set(uuids));
+      if (ranging.current !== run) return;
+      const next = new Set(uuids);
+      // What the person did last wins: a row Ctrl-clicked during the read keeps that click's state.
+      for (const [u, on] of run.toggled) {
+        if (on) next.add(u);
+        else next.delete(u);
+      }
+      setSelected(next);
     } catch (e) {
-      if (added) unselect(added);
+      if (ranging.current !== run) return;
+      if (added && !run.toggled.has(added)) unselect(added);
       toast({ kind: 'error', text: `Could not select the range: ${errorText(e)}` });
+    } finally {
+      if (ranging.current === run) ranging.current = null;
     }
   };
 
@@ -212,13 +236,18 @@ export function DatasetScreen({
     const mods = pick.current;
     pick.current = null;
     if (mods && !mods.shift) {
-      setSelected((s) => {
-        if (!mods.toggle) return new Set([uuid]);
-        const n = new Set(s);
-        if (n.has(uuid)) n.delete(uuid);
-        else n.add(uuid);
-        return n;
-      });
+      if (!mods.toggle) replaceSelection([uuid]);
+      else {
+        const run = ranging.current;
+        setSelected((s) => {
+          const n = new Set(s);
+          if (n.has(uuid)) n.delete(uuid);
+          else n.add(uuid);
+          // Recorded here, from the selection the toggle saw (the same on a repeated call).
+          run?.toggled.set(uuid, n.has(uuid));
+          return n;
+        });
+      }
     }
     activeUuid.current = uuid;
     if (follow.current && uuid !== shown.current) go({ record: uuid });
@@ -241,7 +270,7 @@ export function DatasetScreen({
         follow.current = true;
         anchor.current = i;
         setActive(i);
-        setSelected(new Set([rec]));
+        replaceSelection([rec]);
       },
       () => {},
     );
@@ -252,10 +281,10 @@ export function DatasetScreen({
   }, [route.record, summary.uuid]);
 
   const selectAll = async (on: boolean) => {
-    if (!on) return setSelected(new Set());
+    if (!on) return replaceSelection([]);
     try {
       const { uuids } = await viewUuids(summary.uuid, view);
-      setSelected(new Set(uuids));
+      replaceSelection(uuids);
     } catch (e) {
       toast({ kind: 'error', text: `Could not select all: ${errorText(e)}` });
     }
@@ -296,7 +325,7 @@ export function DatasetScreen({
     // goes to the list, on the row that takes the deleted one's place.
     focusGrid();
     setPending((p) => new Set([...p, ...uuids]));
-    setSelected(new Set());
+    replaceSelection([]);
     if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
     const { op, error } = await deleteRecords(uuids, what);
     setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
@@ -576,7 +605,7 @@ export function DatasetScreen({
                 onEscape={() => {
                   past.current = null;
                   if (route.record) go({ record: undefined });
-                  else setSelected(new Set());
+                  else replaceSelection([]);
                 }}
                 onDelete={() => void requestDelete([...selected])}
               />

@@ -134,7 +134,8 @@ function filesOf(d: Domain, user: User, now: string, p: ExportPlan, batch: Recor
 async function stillReadable(d: Domain, user: User, p: ExportPlan, files: CellFileRow[]): Promise<CellFileRow[]> {
   const records = [...new Set(files.map((f) => f.record_rid))];
   const uuidOf = new Map(p.rows.map((r) => [r.rid, r.uuid]));
-  // A file's rid may be reused too: the file read now must still be the one listed.
+  // The file read now must still be the one listed (rids are not handed out twice, migration 026,
+  // yet this check costs nothing and does not lean on that).
   const same = (f: CellFileRow) => `${f.record_rid}:${f.datafield_id}:${f.content_hash}`;
   const listed = new Map(files.map((f) => [f.rid, same(f)]));
   const readable = new Set<number>();

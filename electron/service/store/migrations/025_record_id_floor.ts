@@ -3,7 +3,7 @@
 // remember them, and MAX() + 1 gave a deleted newest record's ids to the next new one. The floor
 // is the highest of each seen by a delete; new ids start above MAX(floor, MAX(column)). A trigger
 // keeps it on every delete, cascades included (a parent's, a dataset's), so no code path can miss
-// it, and the insert path only reads one more row (store/recordIds.ts).
+// it, and the insert path only reads one more row (store/newIds.ts).
 //
 // For an existing database the floor starts at what it holds now: its records and the records in
 // its trash (top rids; every internal id in the snapshots). Ids of records deleted before this

@@ -23,6 +23,7 @@ import recordTrashAncestors from './022_record_trash_ancestors.js';
 import searchSkips from './023_search_skips.js';
 import syncOutboxUndone from './024_sync_outbox_undone.js';
 import recordIdFloor from './025_record_id_floor.js';
+import fileIdFloor from './026_file_id_floor.js';
 
 export interface Migration {
   version: number;
@@ -57,4 +58,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 23, name: 'search_skips', sql: searchSkips },
   { version: 24, name: 'sync_outbox_undone', sql: syncOutboxUndone },
   { version: 25, name: 'record_id_floor', sql: recordIdFloor },
+  { version: 26, name: 'file_id_floor', sql: fileIdFloor },
 ];
