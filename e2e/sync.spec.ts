@@ -72,11 +72,17 @@ test('attach a remote, pull a dataset, edit on both sides, resolve the conflict'
   await expect(panel.getByRole('alert')).toContainText('Cannot log in');
   await panel.getByLabel('Password').fill(ADMIN.password);
   await panel.getByRole('button', { name: 'Connect' }).click();
+  // The form gives way to the server's datasets: the focus stays in the panel, not on the page body.
+  const heading = panel.getByRole('heading', { level: 2, name: 'Sync' });
+  await expect(heading).toBeFocused();
 
   await panel.getByRole('checkbox', { name: 'Synthetic Samples' }).check();
   await shot(page, 'sync-1-choose-datasets');
   await panel.getByRole('button', { name: 'Sync 1 dataset' }).click();
+  await expect(heading).toBeFocused();
   await expect(panel.getByRole('status')).toHaveText('Last sync finished', { timeout: 30_000 });
+  // Dates in the app's one format (local YYYY-MM-DD HH:MM), not the browser's locale string.
+  await expect(panel.getByRole('region', { name: 'Synced datasets' })).toContainText(/pulled \d{4}-\d{2}-\d{2} \d{2}:\d{2} · sent never/);
   await expect(page.getByRole('navigation', { name: 'Datasets' }).getByRole('link', { name: /^Synthetic Samples/ })).toBeVisible();
   await expect(panel.getByTestId('pending')).toHaveText('0');
   // Live mode is on by default; this test syncs by hand (the next one runs live).

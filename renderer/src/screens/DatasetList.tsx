@@ -54,9 +54,7 @@ export function DatasetList({
             {d.uuid === current && <SavedSearches dataset={d.uuid} />}
           </li>
         ))}
-        {shown.length === 0 && (
-          <li className="muted">{datasets.length ? 'No dataset matches.' : 'No datasets yet: import an ODR export from Jobs.'}</li>
-        )}
+        {shown.length === 0 && <li className="muted">{datasets.length ? 'No dataset matches.' : 'No datasets yet.'}</li>}
       </ul>
     </nav>
   );

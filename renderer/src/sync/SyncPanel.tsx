@@ -14,11 +14,13 @@ import { LiveSettings } from './LiveSettings';
 import { RemoteForm } from './RemoteForm';
 import { StopSyncingButton } from './StopSyncingButton';
 import { SteadyButton } from '../ui/SteadyButton';
+import { Time } from '../ui/Time';
 import { useSavedToggle } from '../ui/useSavedToggle';
 import { useFocusOnLeave } from '../ui/useFocusOnLeave';
 import { syncNowButton } from './syncNowButton';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+// The app's one date format (ui/Time), not the browser's locale string.
+const when = (iso: string | null) => (iso ? <Time ts={iso} /> : 'never');
 const OPS: Record<string, string> = {
   value: 'Set value',
   option: 'Select option',
