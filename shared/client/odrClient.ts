@@ -164,7 +164,8 @@ export class OdrClient {
     });
   }
 
-  setPublic(form: { user_email: string; dataset_uuid: string; record_uuid: string; public_date?: string }) {
+  /** `expected_public_date`: set only if the record's public date is that now (409 otherwise); local service only. */
+  setPublic(form: { user_email: string; dataset_uuid: string; record_uuid: string; public_date?: string; expected_public_date?: string }) {
     return this.request('POST', '/dataset/record/public', { form, schema: OdrRecord });
   }
 

@@ -79,6 +79,8 @@ export const PublicForm = z.object({
   dataset_uuid: z.string().min(1),
   record_uuid: z.string().min(1),
   public_date: z.string().optional(),
+  /** Set the date only if the record's public date is this now (odr-desktop); 409 otherwise. */
+  expected_public_date: z.string().optional(),
 });
 
 /** Form fields of POST /dataset/publish. */

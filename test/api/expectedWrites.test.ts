@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { OdrApiError } from '../../shared/client/odrClient.js';
 import { ChangedSinceBody, ErrorBody } from '../../shared/schemas/common.js';
-import { startSyntheticService, type TestService } from '../support/service.js';
+import { ADMIN, startSyntheticService, type TestService } from '../support/service.js';
 
 // `expected_value` on the value route and `?expected=` on the option route, over real HTTP: the
 // write applies only if the field holds what the caller saw (what an undo's step left), else 409
@@ -115,5 +115,43 @@ describe('PUT /record/{r}/{f}/{option}/{state}?expected=', () => {
     expect(m).toContain(' selected now, not the expected ');
     expect(lastHolds).toEqual([...held, extra].sort());
     await t.admin.setOption(rec, tags, extra, false, [extra, ...held]);
+  });
+});
+
+describe('POST /dataset/record/public with expected_public_date', () => {
+  const rec = SYNTH.record(4);
+  const publicOf = async () => (await t.admin.record(rec))._record_metadata._public_date;
+  const setPublic = (public_date: string, expected_public_date?: string) =>
+    t.admin.setPublic({
+      user_email: ADMIN.email,
+      dataset_uuid: SYNTH.dataset,
+      record_uuid: rec,
+      public_date,
+      ...(expected_public_date === undefined ? {} : { expected_public_date }),
+    });
+
+  it('sets the date only while the record has the expected one, else 409 naming the date it has', async () => {
+    const was = await publicOf();
+    await setPublic('2031-02-03 04:05:06', was);
+    expect(await publicOf()).toBe('2031-02-03 04:05:06');
+    const m = await conflict(() => setPublic('2032-01-01 00:00:00', was));
+    expect(m).toBe(`Record ${rec} has the public date 2031-02-03 04:05:06 now, not the expected ${was}: nothing was changed`);
+    expect(lastHolds).toBe('2031-02-03 04:05:06');
+    // Any date form the route takes is compared as stored.
+    await setPublic('2033-01-01 00:00:00', '2031-02-03T04:05:06');
+    expect(await publicOf()).toBe('2033-01-01 00:00:00');
+  });
+
+  it('an expected date that is no date is a 400 naming it, and nothing changes', async () => {
+    const before = t.digest();
+    const e = await setPublic('2034-01-01 00:00:00', 'yesterday-ish').then(
+      () => null,
+      (x: unknown) => x as OdrApiError,
+    );
+    expect(e?.status).toBe(400);
+    expect(ErrorBody.parse(e?.body).error.message).toBe(
+      'expected_public_date "yesterday-ish" is not a date (use YYYY-MM-DD, YYYY-MM-DD HH:MM:SS or ISO 8601)',
+    );
+    expect(t.digest()).toBe(before);
   });
 });

@@ -61,7 +61,7 @@ onBothServers((realServer) => {
       expect(sel(await local.admin.record(rec), MS)).toContain(y);
       expect(sel(await local.admin.record(rec), MS)).not.toContain(x);
 
-      local.service.sync.resolve(c!.id, 'mine');
+      local.service.sync.resolve(c!.id, 'mine', local.service.domain.users.firstSuperUser()!);
       await run();
       expect(sel(await remote.client.record(rec), MS)).not.toContain(x);
       expect(sel(await remote.client.record(rec), MS)).toContain(y);
@@ -77,7 +77,7 @@ onBothServers((realServer) => {
       await remote.client.setOption(rec, MS, x!, true);
       await run();
       const [c] = conflictsOf(rec);
-      local.service.sync.resolve(c!.id, 'theirs');
+      local.service.sync.resolve(c!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
       await run();
       expect(sel(await local.admin.record(rec), MS)).toContain(x);
       expect(sel(await remote.client.record(rec), MS)).toContain(x);
@@ -95,7 +95,7 @@ onBothServers((realServer) => {
       await local.admin.setOption(rec, MS, z!, true);
       await run();
       expect(sel(await remote.client.record(rec), MS)).toContain(z);
-      local.service.sync.resolve(c!.id, 'theirs');
+      local.service.sync.resolve(c!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
       await run();
       const here = sel(await local.admin.record(rec), MS);
       expect(here).toEqual(expect.arrayContaining([x, z]));
@@ -131,8 +131,10 @@ onBothServers((realServer) => {
       expect(conflictsOf(rec).map((c) => [c.field_uuid, c.field_name, c.base, c.mine, c.theirs])).toEqual([
         [PUBLIC_DATE_FIELD, 'Public date', base, '2031-01-02 03:04:05', '2032-02-03 04:05:06'],
       ]);
-      expect(() => local.service.sync.resolve(conflictsOf(rec)[0]!.id, 'merged', 'x')).toThrow(/"mine" or "theirs"/);
-      local.service.sync.resolve(conflictsOf(rec)[0]!.id, 'mine');
+      expect(() =>
+        local.service.sync.resolve(conflictsOf(rec)[0]!.id, 'merged', local.service.domain.users.firstSuperUser()!, 'x'),
+      ).toThrow(/"mine" or "theirs"/);
+      local.service.sync.resolve(conflictsOf(rec)[0]!.id, 'mine', local.service.domain.users.firstSuperUser()!);
       await run();
       expect(publicOf(await remote.client.record(rec))).toBe('2031-01-02 03:04:05');
       expect(publicOf(await local.admin.record(rec))).toBe('2031-01-02 03:04:05');
@@ -144,7 +146,7 @@ onBothServers((realServer) => {
       await setPublic('here', rec, '2033-01-01 00:00:00');
       await setPublic('there', rec, '2034-01-01 00:00:00');
       await run();
-      local.service.sync.resolve(conflictsOf(rec)[0]!.id, 'theirs');
+      local.service.sync.resolve(conflictsOf(rec)[0]!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
       await run();
       expect(publicOf(await local.admin.record(rec))).toBe('2034-01-01 00:00:00');
       expect(publicOf(await remote.client.record(rec))).toBe('2034-01-01 00:00:00');

@@ -112,7 +112,7 @@ describe('randomized sync under faults', () => {
       keptMine = new Map();
       for (const [i, c] of conflicts.entries()) {
         const choice = (i + round) % 2 ? 'mine' : 'theirs';
-        local.service.sync.resolve(c.id, choice);
+        local.service.sync.resolve(c.id, choice, local.service.domain.users.firstSuperUser()!);
         const k = `${c.record_uuid}|${c.field_uuid}`;
         expected.set(k, choice === 'mine' ? mine(k) : remoteLast.get(k)!);
         if (choice === 'mine') keptMine.set(k, mine(k));

@@ -295,7 +295,7 @@ describe('live mode under faults, with files', () => {
       const owned = (c: (typeof listed)[number]) => owner.get(c.item_uuid ? c.field_name.slice(c.field_name.indexOf(': ') + 2) : keyOf(c));
       for (const c of listed.filter((c) => !expected.some((e) => e.key === keyOf(c)))) {
         expect(owned(c), `${at}: an extra conflict on something the remote changed`).toBe('L');
-        local.service.sync.resolve(c.id, 'mine');
+        local.service.sync.resolve(c.id, 'mine', local.service.domain.users.firstSuperUser()!);
         spurious++;
       }
       for (const c of listed) {
@@ -306,11 +306,13 @@ describe('live mode under faults, with files', () => {
           // Deleted on the server and never downloaded here: nothing to upload again.
           const f = filesIn(await local.admin.record(c.record_uuid)).find((x) => x.uuid === c.item_uuid)!;
           if (!f.here) {
-            expect(() => local.service.sync.resolve(c.id, 'mine')).toThrow(/not on this computer/);
+            expect(() => local.service.sync.resolve(c.id, 'mine', local.service.domain.users.firstSuperUser()!)).toThrow(
+              /not on this computer/,
+            );
             choice = 'theirs';
           }
         }
-        local.service.sync.resolve(c.id, choice);
+        local.service.sync.resolve(c.id, choice, local.service.domain.users.firstSuperUser()!);
         oplog.push(`${Date.now()} resolve ${keyOf(c)} ${choice}`);
         if (e.kind === 'value') values.set(e.key, choice === 'mine' ? `L${round}.both` : `R${round}.both`);
         else if (e.kind === 'delete here, date there') {

@@ -141,8 +141,10 @@ describe('a file deleted on one side and changed on the other', () => {
       expect(conflicts[0]!.theirs).toMatch(/changed on the server .*quality 7/);
       // Nothing lost meanwhile: the server still has it.
       expect(originals(await remote.client.record(SYNTH.record(4)), FILE).map((f) => f.file_uuid)).toContain(uuid);
-      expect(() => local.service.sync.resolve(conflicts[0]!.id, 'merged', 'x')).toThrow(/"mine" or "theirs"/);
-      local.service.sync.resolve(conflicts[0]!.id, choice);
+      expect(() => local.service.sync.resolve(conflicts[0]!.id, 'merged', local.service.domain.users.firstSuperUser()!, 'x')).toThrow(
+        /"mine" or "theirs"/,
+      );
+      local.service.sync.resolve(conflicts[0]!.id, choice, local.service.domain.users.firstSuperUser()!);
       await run();
       const here = originals(await local.admin.record(SYNTH.record(4)), FILE).map((f) => f.file_uuid);
       const there = originals(await remote.client.record(SYNTH.record(4)), FILE).map((f) => f.file_uuid);
@@ -173,7 +175,7 @@ describe('a file deleted on one side and changed on the other', () => {
       expect(conflicts).toHaveLength(1);
       expect(conflicts[0]).toMatchObject({ item_uuid: uuid, theirs: 'deleted on the server' });
       expect(originals(await local.admin.record(SYNTH.record(5)), FILE).map((f) => f.file_uuid)).toContain(uuid);
-      local.service.sync.resolve(conflicts[0]!.id, choice);
+      local.service.sync.resolve(conflicts[0]!.id, choice, local.service.domain.users.firstSuperUser()!);
       await run();
       const there = originals(await remote.client.record(SYNTH.record(5)), FILE).filter((f) => f.original_name === name);
       const here = originals(await local.admin.record(SYNTH.record(5)), FILE).filter((f) => f.original_name === name);
@@ -212,7 +214,7 @@ describe('file metadata changed on both sides', () => {
         originals(await c.record(SYNTH.record(6)), FILE).find((f) => f.file_uuid === u)!._file_metadata?._quality;
       expect(await meta(remote.client, r)).toBe('3');
       expect(await meta(local.admin, uuid)).toBe('7');
-      local.service.sync.resolve(conflicts[0]!.id, choice);
+      local.service.sync.resolve(conflicts[0]!.id, choice, local.service.domain.users.firstSuperUser()!);
       await run();
       const want = choice === 'mine' ? '7' : '3';
       expect(await meta(remote.client, r)).toBe(want);
@@ -243,7 +245,7 @@ describe('a file metadata edit made while its conflict is open', () => {
       expect(await meta(remote.client, r)).toBe('3');
       const conflicts = local.service.sync.conflicts();
       expect(conflicts).toHaveLength(1);
-      local.service.sync.resolve(conflicts[0]!.id, choice);
+      local.service.sync.resolve(conflicts[0]!.id, choice, local.service.domain.users.firstSuperUser()!);
       await run();
       const want = choice === 'mine' ? '8' : '3';
       expect([await meta(remote.client, r), await meta(local.admin, uuid)]).toEqual([want, want]);

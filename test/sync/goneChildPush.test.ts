@@ -42,7 +42,7 @@ function goneChildMetByPush(name: string, realServer: boolean, rec: string) {
       expect(local.service.sync.status().needsAttention).toEqual([]);
       expect(notes(await local.admin.record(rec))).toContain(EDIT);
 
-      local.service.sync.resolve(conflicts[0]!.id, 'mine');
+      local.service.sync.resolve(conflicts[0]!.id, 'mine', local.service.domain.users.firstSuperUser()!);
       await run();
       const there = await remote.client.record(rec);
       expect(notes(there)).toContain(EDIT);

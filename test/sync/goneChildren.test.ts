@@ -77,7 +77,7 @@ describe('a child the server deleted, its record on the merge path', () => {
     expect(goneConflicts(child!)).toHaveLength(1);
     expect(kids(await local.admin.record(rec))).toContain(child);
 
-    local.service.sync.resolve(goneConflicts(child!)[0]!.id, 'mine');
+    local.service.sync.resolve(goneConflicts(child!)[0]!.id, 'mine', local.service.domain.users.firstSuperUser()!);
     await run();
     const there = await remote.client.record(rec);
     expect(notes(there)).toContain('edited here, not sent yet');
@@ -96,7 +96,7 @@ describe('a child the server deleted, its record on the merge path', () => {
     await remote.client.deleteRecords([child!]);
     await pullHere();
     expect(kids(await local.admin.record(rec))).toContain(child);
-    local.service.sync.resolve(goneConflicts(child!)[0]!.id, 'theirs');
+    local.service.sync.resolve(goneConflicts(child!)[0]!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
     expect(kids(await local.admin.record(rec))).not.toContain(child);
     expect((await run()).pushed).toBe(0);
     expect(kids(await local.admin.record(rec))).toEqual(kids(await remote.client.record(rec)));

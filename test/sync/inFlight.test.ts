@@ -114,7 +114,7 @@ onBothServers((realServer) => {
       expect(conflicts[0]).toMatchObject({ item_uuid: uuid, mine: 'deleted here' });
       const there = (await remote.client.record(rec)).fields.find((f) => f.field_uuid === FILE)!.files!.map((f) => f.file_uuid);
       expect(there).toContain(uuid);
-      local.service.sync.resolve(conflicts[0]!.id, 'theirs');
+      local.service.sync.resolve(conflicts[0]!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
       await run();
       const here = (await local.admin.record(rec)).fields.find((f) => f.field_uuid === FILE)!.files!.find((f) => f.file_uuid === uuid);
       expect(here?._file_metadata?._public_date).toBe('2031-02-03 04:05:06');
@@ -133,9 +133,9 @@ onBothServers((realServer) => {
       await run();
       const [c] = local.service.sync.conflicts();
       expect(c).toMatchObject({ item_uuid: uuid, theirs: 'deleted on the server' });
-      expect(() => local.service.sync.resolve(c!.id, 'mine')).toThrow(/not on this computer/);
+      expect(() => local.service.sync.resolve(c!.id, 'mine', local.service.domain.users.firstSuperUser()!)).toThrow(/not on this computer/);
       expect(local.service.sync.conflicts()).toHaveLength(1); // nothing changed
-      local.service.sync.resolve(c!.id, 'theirs');
+      local.service.sync.resolve(c!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
       await run();
       expect(local.service.sync.conflicts()).toEqual([]);
     });

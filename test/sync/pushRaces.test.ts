@@ -59,7 +59,7 @@ onBothServers((realServer) => {
       expect(value(there, OTHER)).toBe('also sent');
       expect(value(here, OTHER)).toBe('also sent');
       expect(local.service.sync.conflicts().map((c) => c.field_uuid)).toEqual([SHORT]);
-      local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'theirs');
+      local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
       await run();
       expect(local.service.sync.conflicts()).toEqual([]);
     });

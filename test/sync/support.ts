@@ -169,7 +169,7 @@ export const LOSE_ANSWER = 'lose-answer';
  * with that error instead; the remote never sees it. `release(LOSE_ANSWER)`: the remote does the
  * request, its answer never arrives.
  */
-export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean } = {}) {
+export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean; guards?: string } = {}) {
   const proxy = getLocal();
   await proxy.start();
   const origin = new URL(remoteUrl).origin;
@@ -200,10 +200,12 @@ export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean 
     },
     beforeResponse: (res, req) => {
       if (lost.delete(req.id)) return 'close';
-      if (!opts.realServer) return undefined;
-      // A real ODR server does not say that it guards writes (it does not): the client must read first.
+      if (!opts.realServer && opts.guards === undefined) return undefined;
+      // A real ODR server does not say that it guards writes (it does not): the client must read
+      // first. `guards`: what an older odr-desktop says instead (fewer kinds than this one).
       const headers = { ...res.headers };
-      delete headers[GUARDED_WRITES_HEADER];
+      if (opts.realServer) delete headers[GUARDED_WRITES_HEADER];
+      else headers[GUARDED_WRITES_HEADER] = opts.guards;
       return { headers };
     },
   });
@@ -236,16 +238,19 @@ export interface AttachedPair {
  * dataset synced once: started before the file's tests (`ready` hands the pair over), stopped
  * after them. `template`: another template than the synthetic one.
  */
-/** `realServer`: the gate hides that the remote guards its writes, as a real ODR server would not say it (docs/sync.md §5). */
+/**
+ * `realServer`: the gate hides that the remote guards its writes, as a real ODR server would not
+ * say it (docs/sync.md §5). `guards`: the gate says this list of guarded kinds instead.
+ */
 export function attachedPair(
   n: number,
   ready: (p: AttachedPair) => void,
-  opts: { template?: () => unknown; gated?: boolean; realServer?: boolean } = {},
+  opts: { template?: () => unknown; gated?: boolean; realServer?: boolean; guards?: string } = {},
 ): void {
   let pair: Partial<AttachedPair> = {};
   beforeAll(async () => {
     pair.remote = await startRemote(n, {}, opts.template?.());
-    if (opts.gated) pair.gate = await gateProxy(pair.remote.url, { realServer: opts.realServer });
+    if (opts.gated) pair.gate = await gateProxy(pair.remote.url, { realServer: opts.realServer, guards: opts.guards });
     pair.local = await startLocal();
     const url = pair.gate ? `${pair.gate.url}/api/v4` : pair.remote.url;
     pair.remoteId = await pair.local.service.sync.addRemote(url, ADMIN.email, ADMIN.password);

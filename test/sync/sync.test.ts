@@ -84,7 +84,7 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     expect(value(await remote.client.record(SYNTH.record(6)), TEXT)).toBe('unrelated 6');
     expect(value(await remote.client.record(SYNTH.record(5)), TEXT)).toBe('theirs 5');
 
-    local.service.sync.resolve(conflicts[0]!.id, 'mine');
+    local.service.sync.resolve(conflicts[0]!.id, 'mine', local.service.domain.users.firstSuperUser()!);
     await run();
     expect(value(await remote.client.record(SYNTH.record(5)), TEXT)).toBe('mine 5');
     expect(local.service.sync.conflicts()).toEqual([]);
@@ -92,7 +92,7 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     await local.admin.setValue(SYNTH.record(7), TEXT, 'mine 7');
     await remote.client.setValue(SYNTH.record(7), TEXT, 'theirs 7');
     await run();
-    local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'theirs');
+    local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'theirs', local.service.domain.users.firstSuperUser()!);
     await run();
     expect(value(await local.admin.record(SYNTH.record(7)), TEXT)).toBe('theirs 7');
     expect(value(await remote.client.record(SYNTH.record(7)), TEXT)).toBe('theirs 7');
@@ -100,7 +100,7 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
     await local.admin.setValue(SYNTH.record(8), TEXT, 'mine 8');
     await remote.client.setValue(SYNTH.record(8), TEXT, 'theirs 8');
     await run();
-    local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'merged', 'both 8');
+    local.service.sync.resolve(local.service.sync.conflicts()[0]!.id, 'merged', local.service.domain.users.firstSuperUser()!, 'both 8');
     await run();
     expect(value(await local.admin.record(SYNTH.record(8)), TEXT)).toBe('both 8');
     expect(value(await remote.client.record(SYNTH.record(8)), TEXT)).toBe('both 8');
@@ -144,7 +144,7 @@ describe('sync with a remote ODR service (two processes, real HTTP)', () => {
       [rec, SR, 'Single Radio option ' + radio[0]!.slice(-1), 'Single Radio option ' + radio[1]!.slice(-1)],
     ]);
     expect(sel(r, SR)).toEqual([radio[1]]);
-    local.service.sync.resolve(conflicts[0]!.id, 'mine');
+    local.service.sync.resolve(conflicts[0]!.id, 'mine', local.service.domain.users.firstSuperUser()!);
     await run();
     expect(sel(await remote.client.record(rec), SR)).toEqual([radio[0]]);
     expect(sel(await local.admin.record(rec), SR)).toEqual([radio[0]]);

@@ -38,6 +38,7 @@ export function corsMiddleware(extra: Record<string, string> = {}) {
 
 /**
  * Ours on every ODR API answer (the same middleware, no second pass over the answer): a syncing
- * odr-desktop learns that value and option writes here take guards (docs/sync.md §5).
+ * odr-desktop learns which writes here take guards (docs/sync.md §5): values, options, Booleans
+ * (a value write on a Boolean field) and public dates.
  */
-export const API_HEADERS = { [GUARDED_WRITES_HEADER]: 'value, option' } as const;
+export const API_HEADERS = { [GUARDED_WRITES_HEADER]: 'value, option, boolean, public_date' } as const;

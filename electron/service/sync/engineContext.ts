@@ -81,6 +81,10 @@ export class EngineContext {
     return map(rec);
   }
 
+  /** A Boolean field (its writes are guarded under their own name, guards.ts). */
+  readonly boolean = (fieldUuid: string): boolean =>
+    (this.types.get(fieldUuid) ?? this.d.schema().fieldsByUuid.get(fieldUuid)?.type.name) === 'Boolean';
+
   /** An option field that holds at most one option (Single Radio, Single Select). */
   readonly single = (fieldUuid: string): boolean => {
     const t = this.types.get(fieldUuid) ?? this.d.schema().fieldsByUuid.get(fieldUuid)?.type.name;

@@ -17,7 +17,7 @@ import { syncFileStore } from '../store/syncFiles.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { refetchableTransaction, transaction } from '../store/tx.js';
 import { findRecord } from '../../../shared/recordTree.js';
-import { guardFor, guardFromRead, selectionAfter, type Guard } from './guards.js';
+import { guardFor, guardFromRead, guardKey, guardKind, selectionAfter, type Guard, type GuardedOp } from './guards.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
 export const PUSH_CONCURRENCY = 4;
@@ -97,7 +97,7 @@ export class Pusher {
     // A record whose first operation writes a field needs the server's copy first: its read is
     // under way while the templates are, and normalised only once their field types are in.
     // Not where the server guards that write (known from its last answer): it needs no read.
-    const firstR = isFieldWrite(list[0]!) && !x.remote.guards.has(list[0]!.op) ? x.state.remoteOf(top) : undefined;
+    const firstR = isFieldWrite(list[0]!) && !this.guarded(list[0]!) ? x.state.remoteOf(top) : undefined;
     const early = firstR ? x.remote.recordRaw(firstR) : null;
     early?.catch(() => undefined); // awaited below, unless the templates fail first
     await templates;
@@ -190,13 +190,13 @@ export class Pusher {
           // A server that guards its writes checks the field against the base itself, in its write
           // transaction: no read first (docs/sync.md §5). Refused (409), it changed there since:
           // read and checked as on any server, so a conflict is found as it always was.
-          const guard = !fresh && !(early && op === list[0]) && x.remote.guards.has(op.op) ? guardFor(op, recR, base, guarded) : undefined;
-          if (guard && (op.op === 'value' || op.op === 'option')) {
+          const guard = !fresh && !(early && op === list[0]) && this.guarded(op) ? guardFor(op, recR, base, guarded) : undefined;
+          if (guard) {
             if (op.op === 'option' && superseded(x.localRecord(top))) {
               sent.push(op);
               continue;
             }
-            const key = `${recR}|${op.field_uuid}`;
+            const key = guardKey(op, recR);
             try {
               answer = await this.guardedWrite(op, recR, guard, held);
               const left = held.get(key);
@@ -255,8 +255,8 @@ export class Pusher {
           // A server that guards its writes gets this one guarded with the field as just read: no
           // window between the check and the write. Refused again, it changed there once more: the
           // operation waits for the next pass (one more read and write per pass, no loop here).
-          const fenced = x.remote.guards.has(op.op) ? guardFromRead(op, recR, fresh, held) : undefined;
-          if (fenced && (op.op === 'value' || op.op === 'option')) {
+          const fenced = this.guarded(op) ? guardFromRead(op, recR, fresh, held) : undefined;
+          if (fenced) {
             if (holdsOurs(fenced, op)) {
               sent.push(op); // already there: a write would only go over a change made since
               continue;
@@ -372,19 +372,20 @@ export class Pusher {
     return x.state.pending(op.record_uuid);
   }
 
-  /**
-   * A value or option write that holds only while the field is as `guard` says. Never under the
-   * real servers' "400 on a child is done" rule (childWrite): only an odr-desktop remote takes
-   * guards, and there a 400 is a refusal. `held` learns what the write left.
-   */
-  private async guardedWrite(
-    op: Extract<OutboxOp, { op: 'value' | 'option' }>,
-    recR: string,
-    guard: Guard,
-    held: Map<string, Guard>,
-  ): Promise<unknown> {
+  /** Whether the remote said it guards this kind of write (its last answer's header, guards.ts). */
+  private guarded(op: OutboxOp): op is GuardedOp {
     const x = this.x;
-    const key = `${recR}|${op.field_uuid}`;
+    return (op.op === 'value' || op.op === 'option' || op.op === 'public') && x.remote.guards.has(guardKind(op, x.boolean));
+  }
+
+  /**
+   * A value, option or public-date write that holds only while the server has what `guard` says.
+   * Never under the real servers' "400 on a child is done" rule (childWrite): only an odr-desktop
+   * remote takes guards, and there a 400 is a refusal. `held` learns what the write left.
+   */
+  private async guardedWrite(op: GuardedOp, recR: string, guard: Guard, held: Map<string, Guard>): Promise<unknown> {
+    const x = this.x;
+    const key = guardKey(op, recR);
     if ('value' in guard && op.op === 'value') {
       const value = op.payload.value === null ? '' : op.payload.value;
       const answer = await x.remote.call((c) => c.setValue(recR, op.field_uuid, value, guard.value), true);
@@ -395,6 +396,25 @@ export class Pusher {
       const on = op.payload.on;
       const answer = await x.remote.call((c) => c.setOption(recR, op.field_uuid, op.item_uuid, on, guard.selection), true);
       held.set(key, { selection: selectionAfter(guard.selection, op.item_uuid, on, x.single(op.field_uuid)) });
+      return answer;
+    }
+    if ('publicDate' in guard && op.op === 'public') {
+      const date = op.payload.public_date;
+      const answer = await x.remote.call(
+        (c) =>
+          c.setPublic({
+            user_email: x.remoteUser,
+            dataset_uuid: op.dataset_uuid,
+            record_uuid: recR,
+            ...(date ? { public_date: date } : {}),
+            expected_public_date: guard.publicDate,
+          }),
+        true,
+      );
+      // No date means "now", which only the server's answer (the record written) tells.
+      const left = answer._record_metadata._public_date;
+      if (left) held.set(key, { publicDate: left });
+      else held.delete(key);
       return answer;
     }
     throw new Error(`no guarded write for a ${op.op} operation`);
@@ -546,8 +566,9 @@ export class Pusher {
   }
 }
 
-/** Whether the field, as `guard` says the server holds it, already has what `op` writes. */
-function holdsOurs(guard: Guard, op: Extract<OutboxOp, { op: 'value' | 'option' }>): boolean {
+/** Whether the field (or date), as `guard` says the server holds it, already has what `op` writes. */
+function holdsOurs(guard: Guard, op: GuardedOp): boolean {
+  if (op.op === 'public') return 'publicDate' in guard && !!op.payload.public_date && guard.publicDate === op.payload.public_date;
   if (op.op === 'value') return 'value' in guard && String(guard.value ?? '') === String(op.payload.value ?? '');
   return 'selection' in guard && guard.selection.includes(op.item_uuid) === op.payload.on;
 }

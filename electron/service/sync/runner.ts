@@ -319,8 +319,7 @@ export class SyncService {
     for (const ds of this.files.files.offlineDatasets(remoteId)) this.downloadOffline(remoteId, ds, user);
   }
 
-  private resolveFile(c: SyncConflict & { top_record_uuid: string }, choice: string): { resolved: true } {
-    const user = this.d.users.firstSuperUser()!;
+  private resolveFile(c: SyncConflict & { top_record_uuid: string }, choice: string, user: User): { resolved: true } {
     const remoteId = this.files.files.remoteOfDataset(c.dataset_uuid);
     const engine = remoteId === null ? null : this.engine(remoteId, user);
     transaction(this.db, () => {
@@ -337,9 +336,8 @@ export class SyncService {
    * A record's public date changed here and on the server: "theirs" sets the server's date here
    * (not pushed back); "mine" sends ours over exactly the date the choice was made against.
    */
-  private resolvePublic(c: SyncConflict, choice: string): { resolved: true } {
+  private resolvePublic(c: SyncConflict, choice: string, user: User): { resolved: true } {
     if (choice === 'merged') throw badRequest('A public date conflict is resolved with "mine" or "theirs"');
-    const user = this.d.users.firstSuperUser()!;
     return this.asChoice(c.id, choice, () => {
       if (choice === 'theirs') {
         if (c.theirs) setPublicDate(this.d, user, c.dataset_uuid, c.record_uuid, c.theirs);
@@ -353,9 +351,8 @@ export class SyncService {
    * the record trash); "mine" makes it and its descendants on the server again, with all they
    * hold here (queued as a restore's: creates, then converges). Deleted here meanwhile: closed.
    */
-  private resolveDeleted(c: SyncConflict & { top_record_uuid: string }, choice: string): { resolved: true } {
+  private resolveDeleted(c: SyncConflict & { top_record_uuid: string }, choice: string, user: User): { resolved: true } {
     if (choice === 'merged') throw badRequest('A child record deleted on the server is resolved with "mine" or "theirs"');
-    const user = this.d.users.firstSuperUser()!;
     let orphans: string[] = [];
     const done = this.asChoice(c.id, choice, () => {
       if (!this.d.store.byUuid(c.record_uuid)) return;
@@ -398,15 +395,16 @@ export class SyncService {
   /**
    * Resolves a conflict: keep theirs (applied here), keep mine (pushed over theirs), or a merged
    * value (applied here and pushed). Nothing else waits on it. "Mine" is pushed over the server
-   * value this choice was made against, and only over that one.
+   * value this choice was made against, and only over that one. What the choice writes here is
+   * the choosing `user`'s (the change log and history name them), not the sync's own user.
    */
-  resolve(id: number, choice: string, merged?: unknown): { resolved: true } {
+  resolve(id: number, choice: string, user: User, merged?: unknown): { resolved: true } {
     const c = this.ledger.openConflict(id);
     if (!c) throw notFound('Conflict');
     if (choice !== 'mine' && choice !== 'theirs' && choice !== 'merged') throw badRequest('choice must be "mine", "theirs" or "merged"');
-    if (c.field_uuid === RECORD_DELETED_FIELD) return this.resolveDeleted(c, choice);
-    if (c.item_uuid) return this.resolveFile(c, choice);
-    if (c.field_uuid === PUBLIC_DATE_FIELD) return this.resolvePublic(c, choice);
+    if (c.field_uuid === RECORD_DELETED_FIELD) return this.resolveDeleted(c, choice, user);
+    if (c.item_uuid) return this.resolveFile(c, choice, user);
+    if (c.field_uuid === PUBLIC_DATE_FIELD) return this.resolvePublic(c, choice, user);
     const f = this.d.schema().fieldsByUuid.get(c.field_uuid);
     if (!f) throw notFound('Datafield');
     const isOptions = f.type.takesOptions;
@@ -415,7 +413,6 @@ export class SyncService {
       throw badRequest('A merged resolution needs a "value"');
     const theirOptions = isOptions && choice === 'theirs' ? optionsNamed(f, c.theirs) : [];
     const raw = (shown: string | null) => (f.type.storage === 'boolean' ? (shown === 'yes' ? 1 : 0) : (shown ?? ''));
-    const user = this.d.users.firstSuperUser()!;
     return this.asChoice(id, choice, () => {
       if (choice === 'theirs') {
         if (isOptions) {

@@ -98,7 +98,7 @@ export function localSyncRoutes(d: Domain, sync: SyncService) {
   app.post('/sync/conflicts/:id', async (c) => {
     const id = idParam(c);
     const body = await parsedJson(c, ResolveConflictRequest);
-    return c.json(sync.resolve(id, body.choice, body.value));
+    return c.json(sync.resolve(id, body.choice, c.get('user'), body.value));
   });
   return app;
 }

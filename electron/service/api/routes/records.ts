@@ -57,7 +57,9 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
   app.post('/dataset/record/public', async (c) => {
     const form = PublicForm.parse(await formFields(c));
     const user = d.users.actAs(c.get('user'), form.user_email);
-    const rec = await d.writes.run(() => setPublicDate(d, user, form.dataset_uuid, form.record_uuid, form.public_date));
+    const rec = await d.writes.run(() =>
+      setPublicDate(d, user, form.dataset_uuid, form.record_uuid, form.public_date, form.expected_public_date),
+    );
     return c.json(d.render(rec, renderOpts(c, d, user, true)));
   });
 

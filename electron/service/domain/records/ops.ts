@@ -182,21 +182,42 @@ export function publicDateFrom(d: Domain, current: string, input: string | undef
   return parseDateOrThrow(d, input, 'public_date');
 }
 
-/** POST /dataset/record/public. No date means now; a future date schedules publication. */
-export function setPublicDate(d: Domain, user: User, datasetUuid: string, recordUuid: string, publicDate: string | undefined): RecordRow {
+/**
+ * POST /dataset/record/public. No date means now; a future date schedules publication. With
+ * `expected` (odr-desktop) the date is set only if the record's public date is that now, checked
+ * in the write's transaction (409 naming both otherwise): a sync's push must not overwrite a
+ * date changed there since its base.
+ */
+export function setPublicDate(
+  d: Domain,
+  user: User,
+  datasetUuid: string,
+  recordUuid: string,
+  publicDate: string | undefined,
+  expected?: string,
+): RecordRow {
   const dt = d.datatype(datasetUuid);
   const rec = editableRecord(d, user, recordUuid, 'Record');
   const recDt = d.datatypeOf(rec);
   if (recDt.id !== dt.id && recDt.top.id !== dt.id) {
     throw badRequest(`Record ${recordUuid} is not in dataset ${datasetUuid}`);
   }
-  const date = publicDateFor(d, rec, publicDate);
+  const want = expected === undefined ? undefined : parseDateOrThrow(d, expected, 'expected_public_date');
   tx(d.ctx, () => {
     const w = writeCtx(d, user);
-    if (rec.public_date === date) return;
+    // Read in the transaction: the guard and "already that date" see what the write would replace.
+    const now = d.store.byRid(rec.rid)!.public_date;
+    if (want !== undefined && now !== want) {
+      throw new OdrError(409, `Record ${recordUuid} has the public date ${now} now, not the expected ${want}: nothing was changed`, {
+        reason: 'changed_since',
+        holds: now,
+      });
+    }
+    const date = publicDateFrom(d, now, publicDate);
+    if (now === date) return;
     d.store.setPublicDate(rec.rid, date);
     d.store.touch(rec.rid, w.at);
-    d.logRecordChange(w.at, user, rec, { op: 'record.public', old: rec.public_date, new: date });
+    d.logRecordChange(w.at, user, rec, { op: 'record.public', old: now, new: date });
   });
   d.announce([rec]);
   return d.store.byRid(rec.rid)!;
