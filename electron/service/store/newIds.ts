@@ -1,7 +1,8 @@
-// The one rule for a new row's rid and internal id in `records` and `files`: above every id a row
-// has now and above the floor a delete leaves (migrations/025_record_id_floor.ts and
-// 026_file_id_floor.ts), so a deleted row's ids are never handed to another. Used by every
-// INSERT into either table; read inside the write transaction that uses them.
+// The one rule for a new row's id in every table whose ids are shown or remembered: above every id
+// a row has now and above the floor a delete leaves (migrations/025_record_id_floor.ts,
+// 026_file_id_floor.ts, 027_id_floors.ts), so a deleted row's ids are never handed to another.
+// Used by every INSERT into these tables; read inside the write transaction that uses them. An id
+// an import or pull brings is kept when free instead (the source's identity), as callers decide.
 type Table = 'records' | 'files';
 const FLOOR: Record<Table, string> = { records: 'record_id_floor', files: 'file_id_floor' };
 
@@ -13,3 +14,13 @@ export const NEXT_RID_SQL = `SELECT ${nextIdSql('records', 'rid')}`;
 export const NEXT_INTERNAL_ID_SQL = `SELECT ${nextIdSql('records', 'internal_id')}`;
 export const NEXT_IDS_SQL = `SELECT ${nextIdSql('records', 'rid')} AS rid, ${nextIdSql('records', 'internal_id')} AS internal_id`;
 export const NEXT_FILE_ID_SQL = `SELECT ${nextIdSql('files', 'internal_id')}`;
+
+/** Tables whose `id` has its floor in `id_floor` (027). */
+export type FlooredTable = 'datatypes' | 'datafields' | 'radio_options' | 'tags' | 'saved_searches' | 'sync_conflicts' | 'sync_outbox';
+
+/** An SQL expression: the next `id` of `table`, for an INSERT's VALUES. */
+export const nextRowIdSql = (table: FlooredTable) =>
+  `(max(COALESCE((SELECT MAX(id) FROM ${table}), 0), (SELECT id FROM id_floor WHERE tbl = '${table}')) + 1)`;
+
+/** The id an import brings when given (`?`), else the next one. */
+export const wantedOrNextIdSql = (table: FlooredTable) => `COALESCE(?, ${nextRowIdSql(table)})`;

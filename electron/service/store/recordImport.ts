@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { NEXT_FILE_ID_SQL, nextIdSql } from './newIds.js';
+import { NEXT_FILE_ID_SQL, nextIdSql, nextRowIdSql } from './newIds.js';
 import { multiRow, perConnection } from './prepared.js';
 import { selectionInserts } from './selectionInserts.js';
 
@@ -73,8 +73,9 @@ export const recordImportStatements = perConnection((db: Db) => {
       db.prepare(`INSERT INTO files (rid, internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
                    width, height, caption, external_id, source_href, display_order, quality, created_by, create_date, create_auth, public_date)
                   VALUES (${nextIdSql('files', 'rid')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    insDt: db.prepare(`INSERT INTO datatypes (uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
-                 create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insDt: db.prepare(`INSERT INTO datatypes (id, uuid, parent_id, name, master_uuid, metadata_for_uuid, owner_id, display_order,
+                 create_date, create_auth, public_date, updated_at)
+                 VALUES (${nextRowIdSql('datatypes')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     setMaster: db.prepare("UPDATE datatypes SET master_uuid = ? WHERE id = ? AND master_uuid = ''"),
     setNameField: db.prepare('UPDATE datatypes SET name_field_id = ? WHERE id = ? AND name_field_id IS NULL'),
     setFieldType: db.prepare('UPDATE datafields SET fieldtype = ? WHERE id = ?'),

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { nextRowIdSql } from './newIds.js';
 import { perConnection } from './prepared.js';
 import { subtree } from './subtree.js';
 import type { OpName } from './syncState.js';
@@ -46,8 +47,8 @@ export const syncOutbox = perConnection((db: Db) => {
        WHERE seq > ? AND origin = 'local' ORDER BY seq LIMIT ?`,
     ),
     upsert: db.prepare<[string, string, string, string, string, string, string | null, string]>(
-      `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO sync_outbox (id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, item_uuid, payload, created)
+       VALUES (${nextRowIdSql('sync_outbox')}, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (record_uuid, op, field_uuid, item_uuid) WHERE state = 'pending'
        DO UPDATE SET payload = excluded.payload, attempts = 0, last_error = NULL, rev = rev + 1`,
     ),

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { nextRowIdSql } from './newIds.js';
 import { shaped } from './prepared.js';
 import { z } from 'zod';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
@@ -277,8 +278,8 @@ export class SyncState {
    */
   refusedDelete(op: { dataset_uuid: string; record_uuid: string; top_record_uuid: string }, error: string): void {
     this.q(
-      `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, state, attempts, last_error, created)
-       VALUES (?, ?, ?, 'delete', 'parked', 1, ?, ?)`,
+      `INSERT INTO sync_outbox (id, dataset_uuid, record_uuid, top_record_uuid, op, state, attempts, last_error, created)
+       VALUES (${nextRowIdSql('sync_outbox')}, ?, ?, ?, 'delete', 'parked', 1, ?, ?)`,
     ).run(op.dataset_uuid, op.record_uuid, op.top_record_uuid, error, now());
   }
 
@@ -375,8 +376,8 @@ export class SyncState {
   /** `item`: the file a file conflict is about ('' for a field's value or options). */
   recordConflict(dataset: string, top: string, c: ConflictDraft, item = ''): void {
     this.q(
-      `INSERT INTO sync_conflicts (dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, field_name, base, mine, theirs, created)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid, item_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
+      `INSERT INTO sync_conflicts (id, dataset_uuid, record_uuid, top_record_uuid, field_uuid, item_uuid, field_name, base, mine, theirs, created)
+      VALUES (${nextRowIdSql('sync_conflicts')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_uuid, field_uuid, item_uuid) WHERE resolved IS NULL DO UPDATE SET theirs = excluded.theirs, mine = excluded.mine`,
     ).run(dataset, c.record, top, c.field, item, c.name, c.base, c.mine, c.theirs, now());
   }
 
@@ -535,7 +536,8 @@ export class SyncLedger {
     over: string,
   ): void {
     this.q(
-      `INSERT INTO sync_outbox (dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, payload, created) VALUES (?, ?, ?, 'value', ?, ?, ?)`,
+      `INSERT INTO sync_outbox (id, dataset_uuid, record_uuid, top_record_uuid, op, field_uuid, payload, created)
+       VALUES (${nextRowIdSql('sync_outbox')}, ?, ?, ?, 'value', ?, ?, ?)`,
     ).run(c.dataset_uuid, c.record_uuid, c.top_record_uuid, c.field_uuid, JSON.stringify({ value, over }), now());
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { nextRowIdSql, wantedOrNextIdSql } from './newIds.js';
 import { perConnection } from './prepared.js';
 
 /**
@@ -11,7 +12,7 @@ export const templateImportStatements = perConnection((db: Db) => ({
   insDt: db.prepare(`INSERT INTO datatypes (id, uuid, parent_id, is_master, name, description, metadata_for_uuid, render_plugins,
                  display_order, owner_id, create_date, create_auth, public_date, updated_at,
                  master_published_version, master_revision, tracking_master_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+                VALUES (${wantedOrNextIdSql('datatypes')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   updDt: db.prepare(`UPDATE datatypes SET name = ?, description = ?, metadata_for_uuid = ?, render_plugins = ?, display_order = ?,
                  create_date = ?, create_auth = ?, public_date = ?, updated_at = ?, master_published_version = ?,
                  master_revision = ?, tracking_master_version = ? WHERE id = ?`),
@@ -20,33 +21,37 @@ export const templateImportStatements = perConnection((db: Db) => ({
   insField: db.prepare(`INSERT INTO datafields (id, uuid, datatype_id, template_field_uuid, name, description, fieldtype, is_unique,
                     render_plugins, display_order, create_date, create_auth, public_date, updated_at,
                     master_published_version, master_revision, tracking_master_version)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+                   VALUES (${wantedOrNextIdSql('datafields')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   updField: db.prepare(`UPDATE datafields SET template_field_uuid = ?, name = ?, description = ?, fieldtype = ?, is_unique = ?,
                     render_plugins = ?, display_order = ?, create_date = ?, create_auth = ?, public_date = ?, updated_at = ?,
                     master_published_version = ?, master_revision = ?, tracking_master_version = ? WHERE id = ?`),
   optionId: db.prepare<[number, string], number>('SELECT id FROM radio_options WHERE datafield_id = ? AND uuid = ?').pluck(),
   optionIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM radio_options WHERE id = ?)').pluck(),
   insOption: db.prepare(
-    `INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, created, updated_at)
+     VALUES (${wantedOrNextIdSql('radio_options')}, ?, ?, ?, ?, ?, ?)`,
   ),
   updOption: db.prepare('UPDATE radio_options SET name = ?, display_order = ?, updated_at = ? WHERE id = ?'),
   tagId: db.prepare<[number, string], number>('SELECT id FROM tags WHERE datafield_id = ? AND uuid = ?').pluck(),
   tagIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM tags WHERE id = ?)').pluck(),
   insTag: db.prepare(
-    `INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, created, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, created, updated_at)
+     VALUES (${wantedOrNextIdSql('tags')}, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   updTag: db.prepare('UPDATE tags SET parent_id = ?, name = ?, display_order = ?, updated_at = ? WHERE id = ?'),
 }));
 
 /** Inserts for a new dataset cloned from a template (new ids and uuids; options and tags keep theirs). */
 export const templateCloneStatements = perConnection((db: Db) => ({
-  insDt: db.prepare(`INSERT INTO datatypes (uuid, parent_id, name, description, master_uuid, render_plugins, new_records_public,
-      display_order, owner_id, create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  insField: db.prepare(`INSERT INTO datafields (uuid, datatype_id, template_field_uuid, name, description, fieldtype, is_unique,
-      render_plugins, display_order, create_date, create_auth, public_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  insOption: db.prepare(`INSERT INTO radio_options (uuid, datafield_id, name, display_order, is_default, created, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`),
-  insTag: db.prepare(`INSERT INTO tags (uuid, datafield_id, parent_id, name, display_order, created, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`),
+  insDt: db.prepare(`INSERT INTO datatypes (id, uuid, parent_id, name, description, master_uuid, render_plugins, new_records_public,
+      display_order, owner_id, create_date, create_auth, public_date, updated_at)
+      VALUES (${nextRowIdSql('datatypes')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  insField: db.prepare(`INSERT INTO datafields (id, uuid, datatype_id, template_field_uuid, name, description, fieldtype, is_unique,
+      render_plugins, display_order, create_date, create_auth, public_date, updated_at)
+      VALUES (${nextRowIdSql('datafields')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  insOption: db.prepare(`INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, is_default, created, updated_at)
+      VALUES (${nextRowIdSql('radio_options')}, ?, ?, ?, ?, ?, ?, ?)`),
+  insTag: db.prepare(`INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, created, updated_at)
+      VALUES (${nextRowIdSql('tags')}, ?, ?, ?, ?, ?, ?, ?)`),
   setName: db.prepare('UPDATE datatypes SET name_field_id = ? WHERE id = ?'),
 }));

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { nextRowIdSql } from './newIds.js';
 import { perConnection } from './prepared.js';
 
 /**
@@ -11,8 +12,8 @@ export const userOptionStore = perConnection((db: Db) => {
       .prepare<[number], number>('SELECT COALESCE(MAX(display_order), -1) + 1 FROM radio_options WHERE datafield_id = ?')
       .pluck(),
     option: db.prepare<[string, number, string, number, string, string]>(
-      `INSERT INTO radio_options (uuid, datafield_id, name, display_order, user_created, created, updated_at)
-       VALUES (?, ?, ?, ?, 1, ?, ?)`,
+      `INSERT INTO radio_options (id, uuid, datafield_id, name, display_order, user_created, created, updated_at)
+       VALUES (${nextRowIdSql('radio_options')}, ?, ?, ?, ?, 1, ?, ?)`,
     ),
     tagOrder: db
       .prepare<[number, number | null], number>(
@@ -20,8 +21,8 @@ export const userOptionStore = perConnection((db: Db) => {
       )
       .pluck(),
     tag: db.prepare<[string, number, number | null, string, number, string, string]>(
-      `INSERT INTO tags (uuid, datafield_id, parent_id, name, display_order, user_created, created, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+      `INSERT INTO tags (id, uuid, datafield_id, parent_id, name, display_order, user_created, created, updated_at)
+       VALUES (${nextRowIdSql('tags')}, ?, ?, ?, ?, ?, 1, ?, ?)`,
     ),
     field: db.prepare<[string, number]>('UPDATE datafields SET updated_at = ? WHERE id = ?'),
   };

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { nextRowIdSql } from './newIds.js';
 import { perConnection } from './prepared.js';
 
 // Saved searches and column layouts (migration 006): typed rows, named prepared statements.
@@ -32,7 +33,8 @@ export const viewsRepository = perConnection((db: Db): ViewsRepository => {
     ),
     one: db.prepare<[number], SavedSearchRow>('SELECT * FROM saved_searches WHERE id = ?'),
     add: db.prepare<[Omit<SavedSearchRow, 'id'>]>(
-      'INSERT INTO saved_searches (user_id, dataset_uuid, name, view, created) VALUES (@user_id, @dataset_uuid, @name, @view, @created)',
+      `INSERT INTO saved_searches (id, user_id, dataset_uuid, name, view, created)
+       VALUES (${nextRowIdSql('saved_searches')}, @user_id, @dataset_uuid, @name, @view, @created)`,
     ),
     del: db.prepare<[number]>('DELETE FROM saved_searches WHERE id = ?'),
     layout: db.prepare<[number, string], string>('SELECT layout FROM column_layouts WHERE user_id = ? AND dataset_uuid = ?').pluck(),

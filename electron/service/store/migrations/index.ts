@@ -24,6 +24,7 @@ import searchSkips from './023_search_skips.js';
 import syncOutboxUndone from './024_sync_outbox_undone.js';
 import recordIdFloor from './025_record_id_floor.js';
 import fileIdFloor from './026_file_id_floor.js';
+import idFloors from './027_id_floors.js';
 
 export interface Migration {
   version: number;
@@ -59,4 +60,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 24, name: 'sync_outbox_undone', sql: syncOutboxUndone },
   { version: 25, name: 'record_id_floor', sql: recordIdFloor },
   { version: 26, name: 'file_id_floor', sql: fileIdFloor },
+  { version: 27, name: 'id_floors', sql: idFloors },
 ];
