@@ -343,14 +343,25 @@ export function RecordEditor({
         }
       }}
     >
+      {/* Compact as a desktop app's: the name with Close (×) at its row's end, the meta line, then
+          the actions on one row even in a 1024 px window's pane (headClearance keeps its height). */}
       <header ref={keepHeadClearance} className="editor-head">
         <div className="editor-title">
           <h2>{name}</h2>
-          <p className="muted small">
-            #{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} />{' '}
-            · by {rec._record_metadata._create_auth}
-          </p>
+          <button
+            type="button"
+            className="ghost editor-close"
+            onClick={onClose}
+            aria-label="Close record"
+            title="Close (Escape in the list)"
+          >
+            ×
+          </button>
         </div>
+        <p className="muted small editor-meta">
+          #{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} /> ·
+          by {rec._record_metadata._create_auth}
+        </p>
         <div className="editor-actions">
           {nav}
           <button type="button" aria-pressed={showHistory} onClick={() => setShowHistory((h) => !h)}>
@@ -358,9 +369,6 @@ export function RecordEditor({
           </button>
           <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>
             Delete record
-          </button>
-          <button type="button" onClick={onClose} aria-label="Close record" title="Close (Escape in the list)">
-            Close
           </button>
         </div>
       </header>
