@@ -62,3 +62,24 @@ for (const size of SIZES) {
     expect(headBox.height).toBeLessThanOrEqual(110);
   });
 }
+
+test('in a wide record pane the actions go beside the meta line: two rows', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  // The pane's width as a drag of its splitter leaves it (DatasetScreen's PANE_KEY).
+  await page.addInitScript(() => localStorage.setItem('odr.paneWidth', '900'));
+  await openDataset(page, 'Synthetic Samples');
+  const name = SYNTH_NAME(3);
+  await findAndOpen(page, name);
+  const pane = page.getByRole('complementary', { name: `Record ${name}` });
+  const head = pane.locator('header');
+  const meta = head.getByText(/^#\d+ · updated/);
+  await expect(meta).toBeVisible();
+  const [paneBox, headBox] = [(await pane.boundingBox())!, (await head.boundingBox())!];
+  console.log(`1920×1080, wide pane: pane ${Math.round(paneBox.width)} px wide, header ${Math.round(headBox.height)} px`);
+  expect(paneBox.width).toBeGreaterThan(800);
+  expect(
+    await oneRow([meta, head.getByRole('button', { name: 'History', exact: true }), head.getByRole('button', { name: 'Delete record' })]),
+  ).toBe(true);
+  expect(await oneRow([pane.getByRole('heading', { level: 2, name }), head.getByRole('button', { name: 'Close record' })])).toBe(true);
+  await screenshot(page, 'record-head-1920x1080-wide-pane-light');
+});

@@ -344,7 +344,8 @@ export function RecordEditor({
       }}
     >
       {/* Compact as a desktop app's: the name with Close (×) at its row's end, the meta line, then
-          the actions on one row even in a 1024 px window's pane (headClearance keeps its height). */}
+          the actions on one row even in a 1024 px window's pane; beside the meta line in a pane
+          wide enough (headClearance keeps the pane's scroll padding at the header's height). */}
       <header ref={keepHeadClearance} className="editor-head">
         <div className="editor-title">
           <h2>{name}</h2>
@@ -358,18 +359,20 @@ export function RecordEditor({
             ×
           </button>
         </div>
-        <p className="muted small editor-meta">
-          #{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} /> ·
-          by {rec._record_metadata._create_auth}
-        </p>
-        <div className="editor-actions">
-          {nav}
-          <button type="button" aria-pressed={showHistory} onClick={() => setShowHistory((h) => !h)}>
-            History
-          </button>
-          <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>
-            Delete record
-          </button>
+        <div className="editor-sub">
+          <p className="muted small editor-meta">
+            #{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} />{' '}
+            · by {rec._record_metadata._create_auth}
+          </p>
+          <div className="editor-actions">
+            {nav}
+            <button type="button" aria-pressed={showHistory} onClick={() => setShowHistory((h) => !h)}>
+              History
+            </button>
+            <button type="button" className="danger" onClick={() => onDelete(rec.record_uuid)}>
+              Delete record
+            </button>
+          </div>
         </div>
       </header>
       <PublicControl top={uuid} dataset={tpl.template_uuid} rec={rec} session={session} />
