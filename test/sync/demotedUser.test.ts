@@ -157,6 +157,34 @@ onBothServers((realServer) => {
       ]);
       expect(local.service.sync.status().pending).toBe(0);
     });
+
+    it("applies none of the server's copy read after its writes once the user was demoted during that read", async () => {
+      const { local, remote, remoteId, gate } = p;
+      const user = await local.service.domain.users.create({ email: 'settler@test.local', password: 'settler-password-1', isSuper: true });
+      const rec = SYNTH.record(0); // one with a child record (every tenth)
+      const before = valueOf(await local.admin.record(rec), SHORT);
+      const child = ((await local.admin.record(rec)).records ?? [])[0]!.record_uuid;
+      await local.admin.setValue(child, SYNTH.childField(3), 'child value here');
+      await remote.client.setValue(rec, SHORT, 'changed on the server');
+      // The child's write answers with the child: the top-level record is read again after it.
+      const wrote = () => gate.seen.some((s) => s.startsWith('POST ') && s.includes(`/${child}/`));
+      const held = gate.hold((method, path) => method === 'GET' && path === `/api/v4/dataset/record/${rec}` && wrote());
+      const failed = local.service.sync.run(remoteId, user, [DS]).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      await held.reached;
+      await demote(local, user.id);
+      const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
+      held.release();
+      expect((await failed)?.message).toMatch(/^Stopped: settler@test\.local is no longer a super-user; /);
+      expect(valueOf(await local.admin.record(rec), SHORT), "the server's change is not applied").toBe(before);
+      const written = local.service.ctx.db
+        .prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?')
+        .pluck()
+        .all(demotedAt, user.id);
+      expect(written, 'nothing written as the demoted user').toEqual([]);
+    });
   });
 });
 

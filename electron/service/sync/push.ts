@@ -303,12 +303,6 @@ export class Pusher {
         throw e;
       }
     }
-    try {
-      x.recheck(); // the server's copy is applied here for the user too
-    } catch (e) {
-      settle(sent, null, list[0]!.dataset_uuid);
-      throw e;
-    }
     const topR = x.state.remoteOf(top);
     let after: OdrRecord | null = null;
     if (topR && x.d.store.byUuid(top)) {
@@ -319,6 +313,14 @@ export class Pusher {
       } catch (e) {
         if (!(e instanceof RemoteError && e.kind === 'gone')) throw e;
       }
+    }
+    // The server's copy is applied for the user too. Checked after the last read, so the check
+    // and the write are one synchronous step: a demotion during that read stops it here.
+    try {
+      x.recheck();
+    } catch (e) {
+      settle(sent, null, list[0]!.dataset_uuid);
+      throw e;
     }
     settle(sent, after, list[0]!.dataset_uuid);
     this.puller.announce();
