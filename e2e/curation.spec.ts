@@ -217,7 +217,8 @@ test.describe('jobs and the template', () => {
   test('an import started from the Jobs panel shows its progress bar reaching 100 %', async ({ page }) => {
     await page.goto(process.env.ODR_E2E_URL!);
     await page.getByRole('button', { name: /^Jobs/ }).click();
-    await page.getByLabel('ODR export to import').setInputFiles(process.env.ODR_E2E_IMPORT!);
+    // The Jobs panel's own import: "Choose a dataset" behind it has one too.
+    await page.getByRole('complementary', { name: 'Jobs' }).getByLabel('ODR export to import').setInputFiles(process.env.ODR_E2E_IMPORT!);
     const bar = page.getByRole('progressbar', { name: /Import import-4000\.json progress/ });
     await expect(bar).toBeVisible();
     await expect(bar).toHaveAttribute('aria-valuetext', '100 %', { timeout: 60_000 });

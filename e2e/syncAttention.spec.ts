@@ -263,15 +263,30 @@ test('a child record the server deleted while it changed here: Keep it or Delete
   });
 
   // Delete it here asks first, in the app's dialog, naming the record as the list does; Cancel
-  // keeps it and gives the focus back.
+  // keeps it and gives the focus back. While the name is read (held here at the network) the
+  // card's choices are unavailable: Keep it then would leave the dialog asking about a
+  // conflict already resolved.
   const dialog = page.getByRole('dialog');
   const childHere = async () => (await servedCall(local.url, 'GET', `/api/v4/dataset/record/${child}`)).status;
+  const held: (() => void)[] = [];
+  const nameRead = `**/api/v4/dataset/record/${child}*`;
+  await page.route(nameRead, async (route) => {
+    await new Promise<void>((resolve) => held.push(resolve));
+    await route.continue();
+  });
   await card.getByRole('button', { name: 'Delete it here' }).click();
+  await expect.poll(() => held.length).toBe(1);
+  for (const name of ['Keep it', 'Delete it here'])
+    await expect(card.getByRole('button', { name })).toHaveAttribute('aria-disabled', 'true');
+  await expect(dialog).toHaveCount(0);
+  held[0]!();
   await expect(dialog).toHaveAccessibleName(`Delete ${kid.record_name} here?`);
+  await page.unroute(nameRead);
   await expect(dialog).toContainText('the Trash keeps it for 30 days');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Delete it here' })).toBeFocused();
+  await expect(card.getByRole('button', { name: 'Keep it' })).not.toHaveAttribute('aria-disabled');
   expect(await childHere()).toBe(200);
   await card.getByRole('button', { name: 'Delete it here' }).click();
   await dialog.getByRole('button', { name: 'Delete it here' }).click();

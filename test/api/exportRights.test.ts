@@ -108,7 +108,7 @@ it('zip: the files of records the user may no longer read when the zip starts ar
   expect(result.missing).toBe(listed.length);
 }, 60_000);
 
-it('JSON: the newest record deleted after the first batch and a new record made: the export has neither', async () => {
+it('JSON: a record deleted after the first batch is left out, and one made after the plan is not added', async () => {
   await t.admin.request('POST', '/user/permissions', {
     form: { user_email: USER.email, dataset_uuid: SYNTH.dataset, permission: 'admin' },
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,11 +7,13 @@ import { SYNTH } from '../../bench/synthetic.js';
 import { BlobStore } from '../../electron/service/domain/files/blobStore.js';
 import { importCsv, openCsv } from '../../electron/service/domain/import/csvImport.js';
 import { purgeExpiredRecords } from '../../electron/service/domain/records/trash.js';
+import { syntheticRecord } from '../../electron/service/domain/sample/synthetic.js';
 import { startService, startSyntheticService, tempDir, type TestService } from '../support/service.js';
 
-// A rid or internal id, once handed out, is never handed out again, whatever is deleted: the render
-// cache, the change log, sync state, the trash and users' scripts remember them, and a new record
-// that took a deleted one's ids would be taken for it (migrations/025_record_id_floor.ts).
+// A rid or internal id this database hands out is never handed out again, whatever is deleted: the
+// render cache, the change log, sync state, the trash and users' scripts remember them, and a new
+// record that took a deleted one's ids would be taken for it (migrations/025_record_id_floor.ts).
+// Ids an import or pull brings are the source's and are kept when free (the last describe).
 
 const DAY = 86_400_000;
 let now = new Date('2026-03-01T10:00:00Z');
@@ -114,6 +117,60 @@ describe('a new record after a delete', () => {
     expect(t.service.ctx.db.prepare('SELECT COUNT(*) FROM record_trash WHERE record_uuid = ?').pluck().get(gone.uuid)).toBe(0);
     const made = await t.admin.createRecord(SYNTH.dataset);
     above(idsOf(t, made.record_uuid)!, gone);
+  });
+});
+
+// Ids an import or a sync pull brings are the source's (a record pulled from a lab server shows
+// the server's id), so they are kept when free, even when a deleted row here had them: the floor
+// guards only the ids this database makes. A restore then finds them taken and takes new ones.
+describe("an import that brings a deleted record's ids", () => {
+  it('keeps them; the restore takes new ones, answers 200 with them and loses nothing', async () => {
+    const db = t.service.ctx.db;
+    const gone = await newest(t);
+    await t.admin.save({ record_uuid: gone.uuid, fields: [{ field_uuid: SYNTH.field('Short Text'), value: 'kept through it all' }] });
+    await t.admin.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: gone.uuid, field_uuid: SYNTH.field('File') },
+      { blob: new Blob(['the bytes']), name: 'kept.txt' },
+    );
+    const goneFile = db.prepare("SELECT uuid, internal_id FROM files WHERE original_name = 'kept.txt'").get() as {
+      uuid: string;
+      internal_id: number;
+    };
+    const before = await t.admin.record(gone.uuid);
+    expect(JSON.stringify(before)).toContain('kept through it all');
+    expect(JSON.stringify(before)).toContain(goneFile.uuid);
+    await t.admin.deleteRecords([gone.uuid]);
+
+    // Another source's record whose internal id and file id are the deleted one's.
+    const rec = syntheticRecord(5);
+    const uuid = randomUUID().replace(/-/g, '').slice(0, 28);
+    const fileUuid = randomUUID().replace(/-/g, '').slice(0, 28);
+    const fields = rec.fields as { files?: { id: number; file_uuid: string }[] }[];
+    const file = fields.find((f) => f.files)!.files![0]!;
+    Object.assign(file, { id: goneFile.internal_id, file_uuid: fileUuid });
+    Object.assign(rec, { record_uuid: uuid, internal_id: gone.internal_id });
+    await t.importJson({ count: 1, records: [rec] });
+    expect(idsOf(t, uuid)!.internal_id).toBe(gone.internal_id);
+    expect(db.prepare('SELECT internal_id FROM files WHERE uuid = ?').pluck().get(fileUuid)).toBe(goneFile.internal_id);
+
+    const res = await local(t, `records/${gone.uuid}/restore`, 'POST');
+    expect(res.status).toBe(200);
+    const back = (await res.json()) as typeof before;
+    const now = idsOf(t, gone.uuid)!;
+    expect(now.rid).toBe(gone.rid); // no import brings a rid
+    expect(now.internal_id).toBeGreaterThan(gone.internal_id);
+    expect(back.internal_id).toBe(now.internal_id);
+    const newFileId = db.prepare('SELECT internal_id FROM files WHERE uuid = ?').pluck().get(goneFile.uuid) as number;
+    expect(newFileId).toBeGreaterThan(goneFile.internal_id);
+    // Everything else as it was: the record's values and its file, under the new ids.
+    const ids = new Map([
+      [String(gone.internal_id), String(now.internal_id)],
+      [String(goneFile.internal_id), String(newFileId)],
+    ]);
+    const renamed = JSON.stringify(before).replace(/\d+/g, (n) => ids.get(n) ?? n);
+    expect(JSON.stringify(back)).toBe(renamed);
+    expect(JSON.stringify(await t.admin.record(gone.uuid))).toBe(renamed);
+    expect(idsOf(t, uuid)!.internal_id).toBe(gone.internal_id);
   });
 });
 

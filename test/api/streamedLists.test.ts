@@ -62,7 +62,7 @@ it('whole chunks deleted mid-answer: the answer goes on past them (a pull that s
   expect(body.count).toBe(all.length - gone.length);
 }, 60_000);
 
-it('a record deleted mid-answer and a new child record saved: the rest of the answer arrives whole, without either', async () => {
+it('a record deleted mid-answer is left out, and a child saved meanwhile is not added: the rest arrives whole', async () => {
   const db = t.service.domain.ctx.db;
   const ridOf = (uuid: string) => db.prepare('SELECT rid FROM records WHERE uuid = ?').pluck().get(uuid) as number | undefined;
   // A record holding the largest rid, the last of the list.

@@ -1,8 +1,11 @@
-// The one rule for a new row's id in every table whose ids are shown or remembered: above every id
-// a row has now and above the floor a delete leaves (migrations/025_record_id_floor.ts,
-// 026_file_id_floor.ts, 027_id_floors.ts), so a deleted row's ids are never handed to another.
-// Used by every INSERT into these tables; read inside the write transaction that uses them. An id
-// an import or pull brings is kept when free instead (the source's identity), as callers decide.
+// The one rule for an id this database makes in every table whose ids are shown or remembered:
+// above every id a row has now and above the floor a delete leaves (migrations/025_record_id_floor.ts,
+// 026_file_id_floor.ts, 027_id_floors.ts), so an id made here never goes to a second row. Used by
+// every INSERT into these tables; read inside the write transaction that uses them.
+// An id an import or a sync pull brings (the source's identity: a record pulled from a lab server
+// shows the server's ID) is kept instead whenever no row holds it now, even if a deleted row here
+// had it: the floor does not guard it. A later restore of that deleted row then takes a new id
+// (records.ts insert, importRecords.ts insertFiles, syncFiles.ts insertPulled, wantedOrNextIdSql).
 type Table = 'records' | 'files';
 const FLOOR: Record<Table, string> = { records: 'record_id_floor', files: 'file_id_floor' };
 
@@ -22,5 +25,5 @@ export type FlooredTable = 'datatypes' | 'datafields' | 'radio_options' | 'tags'
 export const nextRowIdSql = (table: FlooredTable) =>
   `(max(COALESCE((SELECT MAX(id) FROM ${table}), 0), (SELECT id FROM id_floor WHERE tbl = '${table}')) + 1)`;
 
-/** The id an import brings when given (`?`), else the next one. */
+/** The id an import brings when given (`?`: the caller checked no row holds it, deleted rows aside), else the next one. */
 export const wantedOrNextIdSql = (table: FlooredTable) => `COALESCE(?, ${nextRowIdSql(table)})`;

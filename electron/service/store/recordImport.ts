@@ -67,6 +67,8 @@ export const recordImportStatements = perConnection((db: Db) => {
       };
     },
     fileExists: db.prepare<[string], number>('SELECT 1 FROM files WHERE uuid = ?').pluck(),
+    // The export's file id is kept when no row holds it now, even if a deleted file here had it
+    // (the source's identity; docs/store.md "never handed out twice by this database").
     fileIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
     nextFileId: db.prepare<[], number>(NEXT_FILE_ID_SQL).pluck(),
     insFile:

@@ -110,6 +110,9 @@ export class RecordStore {
   }
 
   insert(n: NewRecord): RecordRow {
+    // A wanted internal id is the source's (an import's or a sync pull's: a record pulled from a
+    // lab server shows the server's ID), kept when no row holds it now even if a deleted row here
+    // had it; the floor guards only ids made here. A restore whose old id was so taken gets a new one.
     const wanted = n.internalId;
     const internalId = wanted !== undefined && !this.s.internalIdTaken.get(wanted) ? wanted : this.s.nextInternalId.get()!;
     // A wanted rid (a restore's) is one this record had: the floor keeps it from any other record.

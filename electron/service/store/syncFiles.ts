@@ -257,6 +257,8 @@ export class SyncFileStore {
   }
 
   insertPulled(f: PulledFile): number {
+    // The server's file id is kept when no row holds it now, even if a deleted file here had it:
+    // it is the file's identity on the server. The floor guards only the ids made here.
     const free = f.internalId !== null && f.internalId > 0 && !this.q('SELECT 1 FROM files WHERE internal_id = ?').get(f.internalId);
     const internalId = free ? f.internalId : (this.q(NEXT_FILE_ID_SQL).pluck().get() as number);
     return Number(

@@ -31,9 +31,11 @@ function ConflictCard({ c }: { c: SyncConflict }) {
   }, [merging, entry]);
   const resolve = async (choice: ConflictChoice) => {
     const ask = choices.ask?.[choice];
-    if (ask && !(await confirmDialog(ask(await recordNameIn(qc, c.dataset_uuid, c.record_uuid))))) return;
+    // Busy from the first await: the record's name can take two reads, and another choice made
+    // meanwhile would leave the dialog asking about a conflict already resolved.
     setBusy(true);
     try {
+      if (ask && !(await confirmDialog(ask(await recordNameIn(qc, c.dataset_uuid, c.record_uuid))))) return;
       await resolveConflict(c.id, choice === 'merged' ? { choice, value: merged } : { choice });
       toast({ kind: 'info', text: `${c.field_name}: ${choices.done(choice)}` });
       leaving(choice);

@@ -4,7 +4,7 @@ import { attendParked, errorText, keepFilesOffline, runSync } from '../lib/api';
 import type { ParkedOperation } from '../../../shared/schemas/sync';
 import { keys, useDatasets, useJobs, useSyncStatus } from '../lib/queries';
 import { SidePanel } from '../ui/SidePanel';
-import { confirmDialog } from '../ui/Dialog';
+import { confirmDialog, type Question } from '../ui/Dialog';
 import { toast } from '../ui/toasts';
 import { percent } from '../jobs/JobsPanel';
 import { JOB_STATE_LABELS } from '../../../shared/schemas/job';
@@ -38,7 +38,7 @@ const OPS: Record<string, string> = {
  * What Discard asks first when it deletes something the server never received: a refused upload's
  * bytes here are the only copy (no file trash), a refused create's record goes to the Trash.
  */
-function discardQuestion(o: ParkedOperation) {
+function discardQuestion(o: ParkedOperation): Question | null {
   if (o.op === 'file_upload') {
     const name = o.file_name ?? 'this file';
     return {

@@ -1,5 +1,7 @@
 import { PUBLIC_DATE_FIELD, RECORD_DELETED_FIELD, type SyncConflict } from '../../../shared/schemas/sync.js';
 
+import type { Question } from '../ui/question.js';
+
 export type ConflictChoice = 'mine' | 'theirs' | 'merged';
 
 /** What a conflict card offers, worded for what the conflict is about, and what each choice did. */
@@ -10,7 +12,7 @@ export interface ConflictChoices {
   merge: boolean;
   done: (choice: ConflictChoice) => string;
   /** What a choice that deletes asks first (the app's dialog), worded with the record's name. */
-  ask?: Partial<Record<ConflictChoice, (recordName: string) => { title: string; body: string; confirm: string; danger: boolean }>>;
+  ask?: Partial<Record<ConflictChoice, (recordName: string) => Question>>;
 }
 
 const VALUE_DONE: Record<ConflictChoice, string> = {

@@ -1,11 +1,10 @@
 import { useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createStore, useStore } from '../lib/store';
+import type { Question } from './question';
 
-interface Ask {
-  title: string;
-  body: string;
-  confirm: string;
-  danger?: boolean;
+export type { Question };
+
+interface Ask extends Question {
   resolve: (ok: boolean) => void;
 }
 
@@ -15,7 +14,7 @@ const asking = createStore<Ask | null>(null);
  * An in-app confirmation (never the browser's pop-up): resolves true on the confirm button,
  * false on Cancel or Escape. Focus goes to Cancel and comes back where it was.
  */
-export function confirmDialog(o: Omit<Ask, 'resolve'>): Promise<boolean> {
+export function confirmDialog(o: Question): Promise<boolean> {
   asking.get()?.resolve(false);
   return new Promise((resolve) => asking.set({ ...o, resolve }));
 }

@@ -468,6 +468,8 @@ export class RecordImporter {
       if (seen.has(file.file_uuid) || this.s.fileExists.get(file.file_uuid)) continue;
       seen.add(file.file_uuid);
       const meta = file._file_metadata ?? {};
+      // The source's id when no row holds it now, even a deleted file's (a restore's file gets
+      // its own old id back that way, or a new one if an import or pull has since brought it).
       const free = file.id > 0 && this.s.fileIdFree.get(file.id);
       const internalId = free ? file.id : this.s.nextFileId.get()!;
       const isImage = f.fieldtype === 'Image' || file.width !== undefined;

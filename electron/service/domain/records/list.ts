@@ -127,9 +127,12 @@ export class RecordLists {
    * again and the clock taken now, deleted rows left out. For lists chosen at one time and read
    * later (a streamed answer's chunks, an export's batches), which must show nothing the viewer
    * lost the right to meanwhile; render them with the `viewer` and `now` answered here.
-   * A rid is never given to another record (migrations/025_record_id_floor.ts), yet a row that is
-   * no longer top-level, or whose uuid is not the one picked (`uuids`, in the order of `rids`,
-   * when the caller has them), is left out as deleted: the check costs nothing per row.
+   * A row that is no longer top-level, or whose uuid is not the one picked (`uuids`, in the order
+   * of `rids`, when the caller has them), is left out as deleted. That filter is belt-and-braces:
+   * on a database at version 25 or later no rid is given to a second record
+   * (migrations/025_record_id_floor.ts starts the floor at MAX(rid), so not even a pre-025 rid
+   * comes back), hence no test can reach it. It is kept because it costs nothing per row and a
+   * wrong record in an answer would be a leak.
    */
   readableNow(viewer: User, rids: readonly number[], uuids?: readonly string[]): { viewer: User; now: string; rows: RecordRow[] } {
     const fresh = this.d.users.now(viewer);
