@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
@@ -99,6 +101,42 @@ describe('a pull whose super-user is demoted between two batches', () => {
     const remoteIds = (await remote.client.recordIds(DS)).records.map((r) => r.unique_id).sort();
     const localIds = (await local.admin.recordIds(DS)).records.map((r) => r.unique_id).sort();
     expect(localIds).toEqual(remoteIds);
+  });
+
+  it("applies none of a changed template read while its user was demoted; a super-user's run then does", async () => {
+    const user = await local.service.domain.users.create({
+      email: 'templater@test.local',
+      password: 'templater-password-1',
+      isSuper: true,
+    });
+    await syncRun(local, remoteId); // the dataset here, whether or not the test above ran
+    const INT = SYNTH.field('Integer');
+    const nameHere = async () => (await local.admin.template(DS)).fields.find((f) => f.field_uuid === INT)?.name;
+    const before = await nameHere();
+    // The server's template changes (its admin UI would do this; here, in its database).
+    const db = new Database(path.join(remote.dataDir, 'odr.sqlite'));
+    db.pragma('busy_timeout = 5000');
+    db.transaction(() => {
+      db.prepare("UPDATE datafields SET name = 'Renamed on the server' WHERE uuid = ?").run(INT);
+      db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'schema_rev'").run();
+    })();
+    db.close();
+    const held = gate.hold((method, p) => method === 'GET' && p === `/api/v4/template/${DS}`);
+    const failed = local.service.sync.run(remoteId, user, [DS]).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    await held.reached;
+    await demote(local, user.id);
+    const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
+    held.release();
+    expect((await failed)?.message).toMatch(/^Stopped: templater@test\.local is no longer a super-user; /);
+    expect(await nameHere()).toBe(before);
+    const written = local.service.ctx.db.prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?').pluck().all(demotedAt, user.id);
+    expect(written, 'nothing written as the demoted user').toEqual([]);
+
+    await syncRun(local, remoteId);
+    expect(await nameHere()).toBe('Renamed on the server');
   });
 });
 

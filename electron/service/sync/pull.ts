@@ -90,6 +90,9 @@ export class Puller {
     const before = this.templates.applied(x.state.remoteId, dataset);
     if (before?.hash !== now.hash || !x.d.schema().datatypesByUuid.has(dataset)) {
       x.asSync(() => {
+        // Written for the user: checked after the read, in the write's transaction (a demotion
+        // during the GET stops it here).
+        x.recheck();
         importTemplate(x.d, x.user, tpl, {});
         this.templates.reconcile(x.state.remoteId, dataset, before, now, x.d.now());
         x.d.ctx.schema.changed();
