@@ -104,3 +104,43 @@ for (const size of SIZES) {
     expect(await pane.evaluate((el) => el.scrollTop)).toBe(300);
   });
 }
+
+// A focus the pointer gives is left where it is: clicking a control whose label is under the
+// header must not scroll the pane (what is under the pointer must not move), unlike Tab above.
+test('clicking a control whose label is under the sticky header does not scroll the pane', async ({ page }) => {
+  await page.setViewportSize(SIZES[0]!);
+  await openDataset(page, 'Synthetic Samples');
+  const name = SYNTH_NAME(3);
+  await findAndOpen(page, name);
+  const pane = await bothSeen(page, name);
+  // A text field past the first few, scrolled so that its label is half under the header and its
+  // control just below it.
+  const at = await pane.evaluate((el) => {
+    const head = el.querySelector(':scope > .editor-head')!;
+    // Found as the pane finds a control's label: its field's own head.
+    const labelOf = (c: Element) => c.closest('.field')?.querySelector(':scope > .field-head');
+    const controls = [...el.querySelectorAll<HTMLInputElement>('input[type=text]')].filter(
+      (c) => labelOf(c) && c !== document.activeElement,
+    );
+    const control = controls[Math.min(4, controls.length - 1)]!;
+    const label = labelOf(control)!;
+    const gap = control.getBoundingClientRect().top - label.getBoundingClientRect().top;
+    el.scrollTop += label.getBoundingClientRect().top - head.getBoundingClientRect().bottom + gap / 2;
+    const box = control.getBoundingClientRect();
+    const bottom = head.getBoundingClientRect().bottom;
+    control.dataset.clickedHere = '';
+    return {
+      x: box.left + box.width / 2,
+      y: box.top + box.height / 2,
+      labelUnder: bottom - label.getBoundingClientRect().top,
+      controlBelow: box.top - bottom,
+      scrollTop: el.scrollTop,
+    };
+  });
+  expect(at.labelUnder).toBeGreaterThan(0);
+  expect(at.controlBelow).toBeGreaterThan(0);
+  expect(at.scrollTop).toBeGreaterThan(0);
+  await page.mouse.click(at.x, at.y);
+  await expect(pane.locator('[data-clicked-here]')).toBeFocused();
+  expect(await pane.evaluate((el) => el.scrollTop)).toBe(at.scrollTop);
+});
