@@ -336,4 +336,32 @@ describe('live mode whose super-user is demoted during a pass', () => {
     expect(await localValue()).toBe('changed on the server');
     expect(seen.at(-1)).toMatchObject({ state: 'online', reason: null });
   });
+
+  it('with no super-user left, keeps retrying: each nudge tries again at once, and one after a promotion resumes it', async () => {
+    const users = local.service.domain.users;
+    const supers = users.all().filter((u) => u.isSuper);
+    for (const u of supers) users.setSuper(u.id, false);
+    const live = local.service.sync.live;
+    const lost = () => seen.filter((s) => s.state === 'paused' && s.reason === 'no super-user is left to sync as');
+    /** Waits up to `ms` for `done`; whether it came. */
+    const within = async (ms: number, done: () => boolean) => {
+      const end = Date.now() + ms;
+      while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+      return done();
+    };
+    // The retry backs off with each failure (from the 4th, 4 s or more): a new failure within
+    // 2 s of a nudge is the nudge's own try, not the timer's.
+    for (let k = 1; k <= 6; k++) {
+      const n = lost().length;
+      live.nudge();
+      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+    }
+    const last = lost().at(-1)!;
+    expect(last.next_try).toBeTruthy();
+    expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(4000);
+    users.setSuper(supers[0]!.id, true);
+    live.nudge();
+    expect(await within(3000, () => seen.at(-1)?.state === 'online'), 'online again before the retry was due').toBe(true);
+    for (const u of supers) users.setSuper(u.id, true);
+  });
 });
