@@ -1,0 +1,73 @@
+import { expect, test, type Page } from '@playwright/test';
+import { openDataset } from './support/app.js';
+
+// A Shift-click selects its row at once and reads the range's uuids from the service; rows
+// Ctrl-clicked while that read is on its way keep what those clicks did, whether the read lands
+// or fails. The real read is held at the network, then sent on (or sent on with an offset the
+// service refuses, 400: the failure is the service's own answer). Read-only: no record is changed.
+
+/**
+ * Row 1 clicked, then row 4 Shift-clicked with the range read held at the network. `release`
+ * sends the read on (refused when `refuse`) and waits for the service's answer.
+ */
+async function holdRangeRead(page: Page, { refuse }: { refuse: boolean }) {
+  await openDataset(page, 'Synthetic Samples');
+  const rows = page.getByRole('grid').getByRole('row');
+  const [anchor, shifted] = [rows.nth(1), rows.nth(4)];
+  await anchor.click();
+  await expect(anchor).toHaveAttribute('aria-selected', 'true');
+
+  let send!: () => void;
+  const held = new Promise<void>((resolve) => (send = resolve));
+  let reads = 0;
+  await page.route('**/local/datasets/*/record-uuids?*', async (route) => {
+    reads++;
+    await held;
+    const url = new URL(route.request().url());
+    if (refuse) url.searchParams.set('offset', '-1');
+    await route.continue({ url: url.toString() });
+  });
+  await shifted.click({ modifiers: ['Shift'] });
+  await expect.poll(() => reads).toBe(1);
+  await expect(shifted).toHaveAttribute('aria-selected', 'true');
+  const release = async () => {
+    const answered = page.waitForResponse((r) => r.url().includes('/record-uuids?') && r.status() === (refuse ? 400 : 200));
+    send();
+    await answered;
+  };
+  return { rows, anchor, shifted, release };
+}
+
+test('a Ctrl-click made while a Shift-click range is read is kept on top of the range', async ({ page }) => {
+  const { rows, anchor, shifted, release } = await holdRangeRead(page, { refuse: false });
+  const [inside, outside] = [rows.nth(2), rows.nth(6)];
+  // Twice on a row inside the range: selected, then unselected again (the last click wins).
+  await inside.click({ modifiers: ['ControlOrMeta'] });
+  await expect(inside).toHaveAttribute('aria-selected', 'true');
+  await inside.click({ modifiers: ['ControlOrMeta'] });
+  await expect(inside).toHaveAttribute('aria-selected', 'false');
+  await outside.click({ modifiers: ['ControlOrMeta'] });
+  await expect(outside).toHaveAttribute('aria-selected', 'true');
+
+  await release();
+  // The range's other rows arrive with the read: row 3 (never clicked) is the sign it landed.
+  await expect(rows.nth(3)).toHaveAttribute('aria-selected', 'true');
+  await expect(anchor).toHaveAttribute('aria-selected', 'true');
+  await expect(shifted).toHaveAttribute('aria-selected', 'true');
+  await expect(outside).toHaveAttribute('aria-selected', 'true');
+  await expect(inside).toHaveAttribute('aria-selected', 'false');
+  await expect(page.getByRole('button', { name: 'Delete selected (4)' })).toBeVisible();
+});
+
+test('a Shift-click range that cannot be read: only its row leaves, a Ctrl-click made meanwhile stays', async ({ page }) => {
+  const { rows, anchor, shifted, release } = await holdRangeRead(page, { refuse: true });
+  const ctrled = rows.nth(6);
+  await ctrled.click({ modifiers: ['ControlOrMeta'] });
+  await expect(ctrled).toHaveAttribute('aria-selected', 'true');
+
+  await release();
+  await expect(page.getByRole('region', { name: 'Messages' })).toContainText('Could not select the range');
+  await expect(shifted).toHaveAttribute('aria-selected', 'false');
+  await expect(ctrled).toHaveAttribute('aria-selected', 'true');
+  await expect(anchor).toHaveAttribute('aria-selected', 'true');
+});
