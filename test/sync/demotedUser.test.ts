@@ -1,13 +1,15 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import type { LiveStatus } from '../../shared/schemas/sync.js';
 import type { User } from '../../electron/service/domain/users.js';
 import { ADMIN, type TestService } from '../support/service.js';
-import { gatedPair, gateProxy, onBothServers, startLocal, startRemote, syncRun, type GatedPair, type RemoteProc } from './support.js';
+import { attachedPair, gatedPair, onBothServers, syncRun, type GatedPair, type RemoteProc } from './support.js';
+
+type Gate = GatedPair['gate'];
 
 // A sync run, a push and a keep-offline download are asked for by a super-user and then go on
 // for minutes. A super-user demoted meanwhile must stop them at the next batch or step, with a
@@ -63,19 +65,9 @@ const topCount = (local: TestService) =>
 describe('a pull whose super-user is demoted between two batches', () => {
   let remote: RemoteProc;
   let local: TestService;
-  let gate: Awaited<ReturnType<typeof gateProxy>>;
+  let gate: Gate;
   let remoteId: number;
-  beforeAll(async () => {
-    remote = await startRemote(250);
-    gate = await gateProxy(remote.url);
-    local = await startLocal();
-    remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
-  }, 90_000);
-  afterAll(async () => {
-    await local?.close();
-    await gate?.stop();
-    await remote?.stop();
-  });
+  attachedPair(250, (p) => ({ remote, local, remoteId, gate } = p as GatedPair), { gated: true, firstSync: false });
 
   it('stops before the next batch, says why and how far it got; a super-user then pulls the rest, none twice', async () => {
     const syncer = await addSyncer(local);
@@ -227,28 +219,18 @@ onBothServers((realServer) => {
 });
 
 describe('a keep-offline download whose super-user is demoted meanwhile', () => {
-  let remote: RemoteProc;
   let local: TestService;
-  let gate: Awaited<ReturnType<typeof gateProxy>>;
+  let gate: Gate;
   let remoteId: number;
   const FILE = SYNTH.field('File');
-  beforeAll(async () => {
-    remote = await startRemote(12);
+  const uploads = async (remote: RemoteProc) => {
     for (let i = 0; i < 12; i++)
       await remote.client.uploadFile(
         { dataset_uuid: DS, record_uuid: SYNTH.record(i), field_uuid: FILE, template_field_uuid: '' },
         { blob: new Blob([Buffer.alloc(20_000, i + 1)]), name: `bytes-${i}.bin` },
       );
-    gate = await gateProxy(remote.url);
-    local = await startLocal();
-    remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
-    await syncRun(local, remoteId);
-  }, 90_000);
-  afterAll(async () => {
-    await local?.close();
-    await gate?.stop();
-    await remote?.stop();
-  });
+  };
+  attachedPair(12, (p) => ({ local, remoteId, gate } = p as GatedPair), { gated: true, beforeGate: uploads });
 
   it('starts no further download, says why and how many came; a super-user then downloads the rest', async () => {
     const syncer = await addSyncer(local);
@@ -291,24 +273,16 @@ describe('a keep-offline download whose super-user is demoted meanwhile', () => 
 describe('live mode whose super-user is demoted during a pass', () => {
   let remote: RemoteProc;
   let local: TestService;
-  let gate: Awaited<ReturnType<typeof gateProxy>>;
-  let remoteId: number;
+  let gate: Gate;
   const seen: LiveStatus[] = [];
-  const onSync = (s: LiveStatus) => seen.push(s);
-  beforeAll(async () => {
-    remote = await startRemote(6);
-    gate = await gateProxy(remote.url);
-    local = await startLocal({ liveSync: true });
-    remoteId = await local.service.sync.addRemote(`${gate.url}/api/v4`, ADMIN.email, ADMIN.password);
-    await syncRun(local, remoteId);
-    local.service.ctx.events.on('sync', onSync);
-  }, 90_000);
-  afterAll(async () => {
-    local?.service.ctx.events.off('sync', onSync);
-    await local?.close();
-    await gate?.stop();
-    await remote?.stop();
-  });
+  attachedPair(
+    6,
+    (p) => {
+      ({ remote, local, gate } = p as GatedPair);
+      local.service.ctx.events.on('sync', (s: LiveStatus) => seen.push(s));
+    },
+    { gated: true, local: { liveSync: true } },
+  );
 
   it('stops that pass saying why, and the next one acts for the first super-user then', async () => {
     // Live mode acts for the first super-user, the admin; another super-user demotes them.
@@ -335,5 +309,33 @@ describe('live mode whose super-user is demoted during a pass', () => {
     expect(paused?.reason).toMatch(/^Stopped: admin@test\.local is no longer a super-user; 0 records were pulled and 0 changes pushed; /);
     expect(await localValue()).toBe('changed on the server');
     expect(seen.at(-1)).toMatchObject({ state: 'online', reason: null });
+  });
+
+  it('with no super-user left, keeps retrying: each nudge tries again at once, and one after a promotion resumes it', async () => {
+    const users = local.service.domain.users;
+    const supers = users.all().filter((u) => u.isSuper);
+    for (const u of supers) users.setSuper(u.id, false);
+    const live = local.service.sync.live;
+    const lost = () => seen.filter((s) => s.state === 'paused' && s.reason === 'no super-user is left to sync as');
+    /** Waits up to `ms` for `done`; whether it came. */
+    const within = async (ms: number, done: () => boolean) => {
+      const end = Date.now() + ms;
+      while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+      return done();
+    };
+    // The retry backs off with each failure (from the 4th, 4 s or more): a new failure within
+    // 2 s of a nudge is the nudge's own try, not the timer's.
+    for (let k = 1; k <= 6; k++) {
+      const n = lost().length;
+      live.nudge();
+      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+    }
+    const last = lost().at(-1)!;
+    expect(last.next_try).toBeTruthy();
+    expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(4000);
+    users.setSuper(supers[0]!.id, true);
+    live.nudge();
+    expect(await within(3000, () => seen.at(-1)?.state === 'online'), 'online again before the retry was due').toBe(true);
+    for (const u of supers) users.setSuper(u.id, true);
   });
 });

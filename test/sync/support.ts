@@ -241,21 +241,34 @@ export interface AttachedPair {
 /**
  * `realServer`: the gate hides that the remote guards its writes, as a real ODR server would not
  * say it (docs/sync.md §5). `guards`: the gate says this list of guarded kinds instead.
+ * `firstSync: false`: attached only, nothing synced. `local`: the local service's options.
+ * `beforeGate`: work on the remote before anything reaches it through the gate (uploads).
  */
 export function attachedPair(
   n: number,
   ready: (p: AttachedPair) => void,
-  opts: { template?: () => unknown; gated?: boolean; realServer?: boolean; guards?: string } = {},
+  opts: {
+    template?: () => unknown;
+    gated?: boolean;
+    realServer?: boolean;
+    guards?: string;
+    firstSync?: boolean;
+    local?: Parameters<typeof startLocal>[0];
+    beforeGate?: (remote: RemoteProc) => Promise<void>;
+  } = {},
 ): void {
   let pair: Partial<AttachedPair> = {};
   beforeAll(async () => {
     pair.remote = await startRemote(n, {}, opts.template?.());
+    await opts.beforeGate?.(pair.remote);
     if (opts.gated) pair.gate = await gateProxy(pair.remote.url, { realServer: opts.realServer, guards: opts.guards });
-    pair.local = await startLocal();
+    pair.local = await startLocal(opts.local);
     const url = pair.gate ? `${pair.gate.url}/api/v4` : pair.remote.url;
     pair.remoteId = await pair.local.service.sync.addRemote(url, ADMIN.email, ADMIN.password);
-    const first = await pair.local.service.sync.run(pair.remoteId, pair.local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
-    if (first.error) throw new Error(`the first sync failed: ${first.error}`);
+    if (opts.firstSync !== false) {
+      const first = await pair.local.service.sync.run(pair.remoteId, pair.local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
+      if (first.error) throw new Error(`the first sync failed: ${first.error}`);
+    }
     ready(pair as AttachedPair);
   }, 90_000);
   afterAll(async () => {

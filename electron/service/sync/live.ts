@@ -78,12 +78,13 @@ export class LiveRemote {
 
   /** A local write happened (or a pull stored something; a push then finds nothing to do). */
   localChange(): void {
-    if (this.stopped || this.state === 'off' || this.state === 'paused') return;
+    if (this.stopped || this.state === 'off' || this.halted()) return;
     if (this.pushTimer) clearTimeout(this.pushTimer);
     this.pushTimer = setTimeout(() => {
       this.pushTimer = null;
-      // Offline: the retry timer owns the next try; the count of waiting changes is news.
-      if (this.state === 'offline') this.emit();
+      // Offline, or waiting for a super-user: the retry timer owns the next try; the count of
+      // waiting changes is news.
+      if (this.state === 'offline' || this.state === 'paused') this.emit();
       else this.trigger('push');
     }, PUSH_DELAY_MS);
     this.pushTimer.unref();
@@ -91,7 +92,7 @@ export class LiveRemote {
 
   /** The window regained focus, or someone asked: pull now (an offline remote is tried now). */
   nudge(): void {
-    if (this.stopped || this.state === 'off' || this.state === 'paused') return;
+    if (this.stopped || this.state === 'off' || this.halted()) return;
     this.trigger('full');
   }
 
@@ -109,6 +110,14 @@ export class LiveRemote {
       reason: this.reason,
       next_try: this.nextTry?.toISOString() ?? null,
     };
+  }
+
+  /**
+   * Paused until the remote is attached again (a refused login): no retry is due. Paused for a
+   * lost right retries (next_try set), and focus, edits and a queued pass still act on it.
+   */
+  private halted(): boolean {
+    return this.state === 'paused' && this.nextTry === null;
   }
 
   emit(): void {
@@ -175,7 +184,7 @@ export class LiveRemote {
     }
     const next = this.queued;
     this.queued = null;
-    if (next && !this.stopped && this.state !== 'paused') this.trigger(next);
+    if (next && !this.stopped && !this.halted()) this.trigger(next);
   }
 
   private failed(e: unknown): void {

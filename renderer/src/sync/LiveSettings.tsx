@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { LiveStatus } from '../../../shared/schemas/sync';
 import { errorText, setLive } from '../lib/api';
 import { keys } from '../lib/queries';
+import { livePausedText } from './livePausedText';
 import { toast } from '../ui/toasts';
 import { useSavedToggle } from '../ui/useSavedToggle';
 
@@ -26,6 +27,7 @@ export function LiveSettings({ live }: { live: LiveStatus }) {
       setSeconds(String(live.pull_seconds));
     } else if (n !== live.pull_seconds) void save({ pull_seconds: n });
   };
+  const paused = livePausedText(live);
   return (
     <section aria-label="Live sync" className="sync-live">
       <label className="check">
@@ -51,9 +53,9 @@ export function LiveSettings({ live }: { live: LiveStatus }) {
           s (0: only when the window regains focus)
         </label>
       )}
-      {live.state === 'paused' && (
+      {paused && (
         <p className="field-error small" role="alert">
-          Paused: {live.reason}. Attach the remote again (Change…) to resume.
+          {paused}
         </p>
       )}
     </section>
