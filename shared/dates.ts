@@ -31,6 +31,14 @@ function validCalendar(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): 
   );
 }
 
+const RELATIVE = /^([+-]\s*\d+)\s*(second|minute|hour|day|week)s?$/i;
+
+/** "now" or "+3 days": a date that means something only against the time it is read at. */
+export function isRelativeDateInput(input: string): boolean {
+  const s = input.trim();
+  return /^now$/i.test(s) || RELATIVE.test(s);
+}
+
 /**
  * Parses the date strings ODR clients send for `public_date` / `created`: `now`,
  * `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS]`, ISO 8601 with `T`, fraction and zone, and relative
@@ -41,7 +49,7 @@ export function parseDateInput(input: string, now: Date): string | null {
   const s = input.trim();
   if (s === '') return null;
   if (/^now$/i.test(s)) return formatTimestamp(now);
-  const rel = /^([+-]\s*\d+)\s*(second|minute|hour|day|week)s?$/i.exec(s);
+  const rel = RELATIVE.exec(s);
   if (rel) {
     const n = Number(rel[1]!.replace(/\s/g, ''));
     return formatTimestamp(new Date(now.getTime() + n * UNIT_MS[rel[2]!.toLowerCase()]!));

@@ -209,7 +209,7 @@ export const ROUTES: RouteDoc[] = [
   odr('post', '/dataset/record/public', 'Records', "Set a record's public date", {
     body: form(PublicForm),
     description:
-      'With `expected_public_date` (odr-desktop) the date is set only if the record\'s public date is that now; otherwise 409 with `error.reason: "changed_since"` and `error.holds` (its public date now), and nothing changes.',
+      'With `expected_public_date` (odr-desktop) the date is set only if the record\'s public date is that now; otherwise 409 with `error.reason: "changed_since"` and `error.holds` (its public date now), and nothing changes. It names a date (YYYY-MM-DD HH:MM:SS or ISO 8601): a relative one ("now", "+1 day") is a 400.',
     ok: ok(OdrRecord, 'The record'),
   }),
   odr('post', '/record/{record}/{field}/value', 'Records', "Set one field's value", {

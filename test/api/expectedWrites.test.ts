@@ -154,4 +154,19 @@ describe('POST /dataset/record/public with expected_public_date', () => {
     );
     expect(t.digest()).toBe(before);
   });
+
+  it('an expected date relative to now ("now", "+1 day") is a 400 saying so, and nothing changes', async () => {
+    const before = t.digest();
+    for (const relative of ['now', '+1 day', 'NOW ']) {
+      const e = await setPublic('2035-01-01 00:00:00', relative).then(
+        () => null,
+        (x: unknown) => x as OdrApiError,
+      );
+      expect(e?.status).toBe(400);
+      expect(ErrorBody.parse(e?.body).error.message).toBe(
+        `expected_public_date "${relative}" is relative: name the date the record has (YYYY-MM-DD HH:MM:SS or ISO 8601)`,
+      );
+    }
+    expect(t.digest()).toBe(before);
+  });
 });

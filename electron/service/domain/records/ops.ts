@@ -1,4 +1,4 @@
-import { PRIVATE_DATE, isPublicAt, parseDateInput } from '../../../../shared/dates.js';
+import { PRIVATE_DATE, isPublicAt, isRelativeDateInput, parseDateInput } from '../../../../shared/dates.js';
 import type { Domain } from '../domain.js';
 import { SYSTEM_USER } from '../domain.js';
 import { badRequest, forbidden, notFound, OdrError } from '../errors.js';
@@ -201,6 +201,11 @@ export function setPublicDate(
   const recDt = d.datatypeOf(rec);
   if (recDt.id !== dt.id && recDt.top.id !== dt.id) {
     throw badRequest(`Record ${recordUuid} is not in dataset ${datasetUuid}`);
+  }
+  // A guard names the date the record has; "now" or "+1 day" would be read against this request's
+  // clock and all but never match (a 409 for nothing): refused as what it is.
+  if (expected !== undefined && isRelativeDateInput(expected)) {
+    throw badRequest(`expected_public_date "${expected}" is relative: name the date the record has (YYYY-MM-DD HH:MM:SS or ISO 8601)`);
   }
   const want = expected === undefined ? undefined : parseDateOrThrow(d, expected, 'expected_public_date');
   tx(d.ctx, () => {
