@@ -17,13 +17,16 @@ let local: Served;
 const dirs: string[] = [];
 let remoteDir0 = '';
 
-async function api(origin: string, method: string, p: string, body?: unknown) {
+async function tokenAt(origin: string) {
   const login = await fetch(`${origin}/api/v4/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ username: ADMIN.email, password: ADMIN.password }),
   });
-  const { token } = (await login.json()) as { token: string };
+  return ((await login.json()) as { token: string }).token;
+}
+async function api(origin: string, method: string, p: string, body?: unknown) {
+  const token = await tokenAt(origin);
   const res = await fetch(`${origin}/api/v4${p}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -31,6 +34,11 @@ async function api(origin: string, method: string, p: string, body?: unknown) {
   });
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { fields: { field_uuid: string; value?: unknown }[] };
+}
+/** The local side's live settings for its one remote, as stored. */
+async function liveSettings(origin: string) {
+  const res = await fetch(`${origin}/local/sync`, { headers: { Authorization: `Bearer ${await tokenAt(origin)}` } });
+  return ((await res.json()) as { live: { pull_seconds: number }[] }).live[0]!;
 }
 const valueOf = async (origin: string, field = FIELD) =>
   (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
@@ -136,6 +144,12 @@ test('live mode: edits travel both ways with no click; a stopped server shows of
   await panel.getByRole('checkbox', { name: /^Live sync/ }).click();
   await expect(panel.getByRole('checkbox', { name: /^Live sync/ })).toBeChecked();
   await expect(status).toHaveAttribute('data-state', 'online', { timeout: 30_000 });
+  // Pulls every 2 s instead of the default 30 s: the waits below are for a timer's pull, not its length.
+  const interval = panel.getByRole('spinbutton', { name: 'Pull interval in seconds' });
+  await expect(interval).toHaveValue('30');
+  await interval.fill('2');
+  await interval.press('Enter');
+  await expect.poll(async () => (await liveSettings(local.url)).pull_seconds).toBe(2);
   await panel.getByRole('button', { name: 'Close sync' }).click();
 
   await page.goto(`${local.url}/#/d/${DATASET}/r/${RECORD}`);
@@ -143,16 +157,16 @@ test('live mode: edits travel both ways with no click; a stopped server shows of
   const long = editor.getByRole('textbox', { name: 'Long Text field' });
   await expect(long).toBeVisible();
 
-  // An edit on the server appears in the open record within 40 s (default 30 s pull), no click.
+  // An edit on the server appears in the open record by the next timed pull, no click.
   await api(remote.url, 'POST', `/record/${RECORD}/${LONG}/value`, { value: 'changed in the lab' });
-  await expect(long).toHaveValue('changed in the lab', { timeout: 40_000 });
+  await expect(long).toHaveValue('changed in the lab', { timeout: 20_000 });
 
   // The field being edited is never overwritten by a pull: the fields around it update.
   const medium = editor.getByRole('textbox', { name: 'Medium Text field' });
   await medium.fill('half typed, not saved yet');
   await api(remote.url, 'POST', `/record/${RECORD}/${LONG}/value`, { value: 'changed again in the lab' });
   await api(remote.url, 'POST', `/record/${RECORD}/${FIELD}/value`, { value: 'the lab wrote this field too' });
-  await expect(long).toHaveValue('changed again in the lab', { timeout: 40_000 });
+  await expect(long).toHaveValue('changed again in the lab', { timeout: 20_000 });
   await expect(medium).toBeFocused();
   await expect(medium).toHaveValue('half typed, not saved yet');
 

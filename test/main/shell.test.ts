@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,18 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   FakeWindow.all = [];
 });
+
+/**
+ * A port free a moment ago: the listener needs a fixed number, and a random one could be taken
+ * (20000–40000 overlaps the kernel's ephemeral range, which every other test's port 0 draws from).
+ */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
 
 async function start(userData = tempDir('odr-shell-'), lock = true) {
   dirs.push(userData);
@@ -184,7 +197,7 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
   it('the loopback listener is off by default; turned on it serves the API on 127.0.0.1 only', async () => {
     const { fake, shell } = await start();
     expect(shell!.loopback()).toEqual({ settings: { enabled: false, port: 8460 }, url: null });
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const on = await fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: true, port });
     expect(on.url).toBe(`http://127.0.0.1:${port}/api/v4`);
     expect((await fetch(`${on.url}/search/databases`)).status).toBe(401);
