@@ -152,7 +152,7 @@ const Row = memo(function Row({
         />
       </div>
       <div role="gridcell" className="cell name pin" title={name}>
-        {name}
+        <span>{name}</span>
       </div>
       {cols.map(({ key, field: f }) => {
         if (!f)
