@@ -175,6 +175,22 @@ describe("a write's answer, rendered inside its transaction", () => {
     expect(d().ctx.renders.hits).toBe(hits + 1);
   });
 
+  it('is not served once another connection committed after the write', async () => {
+    const uuid = SYNTH.record(39);
+    const res = await t.admin.send('POST', `/record/${uuid}/${F('Long Text')}/value`, {
+      json: { value: 'answered before the other commit' },
+    });
+    expect(res.status).toBe(200);
+    const db = new Database(path.join(t.dataDir, 'odr.sqlite'));
+    db.pragma('busy_timeout = 2000');
+    const done = db
+      .prepare('UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?')
+      .run('written by another connection', uuid, d().schema().fieldsByUuid.get(F('Long Text'))!.id);
+    expect(done.changes).toBe(1);
+    db.close();
+    expect(await read(t.admin, uuid)).toContain('written by another connection');
+  });
+
   it('is not kept when a later write of the same batch changed the record', async () => {
     const uuid = SYNTH.record(38);
     const admin = d().users.firstSuperUser()!;

@@ -94,6 +94,8 @@ interface Staged {
 export class RenderCache {
   private readonly entries = new Map<string, Entry>();
   private staged: Staged[] = [];
+  /** Staged renders of committed batches, kept at the next look at PRAGMA data_version (`current`). */
+  private pending: Staged[] = [];
   private readonly byTop = new Map<string, Set<string>>();
   /** `apiBase \n uuid` → the record's entries (one per class at most). */
   private readonly byUuid = new Map<string, Entry[]>();
@@ -121,6 +123,7 @@ export class RenderCache {
   /** A change to a record tree (called by the change log, inside the mutation's transaction). */
   dropTop(topUuid: string): void {
     if (this.staged.length) this.staged = this.staged.filter((x) => x.trace.topUuid !== topUuid);
+    if (this.pending.length) this.pending = this.pending.filter((x) => x.trace.topUuid !== topUuid);
     const keys = this.byTop.get(topUuid);
     if (!keys) return;
     for (const k of keys) this.remove(k, false);
@@ -129,6 +132,7 @@ export class RenderCache {
 
   clear(): void {
     this.staged = [];
+    this.pending = [];
     this.entries.clear();
     this.byTop.clear();
     this.byUuid.clear();
@@ -157,8 +161,8 @@ export class RenderCache {
 
   /**
    * A record as a write's answer, rendered inside the write's transaction (uncached: its rows are
-   * not committed yet; the viewer passed the read check). The bytes are staged and kept by
-   * `settleStaged` once the batch is durable, unless a later change to the tree (or another
+   * not committed yet; the viewer passed the read check). The bytes are staged and kept once
+   * the batch is durable (`settleStaged`), unless a later change to the tree (or another
    * connection's commit) came first: the next read of a record just written is a hit, as when
    * the answer was rendered after the commit.
    */
@@ -183,21 +187,14 @@ export class RenderCache {
   }
 
   /**
-   * After a group commit: `durable` keeps the staged renders if no other connection committed
-   * since the write read PRAGMA data_version (one read per batch); otherwise they are dropped.
+   * After a group commit: `durable` makes the staged renders pending. They are kept at the next
+   * look at PRAGMA data_version, which every cache use and every write's answer takes anyway, if
+   * no other connection committed in between (then everything is dropped); reading it here too
+   * cost one more read transaction per batch.
    */
   settleStaged(durable: boolean): void {
-    const staged = this.staged;
+    if (durable && this.staged.length) this.pending.push(...this.staged);
     this.staged = [];
-    if (!durable || staged.length === 0 || this.ctx.db.inTransaction) return;
-    const schema = this.ctx.schema.get();
-    if (this.ctx.schema.seenDataVersion !== this.dataVersion) return; // the next read clears everything
-    for (const x of staged) {
-      if (x.schema !== schema) continue;
-      const cls = this.classOf(x.opts.viewer, x.rec, schema);
-      const kept = this.keep(`${cls}\n${x.opts.apiBase}\n${x.rec.rid}`, cls, schema, x.trace, x.text, x.opts, x.rec, x.bytes);
-      if (!Buffer.isBuffer(kept)) kept.readers.set(x.opts.viewer.id, { rev: x.opts.viewer.rev, since: x.opts.now });
-    }
   }
 
   /**
@@ -268,7 +265,20 @@ export class RenderCache {
       this.clear(); // another connection committed: its changes are not in the change-log hook
       this.dataVersion = dv;
     }
+    if (this.pending.length) this.keepPending(schema);
     return schema;
+  }
+
+  /** Durable answers of writes whose trees nothing changed since (`settleStaged`). */
+  private keepPending(schema: Schema): void {
+    const pending = this.pending;
+    this.pending = [];
+    for (const x of pending) {
+      if (x.schema !== schema) continue;
+      const cls = this.classOf(x.opts.viewer, x.rec, schema);
+      const kept = this.keep(`${cls}\n${x.opts.apiBase}\n${x.rec.rid}`, cls, schema, x.trace, x.text, x.opts, x.rec, x.bytes);
+      if (!Buffer.isBuffer(kept)) kept.readers.set(x.opts.viewer.id, { rev: x.opts.viewer.rev, since: x.opts.now });
+    }
   }
 
   private classOf(viewer: User, rec: RecordRow, schema: Schema): ViewClass {
