@@ -71,6 +71,30 @@ async function ended(local: TestService, id: number, owner = SYNCER.email): Prom
   throw new Error(`job ${id} never ended`);
 }
 
+/**
+ * A sync run as `user`, who is demoted here while the gate holds the request `match` picks: the
+ * run's error, and what was written here as that user after the demotion (change-log ops).
+ */
+async function runDemotedDuring(
+  pair: { local: TestService; gate: Gate; remoteId: number },
+  user: User,
+  match: (method: string, path: string) => boolean,
+): Promise<{ error: Error | null; written: unknown[] }> {
+  const { local, gate, remoteId } = pair;
+  const held = gate.hold(match);
+  const failed = local.service.sync.run(remoteId, user, [DS]).then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
+  await held.reached;
+  await demote(local, user.id);
+  const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
+  held.release();
+  const error = await failed;
+  const written = local.service.ctx.db.prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?').pluck().all(demotedAt, user.id);
+  return { error, written };
+}
+
 const INT = SYNTH.field('Integer');
 /** The Integer field's name in the local template. */
 const nameHere = async (local: TestService) => (await local.admin.template(DS)).fields.find((f) => f.field_uuid === INT)?.name;
@@ -134,18 +158,13 @@ describe('a pull whose super-user is demoted between two batches', () => {
     await syncRun(local, remoteId); // the dataset here, whether or not the test above ran
     const before = await nameHere(local);
     renameOnRemote(remote, 'Renamed on the server');
-    const held = gate.hold((method, p) => method === 'GET' && p === `/api/v4/template/${DS}`);
-    const failed = local.service.sync.run(remoteId, user, [DS]).then(
-      () => null,
-      (e: unknown) => e as Error,
+    const { error, written } = await runDemotedDuring(
+      { local, gate, remoteId },
+      user,
+      (method, p) => method === 'GET' && p === `/api/v4/template/${DS}`,
     );
-    await held.reached;
-    await demote(local, user.id);
-    const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
-    held.release();
-    expect((await failed)?.message).toMatch(/^Stopped: templater@test\.local is no longer a super-user; /);
+    expect(error?.message).toMatch(/^Stopped: templater@test\.local is no longer a super-user; /);
     expect(await nameHere(local)).toBe(before);
-    const written = local.service.ctx.db.prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?').pluck().all(demotedAt, user.id);
     expect(written, 'nothing written as the demoted user').toEqual([]);
 
     await syncRun(local, remoteId);
@@ -210,7 +229,7 @@ onBothServers((realServer) => {
     });
 
     it("applies none of the server's copy read after its writes once the user was demoted during that read", async () => {
-      const { local, remote, remoteId, gate } = p;
+      const { local, remote, gate } = p;
       const user = await local.service.domain.users.create({ email: 'settler@test.local', password: 'settler-password-1', isSuper: true });
       const rec = SYNTH.record(0); // one with a child record (every tenth)
       const before = valueOf(await local.admin.record(rec), SHORT);
@@ -219,21 +238,13 @@ onBothServers((realServer) => {
       await remote.client.setValue(rec, SHORT, 'changed on the server');
       // The child's write answers with the child: the top-level record is read again after it.
       const wrote = () => gate.seen.some((s) => s.startsWith('POST ') && s.includes(`/${child}/`));
-      const held = gate.hold((method, path) => method === 'GET' && path === `/api/v4/dataset/record/${rec}` && wrote());
-      const failed = local.service.sync.run(remoteId, user, [DS]).then(
-        () => null,
-        (e: unknown) => e as Error,
+      const { error, written } = await runDemotedDuring(
+        p,
+        user,
+        (method, path) => method === 'GET' && path === `/api/v4/dataset/record/${rec}` && wrote(),
       );
-      await held.reached;
-      await demote(local, user.id);
-      const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
-      held.release();
-      expect((await failed)?.message).toMatch(/^Stopped: settler@test\.local is no longer a super-user; /);
+      expect(error?.message).toMatch(/^Stopped: settler@test\.local is no longer a super-user; /);
       expect(valueOf(await local.admin.record(rec), SHORT), "the server's change is not applied").toBe(before);
-      const written = local.service.ctx.db
-        .prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?')
-        .pluck()
-        .all(demotedAt, user.id);
       expect(written, 'nothing written as the demoted user').toEqual([]);
     });
 
@@ -248,17 +259,9 @@ onBothServers((realServer) => {
       renameOnRemote(remote, 'Renamed for the push');
       // A run pushes first, and a push with operations to send reads the templates before its
       // records: this is the push's template read (the pull's is tested in the pull block).
-      const held = gate.hold((method, path) => method === 'GET' && path === `/api/v4/template/${DS}`);
       const from = gate.seen.length;
-      const failed = local.service.sync.run(remoteId, user, [DS]).then(
-        () => null,
-        (e: unknown) => e as Error,
-      );
-      await held.reached;
-      await demote(local, user.id);
-      const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
-      held.release();
-      expect((await failed)?.message).toMatch(
+      const { error, written } = await runDemotedDuring(p, user, (method, path) => method === 'GET' && path === `/api/v4/template/${DS}`);
+      expect(error?.message).toMatch(
         /^Stopped: pusher@test\.local is no longer a super-user; 0 records were pulled and 0 changes pushed; /,
       );
       expect(await nameHere(local), 'the template read is not applied').toBe(before);
@@ -267,10 +270,6 @@ onBothServers((realServer) => {
       expect(writes, 'nothing written to the remote').toEqual([]);
       expect(valueOf(await remote.client.record(rec), MEDIUM)).not.toBe('waits for a super-user');
       expect(local.service.sync.status().pending).toBe(pending);
-      const written = local.service.ctx.db
-        .prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?')
-        .pluck()
-        .all(demotedAt, user.id);
       expect(written, 'nothing written as the demoted user').toEqual([]);
 
       await syncRun(local, remoteId);
