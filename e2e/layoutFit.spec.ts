@@ -309,3 +309,35 @@ test('with the list scrolled sideways, "no record matches" and a refused search 
   }
   await everyShot(page, 'layout-no-match-scrolled');
 });
+
+test('with the list scrolled sideways, the pinned box and Name cover their rows top to bottom: nothing scrolled under them shows', async ({
+  page,
+}) => {
+  await page.setViewportSize(NARROW);
+  await openDataset(page, 'Synthetic Samples');
+  const scroller = page.getByTestId('table-scroller');
+  // Far enough that the ID and Boolean columns (their header's resize handles too) lie under Name.
+  await scroller.evaluate((e) => (e.scrollLeft = 300));
+  expect(await scroller.evaluate((e) => e.scrollLeft)).toBe(300);
+  const grid = page.getByRole('grid');
+  const rows = [grid.locator('.row.head'), grid.locator('.rows-at > .row[data-record]').first()];
+  for (const row of rows) {
+    const r = await box(row);
+    for (const pin of [row.locator('.cell.check'), row.locator('.cell.name')]) {
+      const p = await box(pin);
+      // Two px inside the row's top and bottom edges (the bottom one is the row's border).
+      for (const y of [r.y + 2, r.y + r.height - 3]) {
+        for (const x of [p.x + 4, p.x + p.width / 2, p.x + p.width - 4]) {
+          const top = await page.evaluate(
+            ([x, y]) => {
+              const e = document.elementFromPoint(x!, y!);
+              return e?.closest('.cell.pin') ? 'pin' : `${e?.className}`;
+            },
+            [x, y],
+          );
+          expect(top, `${await row.getAttribute('class')} at ${Math.round(x)},${Math.round(y)}`).toBe('pin');
+        }
+      }
+    }
+  }
+});

@@ -72,7 +72,7 @@ test('in a wide record pane the actions go beside the meta line: two rows', asyn
   await findAndOpen(page, name);
   const pane = page.getByRole('complementary', { name: `Record ${name}` });
   const head = pane.locator('header');
-  const meta = head.getByText(/^#\d+ · updated/);
+  const meta = head.getByText(/^#\d+ · by .+ · updated/);
   await expect(meta).toBeVisible();
   const [paneBox, headBox] = [(await pane.boundingBox())!, (await head.boundingBox())!];
   console.log(`1920×1080, wide pane: pane ${Math.round(paneBox.width)} px wide, header ${Math.round(headBox.height)} px`);

@@ -8,6 +8,7 @@ import { SYNTH, syntheticRecord, syntheticTemplate } from '../../bench/synthetic
 import { importRecordObjects, importTemplate } from '../../electron/service/domain/import/importFile.js';
 import { canViewRecord } from '../../electron/service/domain/permissions.js';
 import { RecordLists } from '../../electron/service/domain/records/list.js';
+import { setValue } from '../../electron/service/domain/records/ops.js';
 import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../electron/service/domain/renderCache.js';
 import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
@@ -158,6 +159,52 @@ describe('every write that touches a record drops its cached renders', () => {
       expect(done.changes).toBe(1);
       db.close();
     });
+  });
+});
+
+describe("a write's answer, rendered inside its transaction", () => {
+  it('is the uncached render, and the next read of the record is a hit with the same bytes', async () => {
+    const uuid = SYNTH.record(37);
+    await read(t.admin, uuid);
+    const res = await t.admin.send('POST', `/record/${uuid}/${F('Long Text')}/value`, { json: { value: 'answered from the write' } });
+    expect(res.status).toBe(200);
+    const answer = await res.text();
+    expect(answer).toBe(JSON.stringify(d().reader.renderRecord(d().store.byUuid(uuid)!, opts(t.admin))));
+    const hits = d().ctx.renders.hits;
+    expect(await read(t.admin, uuid)).toBe(answer);
+    expect(d().ctx.renders.hits).toBe(hits + 1);
+  });
+
+  it('is not served once another connection committed after the write', async () => {
+    const uuid = SYNTH.record(39);
+    const res = await t.admin.send('POST', `/record/${uuid}/${F('Long Text')}/value`, {
+      json: { value: 'answered before the other commit' },
+    });
+    expect(res.status).toBe(200);
+    const db = new Database(path.join(t.dataDir, 'odr.sqlite'));
+    db.pragma('busy_timeout = 2000');
+    const done = db
+      .prepare('UPDATE field_values SET value = ? WHERE record_rid = (SELECT rid FROM records WHERE uuid = ?) AND datafield_id = ?')
+      .run('written by another connection', uuid, d().schema().fieldsByUuid.get(F('Long Text'))!.id);
+    expect(done.changes).toBe(1);
+    db.close();
+    expect(await read(t.admin, uuid)).toContain('written by another connection');
+  });
+
+  it('is not kept when a later write of the same batch changed the record', async () => {
+    const uuid = SYNTH.record(38);
+    const admin = d().users.firstSuperUser()!;
+    const o = opts(t.admin);
+    const batches = d().writes.batches;
+    // Queued in the same tick, so one batch: the first answer is staged, then the second write changes the tree.
+    const first = d().writes.run(() => d().renderWrittenJson(setValue(d(), admin, uuid, F('Long Text'), 'first of the batch'), o));
+    const second = d().writes.run(() => setValue(d(), admin, uuid, F('Long Text'), 'second of the batch'));
+    const [answer] = await Promise.all([first, second]);
+    expect(d().writes.batches).toBe(batches + 1);
+    expect(answer.toString()).toContain('first of the batch');
+    const now = await read(t.admin, uuid);
+    expect(now).toContain('second of the batch');
+    expect(now).not.toContain('first of the batch');
   });
 });
 

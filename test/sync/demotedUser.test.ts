@@ -6,6 +6,8 @@ import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import type { LiveStatus } from '../../shared/schemas/sync.js';
 import type { User } from '../../electron/service/domain/users.js';
+import { PUSH_DELAY_MS } from '../../electron/service/sync/live.js';
+import type { OdrClient } from '../../shared/client/odrClient.js';
 import { ADMIN, type TestService } from '../support/service.js';
 import { attachedPair, gatedPair, onBothServers, syncRun, type GatedPair, type RemoteProc } from './support.js';
 
@@ -19,12 +21,25 @@ type Gate = GatedPair['gate'];
 
 const DS = SYNTH.dataset;
 const SYNCER = { email: 'syncer@test.local', password: 'syncer-password-1' };
+const EDITOR = { email: 'editor@test.local', password: 'editor-password-1' };
 const STOPPED = /^Stopped: syncer@test\.local is no longer a super-user; /;
 
 /** A second super-user here, the one each run below acts for; their token. */
 async function addSyncer(local: TestService): Promise<{ user: User; token: string }> {
   const user = await local.service.domain.users.create({ ...SYNCER, isSuper: true });
   return { user, token: (await local.loginAs(SYNCER.email, SYNCER.password)).token! };
+}
+
+/** A user who may edit the synthetic dataset and nothing more (granted as the real server does); their client. */
+async function addEditor(local: TestService): Promise<OdrClient> {
+  await local.service.domain.users.create(EDITOR);
+  const res = await fetch(`${local.api}/user/permissions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${local.admin.token}` },
+    body: new URLSearchParams({ user_email: EDITOR.email, dataset_uuid: DS, permission: 'edit' }),
+  });
+  expect(res.status, await res.text()).toBe(200);
+  return local.loginAs(EDITOR.email, EDITOR.password);
 }
 
 /** PUT /local/users/{id} as the admin: the syncer is a super-user no more. */
@@ -54,6 +69,45 @@ async function ended(local: TestService, id: number, owner = SYNCER.email): Prom
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`job ${id} never ended`);
+}
+
+/**
+ * A sync run as `user`, who is demoted here while the gate holds the request `match` picks: the
+ * run's error, and what was written here as that user after the demotion (change-log ops).
+ */
+async function runDemotedDuring(
+  pair: { local: TestService; gate: Gate; remoteId: number },
+  user: User,
+  match: (method: string, path: string) => boolean,
+): Promise<{ error: Error | null; written: unknown[] }> {
+  const { local, gate, remoteId } = pair;
+  const held = gate.hold(match);
+  const failed = local.service.sync.run(remoteId, user, [DS]).then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
+  await held.reached;
+  await demote(local, user.id);
+  const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
+  held.release();
+  const error = await failed;
+  const written = local.service.ctx.db.prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?').pluck().all(demotedAt, user.id);
+  return { error, written };
+}
+
+const INT = SYNTH.field('Integer');
+/** The Integer field's name in the local template. */
+const nameHere = async (local: TestService) => (await local.admin.template(DS)).fields.find((f) => f.field_uuid === INT)?.name;
+
+/** The server's template changes (its admin UI would do this; here, in its database). */
+function renameOnRemote(remote: RemoteProc, name: string): void {
+  const db = new Database(path.join(remote.dataDir, 'odr.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  db.transaction(() => {
+    db.prepare('UPDATE datafields SET name = ? WHERE uuid = ?').run(name, INT);
+    db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'schema_rev'").run();
+  })();
+  db.close();
 }
 
 const topCount = (local: TestService) =>
@@ -102,33 +156,19 @@ describe('a pull whose super-user is demoted between two batches', () => {
       isSuper: true,
     });
     await syncRun(local, remoteId); // the dataset here, whether or not the test above ran
-    const INT = SYNTH.field('Integer');
-    const nameHere = async () => (await local.admin.template(DS)).fields.find((f) => f.field_uuid === INT)?.name;
-    const before = await nameHere();
-    // The server's template changes (its admin UI would do this; here, in its database).
-    const db = new Database(path.join(remote.dataDir, 'odr.sqlite'));
-    db.pragma('busy_timeout = 5000');
-    db.transaction(() => {
-      db.prepare("UPDATE datafields SET name = 'Renamed on the server' WHERE uuid = ?").run(INT);
-      db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'schema_rev'").run();
-    })();
-    db.close();
-    const held = gate.hold((method, p) => method === 'GET' && p === `/api/v4/template/${DS}`);
-    const failed = local.service.sync.run(remoteId, user, [DS]).then(
-      () => null,
-      (e: unknown) => e as Error,
+    const before = await nameHere(local);
+    renameOnRemote(remote, 'Renamed on the server');
+    const { error, written } = await runDemotedDuring(
+      { local, gate, remoteId },
+      user,
+      (method, p) => method === 'GET' && p === `/api/v4/template/${DS}`,
     );
-    await held.reached;
-    await demote(local, user.id);
-    const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
-    held.release();
-    expect((await failed)?.message).toMatch(/^Stopped: templater@test\.local is no longer a super-user; /);
-    expect(await nameHere()).toBe(before);
-    const written = local.service.ctx.db.prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?').pluck().all(demotedAt, user.id);
+    expect(error?.message).toMatch(/^Stopped: templater@test\.local is no longer a super-user; /);
+    expect(await nameHere(local)).toBe(before);
     expect(written, 'nothing written as the demoted user').toEqual([]);
 
     await syncRun(local, remoteId);
-    expect(await nameHere()).toBe('Renamed on the server');
+    expect(await nameHere(local)).toBe('Renamed on the server');
   });
 });
 
@@ -189,7 +229,7 @@ onBothServers((realServer) => {
     });
 
     it("applies none of the server's copy read after its writes once the user was demoted during that read", async () => {
-      const { local, remote, remoteId, gate } = p;
+      const { local, remote, gate } = p;
       const user = await local.service.domain.users.create({ email: 'settler@test.local', password: 'settler-password-1', isSuper: true });
       const rec = SYNTH.record(0); // one with a child record (every tenth)
       const before = valueOf(await local.admin.record(rec), SHORT);
@@ -198,22 +238,43 @@ onBothServers((realServer) => {
       await remote.client.setValue(rec, SHORT, 'changed on the server');
       // The child's write answers with the child: the top-level record is read again after it.
       const wrote = () => gate.seen.some((s) => s.startsWith('POST ') && s.includes(`/${child}/`));
-      const held = gate.hold((method, path) => method === 'GET' && path === `/api/v4/dataset/record/${rec}` && wrote());
-      const failed = local.service.sync.run(remoteId, user, [DS]).then(
-        () => null,
-        (e: unknown) => e as Error,
+      const { error, written } = await runDemotedDuring(
+        p,
+        user,
+        (method, path) => method === 'GET' && path === `/api/v4/dataset/record/${rec}` && wrote(),
       );
-      await held.reached;
-      await demote(local, user.id);
-      const demotedAt = local.service.ctx.db.prepare('SELECT MAX(seq) FROM change_log').pluck().get() as number;
-      held.release();
-      expect((await failed)?.message).toMatch(/^Stopped: settler@test\.local is no longer a super-user; /);
+      expect(error?.message).toMatch(/^Stopped: settler@test\.local is no longer a super-user; /);
       expect(valueOf(await local.admin.record(rec), SHORT), "the server's change is not applied").toBe(before);
-      const written = local.service.ctx.db
-        .prepare('SELECT op FROM change_log WHERE seq > ? AND user_id = ?')
-        .pluck()
-        .all(demotedAt, user.id);
       expect(written, 'nothing written as the demoted user').toEqual([]);
+    });
+
+    it('applies none of a changed template its push read while the user was demoted, and writes nothing', async () => {
+      const { local, remote, remoteId, gate } = p;
+      const user = await local.service.domain.users.create({ email: 'pusher@test.local', password: 'pusher-password-1', isSuper: true });
+      const rec = SYNTH.record(4);
+      await local.admin.setValue(rec, MEDIUM, 'waits for a super-user');
+      const pending = local.service.sync.status().pending;
+      expect(pending).toBeGreaterThan(0);
+      const before = await nameHere(local);
+      renameOnRemote(remote, 'Renamed for the push');
+      // A run pushes first, and a push with operations to send reads the templates before its
+      // records: this is the push's template read (the pull's is tested in the pull block).
+      const from = gate.seen.length;
+      const { error, written } = await runDemotedDuring(p, user, (method, path) => method === 'GET' && path === `/api/v4/template/${DS}`);
+      expect(error?.message).toMatch(
+        /^Stopped: pusher@test\.local is no longer a super-user; 0 records were pulled and 0 changes pushed; /,
+      );
+      expect(await nameHere(local), 'the template read is not applied').toBe(before);
+      // A login (POST /token) writes nothing there.
+      const writes = gate.seen.slice(from).filter((s) => !s.startsWith('GET ') && s !== 'POST /api/v4/token');
+      expect(writes, 'nothing written to the remote').toEqual([]);
+      expect(valueOf(await remote.client.record(rec), MEDIUM)).not.toBe('waits for a super-user');
+      expect(local.service.sync.status().pending).toBe(pending);
+      expect(written, 'nothing written as the demoted user').toEqual([]);
+
+      await syncRun(local, remoteId);
+      expect(await nameHere(local)).toBe('Renamed for the push');
+      expect(valueOf(await remote.client.record(rec), MEDIUM)).toBe('waits for a super-user');
     });
   });
 });
@@ -311,18 +372,36 @@ describe('live mode whose super-user is demoted during a pass', () => {
     expect(seen.at(-1)).toMatchObject({ state: 'online', reason: null });
   });
 
+  const lost = () => seen.filter((s) => s.state === 'paused' && s.reason === 'no super-user is left to sync as');
+  /** Waits up to `ms` for `done`; whether it came. */
+  const within = async (ms: number, done: () => boolean) => {
+    const end = Date.now() + ms;
+    while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    return done();
+  };
+
+  /**
+   * With no super-user left: live mode nudged until its pause's next try is 14 s away or more
+   * (each nudge tries again at once and backs off further; from the 6th failure on the timer's
+   * next try is 15 s away at least). That pause.
+   */
+  const pausedFar = async (): Promise<LiveStatus> => {
+    const from = lost().length;
+    const far = () => lost().length > from && Date.parse(lost().at(-1)!.next_try!) - Date.now() > 14_000;
+    for (let k = 1; k <= 8 && !far(); k++) {
+      const n = lost().length;
+      local.service.sync.live.nudge();
+      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+    }
+    expect(far(), 'the next try is 14 s away or more').toBe(true);
+    return lost().at(-1)!;
+  };
+
   it('with no super-user left, keeps retrying: each nudge tries again at once, and one after a promotion resumes it', async () => {
     const users = local.service.domain.users;
     const supers = users.all().filter((u) => u.isSuper);
     for (const u of supers) users.setSuper(u.id, false);
     const live = local.service.sync.live;
-    const lost = () => seen.filter((s) => s.state === 'paused' && s.reason === 'no super-user is left to sync as');
-    /** Waits up to `ms` for `done`; whether it came. */
-    const within = async (ms: number, done: () => boolean) => {
-      const end = Date.now() + ms;
-      while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-      return done();
-    };
     // The retry backs off with each failure (from the 4th, 4 s or more): a new failure within
     // 2 s of a nudge is the nudge's own try, not the timer's.
     for (let k = 1; k <= 6; k++) {
@@ -336,6 +415,66 @@ describe('live mode whose super-user is demoted during a pass', () => {
     users.setSuper(supers[0]!.id, true);
     live.nudge();
     expect(await within(3000, () => seen.at(-1)?.state === 'online'), 'online again before the retry was due').toBe(true);
+    for (const u of supers) users.setSuper(u.id, true);
+  });
+
+  it('paused with no super-user, counts the edits made meanwhile and tries nothing more; a super-user back pushes them, 0 waiting', async () => {
+    const users = local.service.domain.users;
+    const live = local.service.sync.live;
+    const editor = await addEditor(local);
+    const supers = users.all().filter((u) => u.isSuper);
+    for (const u of supers) users.setSuper(u.id, false);
+    // Beyond the two waits of 5 s at most below.
+    const last = await pausedFar();
+    const edits = [
+      [SYNTH.record(4), LONG, 'long while paused'],
+      [SYNTH.record(5), LONG, 'long while paused too'],
+    ] as const;
+    const mark = seen.length;
+    // One edit at a time, each count awaited: a status the last pass's own debounce timer sends
+    // (it may still be due) can stand in for the first edit's, never for the second's.
+    for (const [i, [rec, f, v]] of edits.entries()) {
+      await editor.setValue(rec, f, v);
+      const counted = () => seen.slice(mark).some((s) => s.pending === last.pending + i + 1);
+      expect(await within(PUSH_DELAY_MS + 3000, counted), `edit ${i + 1} is counted as waiting`).toBe(true);
+    }
+    // The new count is news, not a reason to try: still paused, the next try still the timer's.
+    for (const s of seen.slice(mark)) expect(s).toMatchObject({ state: 'paused', reason: last.reason, next_try: last.next_try });
+
+    users.setSuper(supers[0]!.id, true);
+    live.nudge();
+    const drained = () => seen.slice(mark).some((s) => s.state === 'online' && s.pending === 0);
+    expect(await within(5000, drained), 'nothing waits once live mode pushed them').toBe(true);
+    for (const [rec, f, v] of edits) expect(valueOf(await remote.client.record(rec), f)).toBe(v);
+    for (const u of supers) users.setSuper(u.id, true);
+  });
+
+  it('paused for want of a super-user, resumes as soon as the Users screen makes one: an edit then reaches the remote within seconds', async () => {
+    const users = local.service.domain.users;
+    const admin = users.findByEmail(ADMIN.email)!;
+    const supers = users.all().filter((u) => u.isSuper);
+    for (const u of supers) users.setSuper(u.id, false);
+    const last = await pausedFar();
+    // A super-user made where live mode hears nothing of it (as the CLI's `user add --super` in
+    // another process would): still paused, as far from its next try. They promote the admin.
+    const promoter = await users.create({ email: 'promoter@test.local', password: 'promoter-password-1', isSuper: true });
+    const token = (await local.loginAs(promoter.email, 'promoter-password-1')).token!;
+    expect(seen.at(-1)).toMatchObject({ state: 'paused', next_try: last.next_try });
+    const res = await fetch(`${local.host.url}/local/users/${admin.id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ super_user: true }),
+    });
+    expect(res.status, await res.text()).toBe(200);
+    const rec = SYNTH.record(1);
+    await local.admin.setValue(rec, MEDIUM, 'after the promotion');
+    // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, 14 s or more.
+    const bound = PUSH_DELAY_MS + 4000;
+    expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(bound);
+    let there: unknown;
+    for (const end = Date.now() + bound; Date.now() < end && there !== 'after the promotion';)
+      there = await new Promise((r) => setTimeout(r, 100)).then(async () => valueOf(await remote.client.record(rec), MEDIUM));
+    expect(there, 'the edit reached the remote before the backoff was due').toBe('after the promotion');
     for (const u of supers) users.setSuper(u.id, true);
   });
 });

@@ -92,6 +92,15 @@ export class Domain {
     return this.ctx.renders.record(this.reader, rec, opts, true);
   }
 
+  /**
+   * A record's JSON bytes as a group-committed write answers it, rendered inside that write's
+   * transaction and kept in the render cache once the batch is durable (RenderCache.written).
+   */
+  renderWrittenJson(rec: RecordRow, opts: RenderOptions): Buffer {
+    assertRead(this, opts.viewer, rec);
+    return this.ctx.renders.written(this.reader, rec, opts);
+  }
+
   /** Record `uuid`'s cached bytes if this viewer passed the read check on them before; else null. */
   knownJson(viewer: User, uuid: string, apiBase: string): Buffer | null {
     return this.ctx.renders.known(viewer, uuid, apiBase, this.now());

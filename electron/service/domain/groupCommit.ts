@@ -79,11 +79,13 @@ export class GroupCommit {
         db,
         () => {
           for (const op of batch) {
+            const staged = this.ctx.renders.stagedCount;
             try {
               // Nested transactions are savepoints.
               outcomes.push({ ok: true, value: transaction(db, op.fn) });
             } catch (e) {
               this.ctx.schema.invalidate();
+              this.ctx.renders.unstage(staged);
               outcomes.push({ ok: false, value: e });
             }
           }
@@ -92,6 +94,7 @@ export class GroupCommit {
       );
     } catch (e) {
       this.ctx.schema.invalidate();
+      this.ctx.renders.settleStaged(false);
       for (const op of batch) op.reject(e);
       return;
     } finally {
@@ -103,6 +106,8 @@ export class GroupCommit {
         this.peakAt = t1;
       }
     }
+    // Answers rendered inside the batch (api/routes/context.ts) enter the render cache now that they are durable.
+    this.ctx.renders.settleStaged(true);
     this.batches++;
     this.operations += batch.length;
     batch.forEach((op, i) => (outcomes[i]!.ok ? op.resolve(outcomes[i]!.value) : op.reject(outcomes[i]!.value)));

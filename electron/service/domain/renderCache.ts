@@ -1,4 +1,3 @@
-import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { Ctx } from './context.js';
 import { seesAll } from './permissions.js';
 import type { RecordReader, RenderOptions, RenderTrace } from './recordReader.js';
@@ -16,7 +15,8 @@ import type { User } from './users.js';
 // ChangeLog.append drops the record tree's entries (or everything, for changes without a
 // record); entries remember the schema object they were rendered with (template changes
 // replace it); another connection's commit (PRAGMA data_version) drops everything; nothing is
-// read or kept while this connection is inside a transaction (uncommitted, maybe rolled back).
+// read or kept while this connection is inside a transaction (uncommitted, maybe rolled back),
+// except a write's own answer, staged until its batch is durable (`written`).
 //
 // The read fast path (api/fastReads) finds an entry by uuid without reading the record row: an
 // entry remembers the viewers (user id and the users_rev of their rights) who passed the read
@@ -81,8 +81,21 @@ function ownBytes(text: string, size: number): Buffer {
   return out;
 }
 
+/** A render made inside a group-committed write, kept only once its batch is durable (`written`). */
+interface Staged {
+  trace: RenderTrace;
+  text: string;
+  bytes: Buffer;
+  schema: Schema;
+  opts: RenderOptions;
+  rec: RecordRow;
+}
+
 export class RenderCache {
   private readonly entries = new Map<string, Entry>();
+  private staged: Staged[] = [];
+  /** Staged renders of committed batches, kept at the next look at PRAGMA data_version (`current`). */
+  private pending: Staged[] = [];
   private readonly byTop = new Map<string, Set<string>>();
   /** `apiBase \n uuid` → the record's entries (one per class at most). */
   private readonly byUuid = new Map<string, Entry[]>();
@@ -109,6 +122,8 @@ export class RenderCache {
 
   /** A change to a record tree (called by the change log, inside the mutation's transaction). */
   dropTop(topUuid: string): void {
+    if (this.staged.length) this.staged = this.staged.filter((x) => x.trace.topUuid !== topUuid);
+    if (this.pending.length) this.pending = this.pending.filter((x) => x.trace.topUuid !== topUuid);
     const keys = this.byTop.get(topUuid);
     if (!keys) return;
     for (const k of keys) this.remove(k, false);
@@ -116,6 +131,8 @@ export class RenderCache {
   }
 
   clear(): void {
+    this.staged = [];
+    this.pending = [];
     this.entries.clear();
     this.byTop.clear();
     this.byUuid.clear();
@@ -134,12 +151,50 @@ export class RenderCache {
     let e = this.lookup(key, schema, opts, cls);
     if (!e) {
       const { json, trace } = reader.renderTraced(rec, opts);
-      const kept = this.keep(key, cls, schema, trace, json, opts, rec);
+      const kept = this.keep(key, cls, schema, trace, JSON.stringify(json), opts, rec);
       if (Buffer.isBuffer(kept)) return kept;
       e = kept;
     }
     if (readChecked) e.readers.set(opts.viewer.id, { rev: opts.viewer.rev, since: opts.now });
     return e.bytes;
+  }
+
+  /**
+   * A record as a write's answer, rendered inside the write's transaction (uncached: its rows are
+   * not committed yet; the viewer passed the read check). The bytes are staged and kept once
+   * the batch is durable (`settleStaged`), unless a later change to the tree (or another
+   * connection's commit) came first: the next read of a record just written is a hit, as when
+   * the answer was rendered after the commit.
+   */
+  written(reader: RecordReader, rec: RecordRow, opts: RenderOptions): Buffer {
+    const { json, trace } = reader.renderTraced(rec, opts);
+    const text = JSON.stringify(json);
+    const size = Buffer.byteLength(text);
+    const schema = opts.legacyKeys ? null : this.current();
+    if (!schema || size > this.budgetBytes / 16) return Buffer.from(text);
+    const bytes = ownBytes(text, size);
+    this.staged.push({ trace, text, bytes, schema, opts, rec });
+    return bytes;
+  }
+
+  /** How many renders are staged: a failed mutation's savepoint drops what it staged (`unstage`). */
+  get stagedCount(): number {
+    return this.staged.length;
+  }
+
+  unstage(count: number): void {
+    this.staged.length = Math.min(this.staged.length, count);
+  }
+
+  /**
+   * After a group commit: `durable` makes the staged renders pending. They are kept at the next
+   * look at PRAGMA data_version, which every cache use and every write's answer takes anyway, if
+   * no other connection committed in between (then everything is dropped); reading it here too
+   * cost one more read transaction per batch.
+   */
+  settleStaged(durable: boolean): void {
+    if (durable && this.staged.length) this.pending.push(...this.staged);
+    this.staged = [];
   }
 
   /**
@@ -189,7 +244,7 @@ export class RenderCache {
         opts,
       );
       missing.forEach((i, k) => {
-        const kept = this.keep(keys[i]!, classes[i]!, schema, rendered[k]!.trace, rendered[k]!.json, opts, tops[i]!);
+        const kept = this.keep(keys[i]!, classes[i]!, schema, rendered[k]!.trace, JSON.stringify(rendered[k]!.json), opts, tops[i]!);
         parts[i] = Buffer.isBuffer(kept) ? kept : kept.bytes;
       });
     }
@@ -199,13 +254,31 @@ export class RenderCache {
   /** The schema to key on, or null when the cache must be bypassed for this render. */
   private usable(opts: RenderOptions): Schema | null {
     if (opts.legacyKeys || this.ctx.db.inTransaction) return null;
+    return this.current();
+  }
+
+  /** The schema, after dropping everything if another connection committed since the last look. */
+  private current(): Schema {
     const schema = this.ctx.schema.get();
     const dv = this.ctx.schema.seenDataVersion;
     if (dv !== this.dataVersion) {
       this.clear(); // another connection committed: its changes are not in the change-log hook
       this.dataVersion = dv;
     }
+    if (this.pending.length) this.keepPending(schema);
     return schema;
+  }
+
+  /** Durable answers of writes whose trees nothing changed since (`settleStaged`). */
+  private keepPending(schema: Schema): void {
+    const pending = this.pending;
+    this.pending = [];
+    for (const x of pending) {
+      if (x.schema !== schema) continue;
+      const cls = this.classOf(x.opts.viewer, x.rec, schema);
+      const kept = this.keep(`${cls}\n${x.opts.apiBase}\n${x.rec.rid}`, cls, schema, x.trace, x.text, x.opts, x.rec, x.bytes);
+      if (!Buffer.isBuffer(kept)) kept.readers.set(x.opts.viewer.id, { rev: x.opts.viewer.rev, since: x.opts.now });
+    }
   }
 
   private classOf(viewer: User, rec: RecordRow, schema: Schema): ViewClass {
@@ -242,14 +315,14 @@ export class RenderCache {
     cls: ViewClass,
     schema: Schema,
     trace: RenderTrace,
-    json: OdrRecord,
+    text: string,
     opts: RenderOptions,
     rec: RecordRow,
+    own?: Buffer,
   ): Entry | Buffer {
-    const text = JSON.stringify(json);
-    const size = Buffer.byteLength(text);
-    if (!this.serves(trace, cls, opts.viewer, opts.now) || size > this.budgetBytes / 16) return Buffer.from(text);
-    const bytes = ownBytes(text, size);
+    const size = own ? own.length : Buffer.byteLength(text);
+    if (!this.serves(trace, cls, opts.viewer, opts.now) || size > this.budgetBytes / 16) return own ?? Buffer.from(text);
+    const bytes = own ?? ownBytes(text, size);
     this.remove(key, true);
     const e: Entry = {
       key,

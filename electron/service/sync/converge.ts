@@ -5,8 +5,8 @@ import type { OpName } from '../store/syncState.js';
 
 // Writes that reach the store without field-level change-log entries (CSV import, ODR-export
 // import, a replace import over a synced record) are pushed as the difference between the
-// record here and its last server copy (docs/sync.md §2). No I/O: push.ts feeds it the copies
-// and turns the answer into outbox operations, which then go through the usual checks.
+// record here and its last server copy (docs/sync.md §2). No I/O: pushConverge.ts feeds it the
+// copies and turns the answer into outbox operations, which then go through the usual checks.
 
 /** One operation to add to the outbox for the record. */
 export interface ConvergeOp {

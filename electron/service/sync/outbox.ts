@@ -129,7 +129,7 @@ export function collectOutbox(ctx: Ctx): number {
         }
         case 'record.import':
           // Written without field-level entries (CSV, ODR export, replace import): new records
-          // are created, then each record converges on what is here (push.ts, converge.ts).
+          // are created, then each record converges on what is here (pushConverge.ts, converge.ts).
           added += queueTree(outbox, r.dataset_uuid, r.record_uuid, top, at);
           break;
         default:

@@ -361,8 +361,11 @@ export function RecordEditor({
         </div>
         <div className="editor-sub">
           <p className="muted small editor-meta">
-            #{rec.internal_id} · updated <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} />{' '}
-            · by {rec._record_metadata._create_auth}
+            {/* ODR keeps who created a record, not who changed it last: "updated … by" named the
+                creator as the last editor. One line in the narrowest pane (e2e/recordHead.spec.ts). */}
+            #{rec.internal_id}
+            {rec._record_metadata._create_auth && ` · by ${rec._record_metadata._create_auth}`} · updated{' '}
+            <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} />
           </p>
           <div className="editor-actions">
             {nav}

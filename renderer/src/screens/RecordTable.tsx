@@ -14,6 +14,7 @@ import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
+import { allState } from './dataset/selectionModel';
 import { laidOutShift, observeScaledRect, scaledScroller, scrollLimit, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
@@ -151,7 +152,7 @@ const Row = memo(function Row({
         />
       </div>
       <div role="gridcell" className="cell name pin" title={name}>
-        {name}
+        <span>{name}</span>
       </div>
       {cols.map(({ key, field: f }) => {
         if (!f)
@@ -224,8 +225,8 @@ export function RecordTable({
   state: TableState;
   onState: (s: TableState) => void;
   active: number;
-  selected: Set<string>;
-  pending: Set<string>;
+  selected: ReadonlySet<string>;
+  pending: ReadonlySet<string>;
   fresh?: string;
   onPick: (i: number, uuid: string | undefined, mods: PickMods) => void;
   onOpen: (i: number, uuid: string | undefined) => void;
@@ -445,7 +446,7 @@ export function RecordTable({
   const widths = cols.map((c, i) => (i === cols.length - 1 ? `minmax(${c.width}px, 1fr)` : `${c.width}px`));
   const template = [`${FIXED.check}px`, `${FIXED.name}px`, ...widths].join(' ');
   const minWidth = FIXED.check + FIXED.name + cols.reduce((n, c) => n + c.width, 0);
-  const all = allAsked ?? (selected.size > 0 && selected.size >= total);
+  const all = allAsked ?? allState(selected.size, total) === 'all';
   const gridId = `grid-${dataset}`;
 
   return (

@@ -1,6 +1,7 @@
 import type { Template, TemplateTag } from '../../../shared/schemas/template';
 import { errorText, rebuildThumbnails } from '../lib/api';
 import { useQuota } from '../lib/queries';
+import { formatBytes } from '../lib/bytes';
 import { toast } from '../ui/toasts';
 
 function Tags({ tags }: { tags: TemplateTag[] }) {
@@ -66,6 +67,9 @@ function Tree({ tpl, depth }: { tpl: Template; depth: number }) {
   );
 }
 
+/** "0 bytes", "512 bytes", "4.0 MB (4,194,304 bytes)": the exact figure only beside a rounded one. */
+const quotaText = (bytes: number) => (bytes < 1024 ? formatBytes(bytes) : `${formatBytes(bytes)} (${bytes.toLocaleString()} bytes)`);
+
 /** The dataset's template: fields and their types, options, tag trees, related datasets, quota. */
 export function TemplateView({ tpl, dataset }: { tpl: Template; dataset: string }) {
   const quota = useQuota(dataset);
@@ -73,8 +77,7 @@ export function TemplateView({ tpl, dataset }: { tpl: Template; dataset: string 
   return (
     <section className="template" aria-label="Template">
       <p>
-        Files and images stored for this dataset:{' '}
-        <strong data-testid="quota">{quota.data ? `${(bytes / 2 ** 20).toFixed(2)} MB (${bytes.toLocaleString()} bytes)` : '…'}</strong>{' '}
+        Files and images stored for this dataset: <strong data-testid="quota">{quota.data ? quotaText(bytes) : '…'}</strong>{' '}
         <button
           type="button"
           className="link"

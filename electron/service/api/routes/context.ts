@@ -23,6 +23,19 @@ export function sendJson(c: Context, bytes: Uint8Array): Response {
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'content-type': 'application/json' });
 }
 
+/**
+ * A group-committed mutation answered with the record as it left it. The answer is rendered
+ * inside the write's own transaction (its savepoint in the batch): every read it makes then rides
+ * the write lock already held, where a render after the commit opened a read transaction per
+ * statement (the read check's schema and row reads, the tree's four queries: ~10 WAL read-lock
+ * round trips per write). It is rendered uncached (the cache's reference render, so the bytes are
+ * the same) and enters the cache once the batch is durable.
+ */
+export async function writtenRecordJson(c: Context<AppEnv>, d: Domain, viewer: User, write: () => RecordRow): Promise<Response> {
+  const opts = renderOpts(c, d, viewer);
+  return sendJson(c, await d.writes.run(() => d.renderWrittenJson(write(), opts)));
+}
+
 /** The record as JSON bytes for this request's viewer (cached; see domain/renderCache). */
 export function recordJson(c: Context<AppEnv>, d: Domain, rec: RecordRow, viewer: User): Response {
   return sendJson(c, d.renderJson(rec, renderOpts(c, d, viewer)));

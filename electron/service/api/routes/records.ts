@@ -7,7 +7,7 @@ import { assertEdit, readableRecord } from '../../domain/access.js';
 import { badRequest } from '../../domain/errors.js';
 import { createRecord, deleteRecords, setPublicDate, type DeleteOutcome } from '../../domain/records/ops.js';
 import { saveRecord } from '../../domain/records/save.js';
-import { recordJson, renderOpts } from './context.js';
+import { recordJson, renderOpts, writtenRecordJson } from './context.js';
 import { streamIds, streamRecords } from './recordStream.js';
 import { savePlace } from '../../domain/records/savePlace.js';
 import { zodMessage } from '../../../../shared/zodMessage.js';
@@ -87,8 +87,7 @@ export function recordRoutes(d: Domain, onDeleted: (outcome: DeleteOutcome) => v
       throw badRequest(zodMessage(checked.error, { input: payload, place }));
     }
     const parsed = checked.data;
-    const rec = await d.writes.run(() => saveRecord(d, user, parsed));
-    return recordJson(c, d, rec, user);
+    return writtenRecordJson(c, d, user, () => saveRecord(d, user, parsed));
   };
   app.post('/dataset/record', save);
   app.put('/dataset', save);

@@ -6,7 +6,7 @@ import { badRequest, OdrError } from '../../domain/errors.js';
 import { setOption, setValue } from '../../domain/records/ops.js';
 import { ValueBody } from '../../../../shared/schemas/requests.js';
 import { pathText, zodMessage } from '../../../../shared/zodMessage.js';
-import { recordJson } from './context.js';
+import { writtenRecordJson } from './context.js';
 
 /**
  * Every refusal of these routes names the record and field of its URL (the caller's own words,
@@ -47,8 +47,7 @@ export function valueRoutes(d: Domain) {
     const body = await valueBody(place(record, field), c);
     const email = typeof body.user_email === 'string' ? body.user_email : c.req.query('user_email');
     const user = d.users.actAs(c.get('user'), email);
-    const rec = await d.writes.run(() => setValue(d, user, record, field, body.value, body.expected_value));
-    return recordJson(c, d, rec, user);
+    return writtenRecordJson(c, d, user, () => setValue(d, user, record, field, body.value, body.expected_value));
   });
 
   app.put('/record/:record/:field/:option/:state', async (c) => {
@@ -60,8 +59,7 @@ export function valueRoutes(d: Domain) {
     }
     const expected = expectedSelection(c.req.query('expected'));
     const user = d.users.actAs(c.get('user'), c.req.query('user_email'));
-    const rec = await d.writes.run(() => setOption(d, user, record, field, option, state === 'selected', expected));
-    return recordJson(c, d, rec, user);
+    return writtenRecordJson(c, d, user, () => setOption(d, user, record, field, option, state === 'selected', expected));
   });
   return app;
 }

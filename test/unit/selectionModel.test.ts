@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  allState,
+  emptySelection,
+  forget,
+  rangeFailed,
+  rangeRead,
+  replace,
+  setAnchor,
+  startRange,
+  toggle,
+  type Selection,
+} from '../../renderer/src/screens/dataset/selectionModel.js';
+
+/**
+ * The list's selection rules without React or a service: a range's "read" is the answer handed
+ * to rangeRead, as the service would give it for the offset and limit startRange asked for.
+ * Rows are named r0, r1, … by their place in the view.
+ */
+const rows = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `r${from + i}`);
+const sorted = (s: Selection) => [...s.selected].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+/** A plain click on row i: the selection is that row, the anchor moves there. */
+const click = (s: Selection, i: number) => replace(setAnchor(s, i), [`r${i}`]);
+
+describe('selectionModel', () => {
+  it('a Shift range forward reads from the anchor to the row clicked, which shows selected at once', () => {
+    const s = click(emptySelection, 2);
+    const { state, read } = startRange(s, 5, 'r5');
+    expect([read.offset, read.limit]).toEqual([2, 4]);
+    expect(sorted(state)).toEqual(['r2', 'r5']);
+    const done = rangeRead(state, read.id, rows(2, 5));
+    expect(sorted(done)).toEqual(['r2', 'r3', 'r4', 'r5']);
+    expect(done.anchor).toBe(2);
+    expect(done.range).toBeNull();
+  });
+
+  it('a Shift range backward reads from the row clicked to the anchor', () => {
+    const s = click(emptySelection, 6);
+    const { state, read } = startRange(s, 3, 'r3');
+    expect([read.offset, read.limit]).toEqual([3, 4]);
+    expect(sorted(rangeRead(state, read.id, rows(3, 6)))).toEqual(['r3', 'r4', 'r5', 'r6']);
+  });
+
+  it('a second Shift-click ranges from the same anchor and replaces the first range', () => {
+    const s = click(emptySelection, 4);
+    const first = startRange(s, 8, 'r8');
+    const s1 = rangeRead(first.state, first.read.id, rows(4, 8));
+    const second = startRange(s1, 1, 'r1');
+    expect([second.read.offset, second.read.limit]).toEqual([1, 4]);
+    expect(sorted(rangeRead(second.state, second.read.id, rows(1, 4)))).toEqual(['r1', 'r2', 'r3', 'r4']);
+  });
+
+  it('Ctrl toggles made while a range is read go on top of it, the last toggle of a row winning', () => {
+    const { state, read } = startRange(click(emptySelection, 1), 4, 'r4');
+    let s = toggle(state, 'r2'); // inside the range: on …
+    s = toggle(s, 'r2'); // … and off again
+    s = toggle(s, 'r6'); // outside the range: on
+    s = toggle(s, 'r4'); // the row Shift-clicked: off
+    expect(sorted(s)).toEqual(['r1', 'r6']);
+    const done = rangeRead(s, read.id, rows(1, 4));
+    expect(sorted(done)).toEqual(['r1', 'r3', 'r6']);
+  });
+
+  it('a range that cannot be read takes back only the row its click added; toggles made meanwhile stay', () => {
+    const { state, read } = startRange(click(emptySelection, 1), 4, 'r4');
+    const s = toggle(state, 'r6');
+    expect(sorted(rangeFailed(s, read.id))).toEqual(['r1', 'r6']);
+    // Its row toggled during the read keeps that toggle's state.
+    const s2 = toggle(toggle(state, 'r4'), 'r4');
+    expect(sorted(rangeFailed(s2, read.id))).toEqual(['r1', 'r4']);
+    // A row already selected before the Shift-click was not added by it, and stays.
+    const before = startRange(toggle(click(emptySelection, 1), 'r4'), 4, 'r4');
+    expect(sorted(rangeFailed(before.state, before.read.id))).toEqual(['r1', 'r4']);
+  });
+
+  it('a range over rows deleted meanwhile selects what the view holds when it is read', () => {
+    const { state, read } = startRange(click(emptySelection, 0), 3, 'r3');
+    // r1 and r2 were deleted elsewhere before the read: rows 0–3 of the view are now these.
+    const done = rangeRead(state, read.id, ['r0', 'r3', 'r4', 'r5']);
+    expect(sorted(done)).toEqual(['r0', 'r3', 'r4', 'r5']);
+    // Fewer rows than asked for (the view ends before the row clicked): only those.
+    const short = startRange(click(emptySelection, 0), 3, 'r3');
+    expect(sorted(rangeRead(short.state, short.read.id, ['r0']))).toEqual(['r0']);
+  });
+
+  it('a record gone while its range is read stays out of the range when the answer lands', () => {
+    const { state, read } = startRange(click(emptySelection, 0), 3, 'r3');
+    // The answer was read before r2 went; the pane's 404 for r2 arrives first.
+    const s = forget(state, 'r2');
+    expect(sorted(rangeRead(s, read.id, rows(0, 3)))).toEqual(['r0', 'r1', 'r3']);
+    // Gone and not selected, with no range waiting: nothing changes.
+    const idle = click(emptySelection, 0);
+    expect(forget(idle, 'r9')).toBe(idle);
+  });
+
+  it('a plain click, Select all or a newer range during the read: the older answer changes nothing', () => {
+    const { state, read } = startRange(click(emptySelection, 1), 4, 'r4');
+    const clicked = click(state, 7);
+    expect(rangeRead(clicked, read.id, rows(1, 4))).toBe(clicked);
+    expect(rangeFailed(clicked, read.id)).toBe(clicked);
+    const newer = startRange(state, 2, 'r2');
+    const late = rangeRead(newer.state, read.id, rows(1, 4));
+    expect(late).toBe(newer.state);
+    expect(sorted(rangeRead(late, newer.read.id, rows(1, 2)))).toEqual(['r1', 'r2']);
+  });
+
+  it('Select all, then a Ctrl toggle takes one row out and the header box turns mixed', () => {
+    const all = replace(click(emptySelection, 3), rows(0, 9));
+    expect(allState(all.selected.size, 10)).toBe('all');
+    const less = toggle(all, 'r5');
+    expect(sorted(less)).toEqual(rows(0, 9).filter((r) => r !== 'r5'));
+    expect(allState(less.selected.size, 10)).toBe('some');
+    expect(allState(toggle(less, 'r5').selected.size, 10)).toBe('all');
+    expect(allState(replace(less, []).selected.size, 10)).toBe('none');
+  });
+
+  it('replacing the selection keeps the anchor unless one is given', () => {
+    const s = click(emptySelection, 3);
+    const all = replace(s, rows(0, 9));
+    expect(all.anchor).toBe(3);
+    // Select all, then Shift-click: the range starts where the last plain click was.
+    const { read } = startRange(all, 6, 'r6');
+    expect([read.offset, read.limit]).toEqual([3, 4]);
+    // A record opened by link, or a new view, moves the anchor with the selection.
+    expect(replace(all, ['r8'], 8).anchor).toBe(8);
+    expect(replace(all, [], 0).anchor).toBe(0);
+    // A Ctrl toggle does not move it (the screen sets it, as for any pick without Shift).
+    expect(toggle(all, 'r1').anchor).toBe(3);
+  });
+});
