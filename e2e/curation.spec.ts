@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import sharp from 'sharp';
-import { NO_FIXTURES, field, haveFixtures, openDataset, openRecord, readRecord, screenshot } from './support/app.js';
+import { NO_FIXTURES, baseUrl, field, haveFixtures, openDataset, openRecord, readRecord, screenshot } from './support/app.js';
 
 const SYNTH_RECORD = (i: number) => `e${String(i).padStart(27, '0')}`;
 const SYNTH_NAME = (i: number) => `S-${String(i).padStart(6, '0')}`;
@@ -215,7 +215,7 @@ test.describe('every field type (synthetic dataset)', () => {
 
 test.describe('jobs and the template', () => {
   test('an import started from the Jobs panel shows its progress bar reaching 100 %', async ({ page }) => {
-    await page.goto(process.env.ODR_E2E_URL!);
+    await page.goto(baseUrl());
     await page.getByRole('button', { name: /^Jobs/ }).click();
     // The Jobs panel's own import: "Choose a dataset" behind it has one too.
     await page.getByRole('complementary', { name: 'Jobs' }).getByLabel('ODR export to import').setInputFiles(process.env.ODR_E2E_IMPORT!);

@@ -5,7 +5,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENS = path.join(ROOT, 'e2e', 'output', 'screens');
-export const baseUrl = () => process.env.ODR_E2E_URL!;
+/** This worker's own seeded service (globalSetup starts one per worker). */
+export const baseUrl = () => process.env[`ODR_E2E_URL_${process.env.TEST_PARALLEL_INDEX ?? 0}`] ?? process.env.ODR_E2E_URL!;
 
 /** The real ODR exports are outside the repository; tests that need them say so and skip. */
 export const haveFixtures = () => existsSync(path.resolve(ROOT, '../shared/fixtures/odr-real/chemin_data.json'));

@@ -1,34 +1,55 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FullConfig } from '@playwright/test';
 import { ELECTRON_SKIP, electronBinary } from './electronBinary.js';
-import { startServe } from './serve.js';
+import { startServe, type Served } from './serve.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * One real service for the browser tests: a fresh data dir seeded through the importer, then
- * `serve` on a free loopback port serving the built renderer (npm test builds it first).
- */
-export default async function globalSetup() {
-  if (!electronBinary()) console.log(ELECTRON_SKIP);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-'));
-  const bigExport = path.join(dataDir, 'import-4000.json');
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', 'e2e/support/seed.ts', dataDir, '40', bigExport], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (seed.status !== 0) throw new Error(`seeding failed:\n${seed.stdout}\n${seed.stderr}`);
+/** Seeds `dataDir` through the importer (e2e/support/seed.ts), in its own process. */
+function seed(dataDir: string, bigExport?: string): Promise<void> {
+  const args = ['--import', 'tsx', 'e2e/support/seed.ts', dataDir, '40', ...(bigExport ? [bigExport] : [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`seeding failed (${code}):\n${out}`)))),
+  );
+}
 
-  const server = await startServe(dataDir);
-  const url = server.url;
-  process.env.ODR_E2E_URL = url;
-  process.env.ODR_E2E_DATA = dataDir;
-  process.env.ODR_E2E_IMPORT = bigExport;
-  return async () => {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+/**
+ * One real service per worker, each on a fresh data dir seeded alike through the importer, then
+ * `serve` on a free loopback port serving the built renderer (npm test builds it first). A spec
+ * reads its worker's (`baseUrl()` in app.ts, by TEST_PARALLEL_INDEX): the specs of one worker
+ * run one after another as they did on the single shared service, and no spec sees the edits of
+ * a spec running at the same time in the other worker.
+ */
+export default async function globalSetup(config: FullConfig) {
+  if (!electronBinary()) console.log(ELECTRON_SKIP);
+  const dirs = Array.from({ length: Math.max(1, config.workers) }, () => mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-')));
+  // A second, larger export for the import-job test (uploaded through the UI): written once.
+  const bigExport = path.join(dirs[0]!, 'import-4000.json');
+  const servers: Served[] = [];
+  const stop = async () => {
+    for (const s of servers) await s.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   };
+  try {
+    await Promise.all(dirs.map((d, i) => seed(d, i === 0 ? bigExport : undefined)));
+    for (const [i, d] of dirs.entries()) {
+      const server = await startServe(d);
+      servers.push(server);
+      process.env[`ODR_E2E_URL_${i}`] = server.url;
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  process.env.ODR_E2E_URL = servers[0]!.url;
+  process.env.ODR_E2E_IMPORT = bigExport;
+  return stop;
 }

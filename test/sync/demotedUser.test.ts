@@ -380,6 +380,23 @@ describe('live mode whose super-user is demoted during a pass', () => {
     return done();
   };
 
+  /**
+   * With no super-user left: live mode nudged until its pause's next try is 14 s away or more
+   * (each nudge tries again at once and backs off further; from the 6th failure on the timer's
+   * next try is 15 s away at least). That pause.
+   */
+  const pausedFar = async (): Promise<LiveStatus> => {
+    const from = lost().length;
+    const far = () => lost().length > from && Date.parse(lost().at(-1)!.next_try!) - Date.now() > 14_000;
+    for (let k = 1; k <= 8 && !far(); k++) {
+      const n = lost().length;
+      local.service.sync.live.nudge();
+      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+    }
+    expect(far(), 'the next try is 14 s away or more').toBe(true);
+    return lost().at(-1)!;
+  };
+
   it('with no super-user left, keeps retrying: each nudge tries again at once, and one after a promotion resumes it', async () => {
     const users = local.service.domain.users;
     const supers = users.all().filter((u) => u.isSuper);
@@ -407,17 +424,8 @@ describe('live mode whose super-user is demoted during a pass', () => {
     const editor = await addEditor(local);
     const supers = users.all().filter((u) => u.isSuper);
     for (const u of supers) users.setSuper(u.id, false);
-    const from = lost().length;
-    // Each nudge tries again at once and backs off further: from the 6th failure on, the
-    // timer's next try is 15 s away or more, beyond the two waits of 5 s at most below.
-    const far = () => lost().length > from && Date.parse(lost().at(-1)!.next_try!) - Date.now() > 14_000;
-    for (let k = 1; k <= 8 && !far(); k++) {
-      const n = lost().length;
-      live.nudge();
-      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
-    }
-    expect(far(), 'the next try is far').toBe(true);
-    const last = lost().at(-1)!;
+    // Beyond the two waits of 5 s at most below.
+    const last = await pausedFar();
     const edits = [
       [SYNTH.record(4), LONG, 'long while paused'],
       [SYNTH.record(5), LONG, 'long while paused too'],
@@ -439,5 +447,43 @@ describe('live mode whose super-user is demoted during a pass', () => {
     expect(await within(5000, drained), 'nothing waits once live mode pushed them').toBe(true);
     for (const [rec, f, v] of edits) expect(valueOf(await remote.client.record(rec), f)).toBe(v);
     for (const u of supers) users.setSuper(u.id, true);
+  });
+
+  it('paused for want of a super-user, resumes as soon as the Users screen makes one: an edit then reaches the remote within seconds', async () => {
+    const users = local.service.domain.users;
+    const admin = users.findByEmail(ADMIN.email)!;
+    const PROMOTER = { email: 'promoter@test.local', password: 'promoter-password-1' };
+    const promoter = await users.create(PROMOTER);
+    const token = (await local.loginAs(PROMOTER.email, PROMOTER.password)).token!;
+    const ways = [
+      ['PUT', `/local/users/${admin.id}`, { super_user: true }],
+      ['POST', '/local/users', { email: 'added@test.local', password: 'added-password-1', super_user: true }],
+    ] as const;
+    for (const [i, [method, route, body]] of ways.entries()) {
+      const supers = users.all().filter((u) => u.isSuper);
+      for (const u of supers) users.setSuper(u.id, false);
+      const last = await pausedFar();
+      // A super-user made where live mode hears nothing of it (as the CLI's `user add --super`
+      // in another process would): still paused, as far from its next try.
+      users.setSuper(promoter.id, true);
+      expect(seen.at(-1)).toMatchObject({ state: 'paused', next_try: last.next_try });
+      const res = await fetch(`${local.host.url}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, await res.text()).toBe(200);
+      const rec = SYNTH.record(1);
+      const value = `after promotion ${i + 1}`;
+      await local.client(token).setValue(rec, MEDIUM, value);
+      // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, 14 s or more.
+      const bound = PUSH_DELAY_MS + 4000;
+      expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(bound);
+      let there: unknown;
+      for (const end = Date.now() + bound; Date.now() < end && there !== value;)
+        there = await new Promise((r) => setTimeout(r, 100)).then(async () => valueOf(await remote.client.record(rec), MEDIUM));
+      expect(there, `${method} ${route}: the edit reached the remote before the backoff was due`).toBe(value);
+      for (const u of supers) users.setSuper(u.id, true);
+    }
   });
 });

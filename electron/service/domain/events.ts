@@ -8,6 +8,8 @@ export interface ServiceEvents {
   records: [{ datasetUuid: string; recordUuids: string[] }];
   /** Live sync status of a remote (the app header's status line). */
   sync: [LiveStatus];
+  /** A user was made a super-user, once committed: work waiting for one (live sync) may go on. */
+  superUser: [{ userId: number }];
 }
 
 export class EventBus extends EventEmitter<ServiceEvents> {

@@ -139,8 +139,10 @@ export async function createUser(d: Domain, caller: User, input: UserCreate): Pr
     lastName: input.last_name,
     isSuper: input.super_user ?? false,
   });
-  if (user.isSuper)
+  if (user.isSuper) {
     tx(d.ctx, () => d.log.append(d.now(), { op: 'user.super', userId: caller.id, old: { user: user.email, super: false }, new: true }));
+    d.ctx.events.emit('superUser', { userId: user.id });
+  }
   return listUsers(d, caller).find((u) => u.id === user.id)!;
 }
 
@@ -165,5 +167,7 @@ export async function updateUser(d: Domain, caller: User, id: number, change: Us
       });
     }
   });
+  // After the commit: a listener may start work that reads the users again.
+  if (change.super_user === true && !target.isSuper) d.ctx.events.emit('superUser', { userId: id });
   return listUsers(d, d.users.get(caller.id) ?? caller).find((u) => u.id === id)!;
 }

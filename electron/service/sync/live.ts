@@ -96,6 +96,16 @@ export class LiveRemote {
     this.trigger('full');
   }
 
+  /**
+   * Someone was made a super-user: a pause for want of one tries again now instead of at its
+   * backoff (up to MAX_BACKOFF_MS). A pass under way runs once more after it, in case it is
+   * about to stop for a demotion the promotion made good.
+   */
+  superUserAdded(): void {
+    if (this.stopped || this.state === 'off' || this.halted()) return;
+    if (this.running || this.state === 'paused') this.trigger('full');
+  }
+
   status(): LiveStatus {
     const { pending, attention } = this.deps.counts();
     return {

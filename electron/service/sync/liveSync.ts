@@ -23,6 +23,9 @@ export class LiveSync {
   private readonly onRecords = () => {
     for (const l of this.live.values()) l.localChange();
   };
+  private readonly onSuperUser = () => {
+    for (const l of this.live.values()) l.superUserAdded();
+  };
 
   constructor(
     private readonly d: Domain,
@@ -48,12 +51,14 @@ export class LiveSync {
     if (this.started) return;
     this.started = true;
     this.d.ctx.events.on('records', this.onRecords);
+    this.d.ctx.events.on('superUser', this.onSuperUser);
     for (const r of this.host.remotes()) this.launch(r.id, r.url);
   }
 
   async stop(): Promise<void> {
     this.started = false;
     this.d.ctx.events.off('records', this.onRecords);
+    this.d.ctx.events.off('superUser', this.onSuperUser);
     await Promise.all([...this.live.values()].map((l) => l.stop()));
     this.live.clear();
   }
