@@ -4,7 +4,8 @@ import { openDataset } from './support/app.js';
 // A Shift-click selects its row at once and reads the range's uuids from the service; rows
 // Ctrl-clicked while that read is on its way keep what those clicks did, whether the read lands
 // or fails. The real read is held at the network, then sent on (or sent on with an offset the
-// service refuses, 400: the failure is the service's own answer). Read-only: no record is changed.
+// service refuses, 400: the failure is the service's own answer). Select all (Ctrl+A) is read
+// and kept the same way. Read-only: no record is changed.
 
 /**
  * Row 1 clicked, then row 4 Shift-clicked with the range read held at the network. `release`
@@ -70,4 +71,65 @@ test('a Shift-click range that cannot be read: only its row leaves, a Ctrl-click
   await expect(shifted).toHaveAttribute('aria-selected', 'false');
   await expect(ctrled).toHaveAttribute('aria-selected', 'true');
   await expect(anchor).toHaveAttribute('aria-selected', 'true');
+});
+
+/**
+ * The first row clicked, then Ctrl+A with the read of the view's uuids held at the network.
+ * `row(i)`: the i-th row as first shown, found by its record (not by its place among the
+ * rendered rows). `release` sends the read on and waits for the service's answer.
+ */
+async function holdSelectAll(page: Page) {
+  await openDataset(page, 'Synthetic Samples');
+  const grid = page.getByRole('grid');
+  const shown = grid.locator('[role=row][data-record]');
+  // Loaded rows (a placeholder row has no record and takes no click).
+  await expect(shown.nth(3)).toBeVisible();
+  const uuids = await shown.evaluateAll((rs) => rs.slice(0, 4).map((r) => r.getAttribute('data-record')!));
+  const row = (i: number) => grid.locator(`[role=row][data-record="${uuids[i]}"]`);
+  await row(0).click();
+  await expect(row(0)).toHaveAttribute('aria-selected', 'true');
+  const total = await grid.getAttribute('aria-rowcount').then((n) => Number(n) - 1);
+
+  let send!: () => void;
+  const held = new Promise<void>((resolve) => (send = resolve));
+  let reads = 0;
+  await page.route('**/local/datasets/*/record-uuids?*', async (route) => {
+    reads++;
+    await held;
+    await route.continue();
+  });
+  await expect(grid).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect.poll(() => reads).toBe(1);
+  const release = async () => {
+    const answered = page.waitForResponse((r) => r.url().includes('/record-uuids?') && r.status() === 200);
+    send();
+    await answered;
+  };
+  return { row, total, release };
+}
+
+test('a Ctrl-click made while Select all is read keeps its row out of the selection', async ({ page }) => {
+  const { row, total, release } = await holdSelectAll(page);
+  await row(0).click({ modifiers: ['ControlOrMeta'] });
+  await expect(row(0)).toHaveAttribute('aria-selected', 'false');
+
+  await release();
+  // The others arrive with the read: a row never clicked is the sign it landed.
+  await expect(row(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(row(0)).toHaveAttribute('aria-selected', 'false');
+  await expect(page.getByRole('button', { name: `Delete selected (${(total - 1).toLocaleString('en-US')})` })).toBeVisible();
+});
+
+test('a plain click made while Select all is read wins: its answer selects nothing more', async ({ page }) => {
+  const { row, release } = await holdSelectAll(page);
+  await row(2).click();
+  await expect(row(2)).toHaveAttribute('aria-selected', 'true');
+
+  await release();
+  // The header box shows the click until the answer is handled: clear again, it has been.
+  await expect(page.getByRole('checkbox', { name: 'Select all records' })).not.toBeChecked();
+  await expect(page.getByRole('button', { name: 'Delete selected (1)' })).toBeVisible();
+  await expect(row(0)).toHaveAttribute('aria-selected', 'false');
+  await expect(row(2)).toHaveAttribute('aria-selected', 'true');
 });

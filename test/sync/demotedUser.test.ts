@@ -452,29 +452,38 @@ describe('live mode whose super-user is demoted during a pass', () => {
   it('paused for want of a super-user, resumes as soon as the Users screen makes one: an edit then reaches the remote within seconds', async () => {
     const users = local.service.domain.users;
     const admin = users.findByEmail(ADMIN.email)!;
-    const supers = users.all().filter((u) => u.isSuper);
-    for (const u of supers) users.setSuper(u.id, false);
-    const last = await pausedFar();
-    // A super-user made where live mode hears nothing of it (as the CLI's `user add --super` in
-    // another process would): still paused, as far from its next try. They promote the admin.
-    const promoter = await users.create({ email: 'promoter@test.local', password: 'promoter-password-1', isSuper: true });
-    const token = (await local.loginAs(promoter.email, 'promoter-password-1')).token!;
-    expect(seen.at(-1)).toMatchObject({ state: 'paused', next_try: last.next_try });
-    const res = await fetch(`${local.host.url}/local/users/${admin.id}`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ super_user: true }),
-    });
-    expect(res.status, await res.text()).toBe(200);
-    const rec = SYNTH.record(1);
-    await local.admin.setValue(rec, MEDIUM, 'after the promotion');
-    // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, 14 s or more.
-    const bound = PUSH_DELAY_MS + 4000;
-    expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(bound);
-    let there: unknown;
-    for (const end = Date.now() + bound; Date.now() < end && there !== 'after the promotion';)
-      there = await new Promise((r) => setTimeout(r, 100)).then(async () => valueOf(await remote.client.record(rec), MEDIUM));
-    expect(there, 'the edit reached the remote before the backoff was due').toBe('after the promotion');
-    for (const u of supers) users.setSuper(u.id, true);
+    const PROMOTER = { email: 'promoter@test.local', password: 'promoter-password-1' };
+    const promoter = await users.create(PROMOTER);
+    const token = (await local.loginAs(PROMOTER.email, PROMOTER.password)).token!;
+    const ways = [
+      ['PUT', `/local/users/${admin.id}`, { super_user: true }],
+      ['POST', '/local/users', { email: 'added@test.local', password: 'added-password-1', super_user: true }],
+    ] as const;
+    for (const [i, [method, route, body]] of ways.entries()) {
+      const supers = users.all().filter((u) => u.isSuper);
+      for (const u of supers) users.setSuper(u.id, false);
+      const last = await pausedFar();
+      // A super-user made where live mode hears nothing of it (as the CLI's `user add --super`
+      // in another process would): still paused, as far from its next try.
+      users.setSuper(promoter.id, true);
+      expect(seen.at(-1)).toMatchObject({ state: 'paused', next_try: last.next_try });
+      const res = await fetch(`${local.host.url}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, await res.text()).toBe(200);
+      const rec = SYNTH.record(1);
+      const value = `after promotion ${i + 1}`;
+      await local.client(token).setValue(rec, MEDIUM, value);
+      // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, 14 s or more.
+      const bound = PUSH_DELAY_MS + 4000;
+      expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(bound);
+      let there: unknown;
+      for (const end = Date.now() + bound; Date.now() < end && there !== value;)
+        there = await new Promise((r) => setTimeout(r, 100)).then(async () => valueOf(await remote.client.record(rec), MEDIUM));
+      expect(there, `${method} ${route}: the edit reached the remote before the backoff was due`).toBe(value);
+      for (const u of supers) users.setSuper(u.id, true);
+    }
   });
 });

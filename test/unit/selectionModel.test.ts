@@ -7,6 +7,7 @@ import {
   rangeRead,
   replace,
   setAnchor,
+  startAll,
   startRange,
   toggle,
   type Selection,
@@ -112,6 +113,24 @@ describe('selectionModel', () => {
     expect(allState(less.selected.size, 10)).toBe('some');
     expect(allState(toggle(less, 'r5').selected.size, 10)).toBe('all');
     expect(allState(replace(less, []).selected.size, 10)).toBe('none');
+  });
+
+  it('Select all is read like a range: toggles made meanwhile stay on top, a plain click or Escape supersedes it', () => {
+    const s = click(emptySelection, 1);
+    const asked = startAll(s);
+    expect(sorted(asked.state)).toEqual(['r1']);
+    // Ctrl-click on the row already selected, before the uuids arrive: it stays out.
+    const untoggled = toggle(asked.state, 'r1');
+    expect(sorted(rangeRead(untoggled, asked.id, rows(0, 4)))).toEqual(['r0', 'r2', 'r3', 'r4']);
+    // A plain click meanwhile: the answer no longer lands.
+    const clicked = click(asked.state, 3);
+    expect(sorted(rangeRead(clicked, asked.id, rows(0, 4)))).toEqual(['r3']);
+    // Escape meanwhile: nothing selected, and nothing after the answer.
+    const cleared = replace(asked.state, []);
+    expect(sorted(rangeRead(cleared, asked.id, rows(0, 4)))).toEqual([]);
+    // Unread: what was selected stays.
+    expect(sorted(rangeFailed(asked.state, asked.id))).toEqual(['r1']);
+    expect(rangeRead(asked.state, asked.id, rows(0, 4)).anchor).toBe(1);
   });
 
   it('replacing the selection keeps the anchor unless one is given', () => {

@@ -8,7 +8,7 @@
  * read is on its way decides what the answer may still change (see each step).
  */
 
-/** A Shift range being read: `id` tells its answer from an older one's. */
+/** A Shift range or Select all being read: `id` tells its answer from an older one's. */
 export interface PendingRange {
   readonly id: number;
   /** The row Shift-clicked, if the click added it: it leaves again should the read fail. */
@@ -87,6 +87,16 @@ export function startRange(s: Selection, to: number, uuid?: string): { state: Se
     state: { ...s, selected, ranges: id, range: { id, added, toggled: new Map() } },
     read: { id, offset: from, limit: Math.max(s.anchor, to) - from + 1 },
   };
+}
+
+/**
+ * Select all: a read of every row of the view, kept like a range's (its answer replaces the
+ * selection, toggles made meanwhile on top; a plain click or Escape meanwhile supersedes it).
+ * The anchor stays.
+ */
+export function startAll(s: Selection): { state: Selection; id: number } {
+  const id = s.ranges + 1;
+  return { state: { ...s, ranges: id, range: { id, added: null, toggled: new Map() } }, id };
 }
 
 /** Whether range `id` is still waiting for its answer (not superseded). */

@@ -45,10 +45,14 @@ export function useSelection(dataset: string, view: ViewQuery) {
       /** Select all reads every uuid of the view; clearing needs no read. */
       all: async (on: boolean) => {
         if (!on) return apply((s) => model.replace(s, []));
+        const { state: started, id } = model.startAll(now.current);
+        apply(() => started);
         try {
           const { uuids } = await viewUuids(dataset, shownView.current);
-          apply((s) => model.replace(s, uuids));
+          apply((s) => model.rangeRead(s, id, uuids));
         } catch (e) {
+          if (!model.awaiting(now.current, id)) return;
+          apply((s) => model.rangeFailed(s, id));
           toast({ kind: 'error', text: `Could not select all: ${errorText(e)}` });
         }
       },
