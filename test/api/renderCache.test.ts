@@ -201,7 +201,7 @@ describe("a write's answer, rendered inside its transaction", () => {
     const second = d().writes.run(() => setValue(d(), admin, uuid, F('Long Text'), 'second of the batch'));
     const [answer] = await Promise.all([first, second]);
     expect(d().writes.batches).toBe(batches + 1);
-    expect(answer.toString()).toContain('first of the batch');
+    expect(answer().toString()).toContain('first of the batch');
     const now = await read(t.admin, uuid);
     expect(now).toContain('second of the batch');
     expect(now).not.toContain('first of the batch');

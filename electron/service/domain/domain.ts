@@ -93,10 +93,11 @@ export class Domain {
   }
 
   /**
-   * A record's JSON bytes as a group-committed write answers it, rendered inside that write's
-   * transaction and kept in the render cache once the batch is durable (RenderCache.written).
+   * A record's JSON bytes as a group-committed write answers it: its rows read inside that
+   * write's transaction, the bytes made when the returned function is called (after the commit),
+   * kept in the render cache once the batch is durable (RenderCache.written).
    */
-  renderWrittenJson(rec: RecordRow, opts: RenderOptions): Buffer {
+  renderWrittenJson(rec: RecordRow, opts: RenderOptions): () => Buffer {
     assertRead(this, opts.viewer, rec);
     return this.ctx.renders.written(this.reader, rec, opts);
   }

@@ -76,10 +76,19 @@ export class RecordReader {
 
   /** renderRecord, with what the render depended on (for the cache). */
   renderTraced(rec: RecordRow, opts: RenderOptions): { json: OdrRecord; trace: RenderTrace } {
+    const later = this.readTraced(rec, opts);
+    return { json: later.json(), trace: later.trace };
+  }
+
+  /**
+   * renderTraced in two steps: the rows are read now (inside a write's transaction, say) and
+   * the JSON is assembled from them when `json` is called, which reads nothing.
+   */
+  readTraced(rec: RecordRow, opts: RenderOptions): { json: () => OdrRecord; trace: RenderTrace } {
     const traces = new Map<number, RenderTrace>();
     const node = this.build([rec.top_rid], opts, traces).get(rec.rid);
     if (!node) throw new Error(`record ${rec.uuid} is not visible under its top-level record`);
-    return { json: this.toJson(node, opts), trace: traces.get(rec.top_rid)! };
+    return { json: () => this.toJson(node, opts), trace: traces.get(rec.top_rid)! };
   }
 
   /** renderTops, with what each render depended on. */

@@ -84,8 +84,8 @@ function ownBytes(text: string, size: number): Buffer {
 /** A render made inside a group-committed write, kept only once its batch is durable (`written`). */
 interface Staged {
   trace: RenderTrace;
-  text: string;
-  bytes: Buffer;
+  /** The answer's text and bytes, assembled on first use from the rows read in the write. */
+  made: () => { text: string; bytes: Buffer };
   schema: Schema;
   opts: RenderOptions;
   rec: RecordRow;
@@ -160,21 +160,28 @@ export class RenderCache {
   }
 
   /**
-   * A record as a write's answer, rendered inside the write's transaction (uncached: its rows are
-   * not committed yet; the viewer passed the read check). The bytes are staged and kept once
+   * A record as a write's answer, its rows read inside the write's transaction (uncached: they
+   * are not committed yet; the viewer passed the read check) and its bytes made from them by the
+   * function returned, after the commit (or by the cache when it keeps them first, the same
+   * bytes). The render is staged and kept once
    * the batch is durable (`settleStaged`), unless a later change to the tree (or another
    * connection's commit) came first: the next read of a record just written is a hit, as when
    * the answer was rendered after the commit.
    */
-  written(reader: RecordReader, rec: RecordRow, opts: RenderOptions): Buffer {
-    const { json, trace } = reader.renderTraced(rec, opts);
-    const text = JSON.stringify(json);
-    const size = Buffer.byteLength(text);
+  written(reader: RecordReader, rec: RecordRow, opts: RenderOptions): () => Buffer {
+    const { json, trace } = reader.readTraced(rec, opts);
+    let made: { text: string; bytes: Buffer } | undefined;
+    const make = () => {
+      if (!made) {
+        const text = JSON.stringify(json());
+        const size = Buffer.byteLength(text);
+        made = { text, bytes: size > this.budgetBytes / 16 ? Buffer.from(text) : ownBytes(text, size) };
+      }
+      return made;
+    };
     const schema = opts.legacyKeys ? null : this.current();
-    if (!schema || size > this.budgetBytes / 16) return Buffer.from(text);
-    const bytes = ownBytes(text, size);
-    this.staged.push({ trace, text, bytes, schema, opts, rec });
-    return bytes;
+    if (schema) this.staged.push({ trace, made: make, schema, opts, rec });
+    return () => make().bytes;
   }
 
   /** How many renders are staged: a failed mutation's savepoint drops what it staged (`unstage`). */
@@ -276,7 +283,8 @@ export class RenderCache {
     for (const x of pending) {
       if (x.schema !== schema) continue;
       const cls = this.classOf(x.opts.viewer, x.rec, schema);
-      const kept = this.keep(`${cls}\n${x.opts.apiBase}\n${x.rec.rid}`, cls, schema, x.trace, x.text, x.opts, x.rec, x.bytes);
+      const { text, bytes } = x.made();
+      const kept = this.keep(`${cls}\n${x.opts.apiBase}\n${x.rec.rid}`, cls, schema, x.trace, text, x.opts, x.rec, bytes);
       if (!Buffer.isBuffer(kept)) kept.readers.set(x.opts.viewer.id, { rev: x.opts.viewer.rev, since: x.opts.now });
     }
   }

@@ -24,16 +24,19 @@ export function sendJson(c: Context, bytes: Uint8Array): Response {
 }
 
 /**
- * A group-committed mutation answered with the record as it left it. The answer is rendered
- * inside the write's own transaction (its savepoint in the batch): every read it makes then rides
- * the write lock already held, where a render after the commit opened a read transaction per
+ * A group-committed mutation answered with the record as it left it. The answer's rows are read
+ * inside the write's own transaction (its savepoint in the batch): every read then rides the
+ * write lock already held, where a render after the commit opened a read transaction per
  * statement (the read check's schema and row reads, the tree's four queries: ~10 WAL read-lock
- * round trips per write). It is rendered uncached (the cache's reference render, so the bytes are
- * the same) and enters the cache once the batch is durable.
+ * round trips per write). Its JSON is assembled from those rows after the commit, as each answer
+ * is sent, so that work still runs while the batch's first answered clients send their next
+ * writes. It is rendered uncached (the cache's reference render, so the bytes are the same) and
+ * enters the cache once the batch is durable.
  */
 export async function writtenRecordJson(c: Context<AppEnv>, d: Domain, viewer: User, write: () => RecordRow): Promise<Response> {
   const opts = renderOpts(c, d, viewer);
-  return sendJson(c, await d.writes.run(() => d.renderWrittenJson(write(), opts)));
+  const answer = await d.writes.run(() => d.renderWrittenJson(write(), opts));
+  return sendJson(c, answer());
 }
 
 /** The record as JSON bytes for this request's viewer (cached; see domain/renderCache). */
