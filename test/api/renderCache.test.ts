@@ -10,6 +10,7 @@ import { canViewRecord } from '../../electron/service/domain/permissions.js';
 import { RecordLists } from '../../electron/service/domain/records/list.js';
 import { setValue } from '../../electron/service/domain/records/ops.js';
 import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../electron/service/domain/renderCache.js';
+import { transaction } from '../../electron/service/store/tx.js';
 import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
 // The rendered-record cache must never serve a stale or an over-visible record: every read over
@@ -205,6 +206,57 @@ describe("a write's answer, rendered inside its transaction", () => {
     const now = await read(t.admin, uuid);
     expect(now).toContain('second of the batch');
     expect(now).not.toContain('first of the batch');
+  });
+});
+
+describe('a refused or rolled-back write', () => {
+  it('keeps every cached render: a 409 and a 400 leave the next read of another record a hit', async () => {
+    const seen = SYNTH.record(20);
+    const refused = SYNTH.record(23);
+    await read(t.admin, seen);
+    const conflict = await t.admin.send('POST', `/record/${refused}/${F('Medium Text')}/value`, {
+      json: { value: 'not written', expected_value: 'not what it holds' },
+    });
+    expect(conflict.status).toBe(409);
+    const invalid = await t.admin.send('POST', `/record/${refused}/${F('Integer')}/value`, { json: { value: 'many' } });
+    expect(invalid.status).toBe(400);
+    const { hits, misses } = d().ctx.renders;
+    await read(t.admin, seen);
+    expect([d().ctx.renders.hits - hits, d().ctx.renders.misses - misses]).toEqual([1, 0]);
+  });
+
+  it('leaves nothing staged: an op that renders and then throws, after an earlier staged answer of the same record', async () => {
+    const uuid = SYNTH.record(32);
+    const admin = d().users.firstSuperUser()!;
+    const o = opts(t.admin);
+    const batches = d().writes.batches;
+    // Queued in the same tick, so one batch: the first answer is staged, the second op renders its own and fails.
+    const first = d().writes.run(() => d().renderWrittenJson(setValue(d(), admin, uuid, F('Long Text'), 'kept, first of the batch'), o));
+    const second = d().writes.run(() => {
+      d().renderWrittenJson(setValue(d(), admin, uuid, F('Long Text'), 'rolled back with its op'), o);
+      throw new Error('failed after its render');
+    });
+    const [a, b] = await Promise.allSettled([first, second]);
+    expect(d().writes.batches).toBe(batches + 1);
+    expect(a.status).toBe('fulfilled');
+    expect(b).toMatchObject({ status: 'rejected', reason: { message: 'failed after its render' } });
+    const now = await read(t.admin, uuid);
+    expect(now).toContain('kept, first of the batch');
+    expect(now).not.toContain('rolled back with its op');
+  });
+
+  it('stages nothing outside a group-commit batch: a rolled-back transaction then a batch keep nothing of it', async () => {
+    const uuid = SYNTH.record(34);
+    const admin = d().users.firstSuperUser()!;
+    const o = opts(t.admin);
+    expect(() =>
+      transaction(d().ctx.db, () => {
+        d().renderWrittenJson(setValue(d(), admin, uuid, F('Long Text'), 'never committed'), o);
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    await t.admin.setValue(SYNTH.record(35), F('Long Text'), 'a later batch');
+    expect(await read(t.admin, uuid)).not.toContain('never committed');
   });
 });
 

@@ -99,7 +99,7 @@ export class Domain {
    */
   renderWrittenJson(rec: RecordRow, opts: RenderOptions): () => Buffer {
     assertRead(this, opts.viewer, rec);
-    return this.ctx.renders.written(this.reader, rec, opts);
+    return this.ctx.renders.written(this.reader, rec, opts, this.writes.current);
   }
 
   /** Record `uuid`'s cached bytes if this viewer passed the read check on them before; else null. */

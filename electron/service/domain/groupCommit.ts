@@ -7,6 +7,31 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+/**
+ * The mutation being run in a batch, for work that must follow its fate: what it did becomes
+ * durable with the batch's commit, or is undone with its savepoint or the whole batch.
+ */
+export interface WriteOp {
+  /** Runs once the batch holding this op is on disk. */
+  onDurable(fn: () => void): void;
+  /** Runs when this op's savepoint, or its whole batch, rolls back. */
+  onRollback(fn: () => void): void;
+}
+
+class Op implements WriteOp {
+  durable: (() => void)[] | null = null;
+  rollback: (() => void)[] | null = null;
+  onDurable(fn: () => void): void {
+    (this.durable ??= []).push(fn);
+  }
+  onRollback(fn: () => void): void {
+    (this.rollback ??= []).push(fn);
+  }
+  rolledBack(): void {
+    this.rollback?.forEach((fn) => fn());
+  }
+}
+
 /** How long the recent batch-size peak is remembered once writers go quiet. */
 const PEAK_MEMORY_MS = 1000;
 /** The longest a mutation waits for company, however slow the disk. */
@@ -32,12 +57,18 @@ export class GroupCommit {
   private peak = 1;
   private peakAt = 0;
   private lastCommitMs = 0;
+  private op: Op | null = null;
   batches = 0;
   operations = 0;
   /** Time spent in batches' transactions, commit and its fsync included (ms, for the bench). */
   commitMs = 0;
 
   constructor(private readonly ctx: Ctx) {}
+
+  /** The mutation running now inside a batch, or null (outside one, nothing it does is staged). */
+  get current(): WriteOp | null {
+    return this.op;
+  }
 
   run<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -73,29 +104,38 @@ export class GroupCommit {
     if (batch.length === 0) return;
     const db = this.ctx.db;
     const outcomes: { ok: boolean; value: unknown }[] = [];
+    const ops: Op[] = [];
+    const schema = this.ctx.schema;
     const t0 = performance.now();
     try {
       transaction(
         db,
         () => {
-          for (const op of batch) {
-            const staged = this.ctx.renders.stagedCount;
+          for (const p of batch) {
+            const op = new Op();
+            const changes = schema.changes;
+            this.op = op;
             try {
               // Nested transactions are savepoints.
-              outcomes.push({ ok: true, value: transaction(db, op.fn) });
+              outcomes.push({ ok: true, value: transaction(db, p.fn) });
+              ops.push(op);
             } catch (e) {
-              this.ctx.schema.invalidate();
-              this.ctx.renders.unstage(staged);
+              // Only a template change rolled back leaves a schema that was never committed: a
+              // refused write (400, 409) keeps the schema, and with it every cached render.
+              if (schema.changes !== changes) schema.invalidate();
+              op.rolledBack();
               outcomes.push({ ok: false, value: e });
+            } finally {
+              this.op = null;
             }
           }
         },
         'immediate',
       );
     } catch (e) {
-      this.ctx.schema.invalidate();
-      this.ctx.renders.settleStaged(false);
-      for (const op of batch) op.reject(e);
+      schema.invalidate();
+      ops.forEach((op) => op.rolledBack());
+      for (const p of batch) p.reject(e);
       return;
     } finally {
       const t1 = performance.now();
@@ -106,8 +146,7 @@ export class GroupCommit {
         this.peakAt = t1;
       }
     }
-    // Answers rendered inside the batch (api/routes/context.ts) enter the render cache now that they are durable.
-    this.ctx.renders.settleStaged(true);
+    for (const op of ops) op.durable?.forEach((fn) => fn());
     this.batches++;
     this.operations += batch.length;
     batch.forEach((op, i) => (outcomes[i]!.ok ? op.resolve(outcomes[i]!.value) : op.reject(outcomes[i]!.value)));

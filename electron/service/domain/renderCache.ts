@@ -1,4 +1,5 @@
 import type { Ctx } from './context.js';
+import type { WriteOp } from './groupCommit.js';
 import { seesAll } from './permissions.js';
 import type { RecordReader, RenderOptions, RenderTrace } from './recordReader.js';
 import type { RecordRow } from '../store/rows.js';
@@ -84,16 +85,18 @@ function ownBytes(text: string, size: number): Buffer {
 /** A render made inside a group-committed write, kept only once its batch is durable (`written`). */
 interface Staged {
   trace: RenderTrace;
-  /** The answer's text and bytes, assembled on first use from the rows read in the write. */
-  made: () => { text: string; bytes: Buffer };
+  /** The answer's bytes, assembled on first use from the rows read in the write. */
+  made: () => Buffer;
   schema: Schema;
+  cls: ViewClass;
   opts: RenderOptions;
   rec: RecordRow;
 }
 
 export class RenderCache {
   private readonly entries = new Map<string, Entry>();
-  private staged: Staged[] = [];
+  /** Renders of writes in the open batch: each leaves with its op's rollback, or a change to its tree. */
+  private readonly staged = new Set<Staged>();
   /** Staged renders of committed batches, kept at the next look at PRAGMA data_version (`current`). */
   private pending: Staged[] = [];
   private readonly byTop = new Map<string, Set<string>>();
@@ -122,7 +125,7 @@ export class RenderCache {
 
   /** A change to a record tree (called by the change log, inside the mutation's transaction). */
   dropTop(topUuid: string): void {
-    if (this.staged.length) this.staged = this.staged.filter((x) => x.trace.topUuid !== topUuid);
+    for (const x of this.staged) if (x.trace.topUuid === topUuid) this.staged.delete(x);
     if (this.pending.length) this.pending = this.pending.filter((x) => x.trace.topUuid !== topUuid);
     const keys = this.byTop.get(topUuid);
     if (!keys) return;
@@ -131,7 +134,7 @@ export class RenderCache {
   }
 
   clear(): void {
-    this.staged = [];
+    this.staged.clear();
     this.pending = [];
     this.entries.clear();
     this.byTop.clear();
@@ -163,45 +166,41 @@ export class RenderCache {
    * A record as a write's answer, its rows read inside the write's transaction (uncached: they
    * are not committed yet; the viewer passed the read check) and its bytes made from them by the
    * function returned, after the commit (or by the cache when it keeps them first, the same
-   * bytes). The render is staged and kept once
-   * the batch is durable (`settleStaged`), unless a later change to the tree (or another
-   * connection's commit) came first: the next read of a record just written is a hit, as when
-   * the answer was rendered after the commit.
+   * bytes). Inside a group-commit op (`op`), a render the cache would keep is staged with that
+   * op: kept once its batch is durable, unless a later change to the tree (or another
+   * connection's commit) came first, and dropped if the op or its batch rolls back. So the next
+   * read of a record just written is a hit, as when the answer was rendered after the commit.
    */
-  written(reader: RecordReader, rec: RecordRow, opts: RenderOptions): () => Buffer {
+  written(reader: RecordReader, rec: RecordRow, opts: RenderOptions, op: WriteOp | null): () => Buffer {
     const { json, trace } = reader.readTraced(rec, opts);
-    let made: { text: string; bytes: Buffer } | undefined;
-    const make = () => {
-      if (!made) {
-        const text = JSON.stringify(json());
-        const size = Buffer.byteLength(text);
-        made = { text, bytes: size > this.budgetBytes / 16 ? Buffer.from(text) : ownBytes(text, size) };
-      }
-      return made;
+    const schema = op && !opts.legacyKeys ? this.current() : null;
+    const cls = schema && this.classOf(opts.viewer, rec, schema);
+    if (!schema || !cls || !this.serves(trace, cls, opts.viewer, opts.now)) return () => Buffer.from(JSON.stringify(json()));
+    let made: Buffer | undefined;
+    const x: Staged = {
+      trace,
+      made: () => {
+        if (!made) {
+          const text = JSON.stringify(json());
+          const size = Buffer.byteLength(text);
+          made = size > this.budgetBytes / 16 ? Buffer.from(text) : ownBytes(text, size);
+        }
+        return made;
+      },
+      schema,
+      cls,
+      opts,
+      rec,
     };
-    const schema = opts.legacyKeys ? null : this.current();
-    if (schema) this.staged.push({ trace, made: make, schema, opts, rec });
-    return () => make().bytes;
-  }
-
-  /** How many renders are staged: a failed mutation's savepoint drops what it staged (`unstage`). */
-  get stagedCount(): number {
-    return this.staged.length;
-  }
-
-  unstage(count: number): void {
-    this.staged.length = Math.min(this.staged.length, count);
-  }
-
-  /**
-   * After a group commit: `durable` makes the staged renders pending. They are kept at the next
-   * look at PRAGMA data_version, which every cache use and every write's answer takes anyway, if
-   * no other connection committed in between (then everything is dropped); reading it here too
-   * cost one more read transaction per batch.
-   */
-  settleStaged(durable: boolean): void {
-    if (durable && this.staged.length) this.pending.push(...this.staged);
-    this.staged = [];
+    this.staged.add(x);
+    op!.onRollback(() => this.staged.delete(x));
+    // Kept at the next look at PRAGMA data_version, which every cache use and every write's
+    // answer takes anyway, if no other connection committed in between (then everything is
+    // dropped); reading it here too cost one more read transaction per batch.
+    op!.onDurable(() => {
+      if (this.staged.delete(x)) this.pending.push(x);
+    });
+    return x.made;
   }
 
   /**
@@ -276,15 +275,13 @@ export class RenderCache {
     return schema;
   }
 
-  /** Durable answers of writes whose trees nothing changed since (`settleStaged`). */
+  /** Durable answers of writes whose trees nothing changed since (`written`). */
   private keepPending(schema: Schema): void {
     const pending = this.pending;
     this.pending = [];
     for (const x of pending) {
       if (x.schema !== schema) continue;
-      const cls = this.classOf(x.opts.viewer, x.rec, schema);
-      const { text, bytes } = x.made();
-      const kept = this.keep(`${cls}\n${x.opts.apiBase}\n${x.rec.rid}`, cls, schema, x.trace, text, x.opts, x.rec, bytes);
+      const kept = this.keep(`${x.cls}\n${x.opts.apiBase}\n${x.rec.rid}`, x.cls, schema, x.trace, x.made(), x.opts, x.rec);
       if (!Buffer.isBuffer(kept)) kept.readers.set(x.opts.viewer.id, { rev: x.opts.viewer.rev, since: x.opts.now });
     }
   }
@@ -323,14 +320,15 @@ export class RenderCache {
     cls: ViewClass,
     schema: Schema,
     trace: RenderTrace,
-    text: string,
+    /** The JSON text, or bytes of their own (not a pool slice) to keep as they are. */
+    body: string | Buffer,
     opts: RenderOptions,
     rec: RecordRow,
-    own?: Buffer,
   ): Entry | Buffer {
-    const size = own ? own.length : Buffer.byteLength(text);
-    if (!this.serves(trace, cls, opts.viewer, opts.now) || size > this.budgetBytes / 16) return own ?? Buffer.from(text);
-    const bytes = own ?? ownBytes(text, size);
+    const own = Buffer.isBuffer(body) ? body : null;
+    const size = own ? own.length : Buffer.byteLength(body as string);
+    if (!this.serves(trace, cls, opts.viewer, opts.now) || size > this.budgetBytes / 16) return own ?? Buffer.from(body as string);
+    const bytes = own ?? ownBytes(body as string, size);
     this.remove(key, true);
     const e: Entry = {
       key,

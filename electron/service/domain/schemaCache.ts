@@ -154,6 +154,8 @@ export class SchemaCache {
   private current: Schema | null = null;
   private dataVersion = -1;
   private rev = '';
+  /** Template changes made on this connection so far: GroupCommit compares it around each op. */
+  changes = 0;
   private readonly rows: ReturnType<typeof schemaStore>;
 
   constructor(db: Db) {
@@ -180,6 +182,7 @@ export class SchemaCache {
   changed(): void {
     this.rows.bumpRevision();
     this.current = null;
+    this.changes++;
   }
 
   /** After a rolled-back transaction: the cache may hold what was never committed. */
