@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openDataset } from './support/app.js';
+import { SYNTH_NAME } from './support/curate.js';
 
 // A Shift-click selects its row at once and reads the range's uuids from the service; rows
 // Ctrl-clicked while that read is on its way keep what those clicks did, whether the read lands
@@ -92,22 +93,29 @@ async function holdSelectAll(page: Page) {
 
   let send!: () => void;
   const held = new Promise<void>((resolve) => (send = resolve));
-  let reads = 0;
+  // Only Select all's read is held: reads asked after it (a search typed meanwhile) go through.
+  let heldUrl: string | undefined;
   await page.route('**/local/datasets/*/record-uuids?*', async (route) => {
-    reads++;
-    await held;
+    if (heldUrl === undefined) {
+      heldUrl = route.request().url();
+      await held;
+    }
     await route.continue();
   });
   await expect(grid).toBeFocused();
   await page.keyboard.press('ControlOrMeta+a');
-  await expect.poll(() => reads).toBe(1);
+  await expect.poll(() => heldUrl).toBeDefined();
   const release = async () => {
-    const answered = page.waitForResponse((r) => r.url().includes('/record-uuids?') && r.status() === 200);
+    const answered = page.waitForResponse((r) => r.url() === heldUrl && r.status() === 200);
     send();
     await answered;
+    // The page has read the answer and rendered what it made of it.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   };
   return { row, total, release };
 }
+
+const headerBox = (page: Page) => page.getByRole('checkbox', { name: 'Select all records' });
 
 test('a Ctrl-click made while Select all is read keeps its row out of the selection', async ({ page }) => {
   const { row, total, release } = await holdSelectAll(page);
@@ -123,13 +131,47 @@ test('a Ctrl-click made while Select all is read keeps its row out of the select
 
 test('a plain click made while Select all is read wins: its answer selects nothing more', async ({ page }) => {
   const { row, release } = await holdSelectAll(page);
+  // The header box shows Ctrl+A at once, before its uuids arrive...
+  await expect(headerBox(page)).toBeChecked();
   await row(2).click();
   await expect(row(2)).toHaveAttribute('aria-selected', 'true');
+  // ...and no longer once the click has cancelled it, without waiting for the read.
+  await expect(headerBox(page)).not.toBeChecked();
 
   await release();
-  // The header box shows the click until the answer is handled: clear again, it has been.
-  await expect(page.getByRole('checkbox', { name: 'Select all records' })).not.toBeChecked();
+  await expect(headerBox(page)).not.toBeChecked();
   await expect(page.getByRole('button', { name: 'Delete selected (1)' })).toBeVisible();
   await expect(row(0)).toHaveAttribute('aria-selected', 'false');
   await expect(row(2)).toHaveAttribute('aria-selected', 'true');
+});
+
+test('Escape while Select all is read clears the header box at once; the answer selects nothing', async ({ page }) => {
+  const { row, release } = await holdSelectAll(page);
+  await expect(headerBox(page)).toBeChecked();
+  // The first Escape closes the pane of the row clicked; the second clears the selection.
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('complementary', { name: /^Record / })).toHaveCount(0);
+  await expect(page.getByRole('grid')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(row(0)).toHaveAttribute('aria-selected', 'false');
+  await expect(headerBox(page)).not.toBeChecked();
+
+  await release();
+  await expect(headerBox(page)).not.toBeChecked();
+  await expect(page.getByRole('button', { name: /^Delete selected/ })).toHaveText('Delete selected');
+  await expect(row(1)).toHaveAttribute('aria-selected', 'false');
+});
+
+test('a search typed while Select all is read: no record of the old view is selected when it lands', async ({ page }) => {
+  const { release } = await holdSelectAll(page);
+  const name = SYNTH_NAME(3);
+  await page.getByRole('searchbox', { name: 'Search records' }).fill(`"${name}"`);
+  const grid = page.getByRole('grid');
+  await expect(grid.getByRole('row')).toHaveCount(2);
+  await expect(grid.getByRole('row', { name, exact: true })).toBeVisible();
+
+  await release();
+  await expect(headerBox(page)).not.toBeChecked();
+  await expect(page.getByRole('button', { name: /^Delete selected/ })).toHaveText('Delete selected');
+  await expect(grid.getByRole('row', { name, exact: true })).toHaveAttribute('aria-selected', 'false');
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  allPending,
   allState,
   emptySelection,
   forget,
@@ -131,6 +132,22 @@ describe('selectionModel', () => {
     // Unread: what was selected stays.
     expect(sorted(rangeFailed(asked.state, asked.id))).toEqual(['r1']);
     expect(rangeRead(asked.state, asked.id, rows(0, 4)).anchor).toBe(1);
+  });
+
+  it('the header box shows Select all as asked only while its read is still awaited', () => {
+    const s = click(emptySelection, 1);
+    const asked = startAll(s);
+    expect(allPending(s)).toBe(false);
+    expect(allPending(asked.state)).toBe(true);
+    // A Ctrl-click that adds a row keeps it asked; one that takes a row out does not.
+    expect(allPending(toggle(asked.state, 'r3'))).toBe(true);
+    expect(allPending(toggle(asked.state, 'r1'))).toBe(false);
+    // Cancelled (a click, Escape, a view change), answered, failed, or a Shift range instead.
+    expect(allPending(click(asked.state, 3))).toBe(false);
+    expect(allPending(replace(asked.state, [], 0))).toBe(false);
+    expect(allPending(rangeRead(asked.state, asked.id, rows(0, 4)))).toBe(false);
+    expect(allPending(rangeFailed(asked.state, asked.id))).toBe(false);
+    expect(allPending(startRange(asked.state, 4, 'r4').state)).toBe(false);
   });
 
   it('replacing the selection keeps the anchor unless one is given', () => {

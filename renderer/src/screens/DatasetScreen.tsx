@@ -38,7 +38,7 @@ export function DatasetScreen({
   const list = useListView(summary.uuid, route, go);
   const { table } = list;
   const view = list.query;
-  const [selected, sel] = useSelection(summary.uuid, view);
+  const [selected, sel, allPending] = useSelection(summary.uuid, view);
   const [dialog, setDialog] = useState<ToolbarDialog | null>(null);
   const [active, setActive] = useState(0);
   const [total, setTotal] = useState<number | null>(null);
@@ -61,6 +61,7 @@ export function DatasetScreen({
   const [batching, setBatching] = useState(false);
   const pane = usePaneWidth();
   const grid = useRef<HTMLDivElement>(null);
+  const countAbove = useRef<((uuids: ReadonlySet<string>, i: number) => number) | null>(null);
   // Whether the pane follows the active row (after a click or key).
   const follow = useRef(false);
   const pick = useRef<PickMods | null>(null);
@@ -88,6 +89,10 @@ export function DatasetScreen({
       // The button that asked goes (the pane closes) or is disabled (no selection left): the
       // focus goes to the list, on the row that takes the deleted one's place.
       focusGrid();
+      // Rows deleted above the cursor move the rows below up: the cursor moves up with them, onto
+      // the row after the deleted block (as after a single delete).
+      const above = countAbove.current?.(new Set(uuids), active) ?? 0;
+      if (above) setActive((a) => Math.max(0, a - above));
       sel.replace([]);
       if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
     },
@@ -249,6 +254,8 @@ export function DatasetScreen({
                 onState={list.setTable}
                 active={active}
                 selected={selected}
+                allPending={allPending}
+                countAbove={countAbove}
                 pending={deletes.pending}
                 fresh={fresh}
                 gridRef={grid}

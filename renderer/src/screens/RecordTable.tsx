@@ -215,6 +215,8 @@ export function RecordTable({
   onSelectAll,
   onEscape,
   onDelete,
+  allPending,
+  countAbove,
   gridRef,
   columns: cols,
   onResize,
@@ -242,6 +244,14 @@ export function RecordTable({
   onSelectAll: (on: boolean) => Promise<void>;
   onEscape: () => void;
   onDelete: () => void;
+  /** Select all's read is on its way and nothing has cancelled it: the header box shows it asked. */
+  allPending: boolean;
+  /**
+   * Set here to count the loaded rows above row `i` whose records are in `uuids`: the screen moves
+   * the cursor up by that many when they are deleted. Rows not loaded (scrolled far off) are not
+   * counted.
+   */
+  countAbove: React.RefObject<((uuids: ReadonlySet<string>, i: number) => number) | null>;
   gridRef: React.RefObject<HTMLDivElement | null>;
   /** The chosen columns after the pinned name, with their widths. */
   columns: Column[];
@@ -377,14 +387,19 @@ export function RecordTable({
     if (activeUuid) onActiveRecord(active, activeUuid);
   }, [active, activeUuid, onActiveRecord]);
 
-  const qc = useQueryClient();
-  // "Select all" shows the click at once: the uuids of the whole view come from the service after
-  // it, and a checkbox whose state came with them would uncheck itself until then.
-  const [allAsked, setAllAsked] = useState<boolean | null>(null);
-  const selectAll = (on: boolean) => {
-    setAllAsked(on);
-    void onSelectAll(on).finally(() => setAllAsked(null));
+  countAbove.current = (uuids, i) => {
+    let n = 0;
+    pageNumbers.forEach((p, k) => {
+      const rows = pages[k]?.isPlaceholderData ? undefined : pages[k]?.data;
+      rows?.forEach((r, j) => {
+        if (p * PAGE + j < i && uuids.has(r.record_uuid)) n++;
+      });
+    });
+    return n;
   };
+
+  const qc = useQueryClient();
+  const selectAll = (on: boolean) => void onSelectAll(on);
 
   const onKey = (e: KeyboardEvent) => {
     if (e.target !== e.currentTarget) return; // a header button handles its own keys
@@ -446,7 +461,9 @@ export function RecordTable({
   const widths = cols.map((c, i) => (i === cols.length - 1 ? `minmax(${c.width}px, 1fr)` : `${c.width}px`));
   const template = [`${FIXED.check}px`, `${FIXED.name}px`, ...widths].join(' ');
   const minWidth = FIXED.check + FIXED.name + cols.reduce((n, c) => n + c.width, 0);
-  const all = allAsked ?? allState(selected.size, total) === 'all';
+  // Select all shows the click at once (its uuids come later), and no longer once a click,
+  // Escape or a view change has cancelled its read.
+  const all = allPending || allState(selected.size, total) === 'all';
   const gridId = `grid-${dataset}`;
 
   return (

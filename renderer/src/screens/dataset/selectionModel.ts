@@ -15,6 +15,8 @@ export interface PendingRange {
   readonly added: string | null;
   /** Rows Ctrl-toggled (true: selected) or gone meanwhile (false), applied on top of the range. */
   readonly toggled: ReadonlyMap<string, boolean>;
+  /** A Select all's read (not a Shift range's). */
+  readonly all?: boolean;
 }
 
 export interface Selection {
@@ -96,8 +98,14 @@ export function startRange(s: Selection, to: number, uuid?: string): { state: Se
  */
 export function startAll(s: Selection): { state: Selection; id: number } {
   const id = s.ranges + 1;
-  return { state: { ...s, ranges: id, range: { id, added: null, toggled: new Map() } }, id };
+  return { state: { ...s, ranges: id, range: { id, added: null, toggled: new Map(), all: true } }, id };
 }
+
+/**
+ * Whether the header box shows Select all as asked while its read is on its way: not once the
+ * read is superseded, nor once a row has been Ctrl-toggled out meanwhile.
+ */
+export const allPending = (s: Selection) => !!s.range?.all && ![...s.range.toggled.values()].includes(false);
 
 /** Whether range `id` is still waiting for its answer (not superseded). */
 export const awaiting = (s: Selection, id: number) => s.range?.id === id;

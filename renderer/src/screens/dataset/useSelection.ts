@@ -59,5 +59,5 @@ export function useSelection(dataset: string, view: ViewQuery) {
     }),
     [apply, dataset],
   );
-  return [state.selected, actions] as const;
+  return [state.selected, actions, model.allPending(state)] as const;
 }
