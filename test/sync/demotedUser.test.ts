@@ -336,13 +336,15 @@ describe('live mode whose super-user is demoted during a pass', () => {
   let local: TestService;
   let gate: Gate;
   const seen: LiveStatus[] = [];
+  // The backoff may grow to 10 min here (30 s by default): pausedFar() can then hold the next try
+  // beyond this test's own timeout, so what a test asserts before that try cannot race it.
   attachedPair(
     6,
     (p) => {
       ({ remote, local, gate } = p as GatedPair);
       local.service.ctx.events.on('sync', (s: LiveStatus) => seen.push(s));
     },
-    { gated: true, local: { liveSync: true } },
+    { gated: true, local: { liveSync: true, config: { liveMaxBackoffMs: 600_000 } } },
   );
 
   it('stops that pass saying why, and the next one acts for the first super-user then', async () => {
@@ -380,20 +382,22 @@ describe('live mode whose super-user is demoted during a pass', () => {
     return done();
   };
 
+  /** Further than any test here runs (vitest's testTimeout is 60 s): the timer's try comes after it ends. */
+  const FAR_MS = 90_000;
   /**
-   * With no super-user left: live mode nudged until its pause's next try is 14 s away or more
-   * (each nudge tries again at once and backs off further; from the 6th failure on the timer's
-   * next try is 15 s away at least). That pause.
+   * With no super-user left: live mode nudged until its pause's next try is FAR_MS away or more
+   * (each nudge tries again at once and backs off further; from the 9th failure on the timer's
+   * next try is 128 s away at least). That pause.
    */
   const pausedFar = async (): Promise<LiveStatus> => {
     const from = lost().length;
-    const far = () => lost().length > from && Date.parse(lost().at(-1)!.next_try!) - Date.now() > 14_000;
-    for (let k = 1; k <= 8 && !far(); k++) {
+    const far = () => lost().length > from && Date.parse(lost().at(-1)!.next_try!) - Date.now() > FAR_MS;
+    for (let k = 1; k <= 12 && !far(); k++) {
       const n = lost().length;
       local.service.sync.live.nudge();
       expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
     }
-    expect(far(), 'the next try is 14 s away or more').toBe(true);
+    expect(far(), `the next try is ${FAR_MS} ms away or more`).toBe(true);
     return lost().at(-1)!;
   };
 
@@ -424,7 +428,7 @@ describe('live mode whose super-user is demoted during a pass', () => {
     const editor = await addEditor(local);
     const supers = users.all().filter((u) => u.isSuper);
     for (const u of supers) users.setSuper(u.id, false);
-    // Beyond the two waits of 5 s at most below.
+    // Beyond this test's end: every status below comes before the timer's try.
     const last = await pausedFar();
     const edits = [
       [SYNTH.record(4), LONG, 'long while paused'],
@@ -476,7 +480,7 @@ describe('live mode whose super-user is demoted during a pass', () => {
       const rec = SYNTH.record(1);
       const value = `after promotion ${i + 1}`;
       await local.client(token).setValue(rec, MEDIUM, value);
-      // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, 14 s or more.
+      // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, after this test.
       const bound = PUSH_DELAY_MS + 4000;
       expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(bound);
       let there: unknown;

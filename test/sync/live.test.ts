@@ -175,6 +175,8 @@ describe('backoff', () => {
     expect([1, 2, 3, 4].map((n) => retryDelay(n, null, lo))).toEqual([500, 1000, 2000, 4000]);
     expect(retryDelay(3, null, hi)).toBeGreaterThan(3990);
     expect(retryDelay(20, null, hi)).toBeLessThanOrEqual(30_000);
+    // The cap is a setting (ServiceConfig.liveMaxBackoffMs).
+    expect([9, 20].map((n) => retryDelay(n, null, lo, 600_000))).toEqual([128_000, 300_000]);
     expect(retryDelay(1, 7000, lo)).toBe(7000);
     expect(parseRetryAfter('120')).toBe(120_000);
     expect(parseRetryAfter(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(55_000);

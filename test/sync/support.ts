@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { GUARDED_WRITES_HEADER, OdrClient } from '../../shared/client/odrClient.js';
 import { runCli, type Proc } from '../support/processes.js';
 import { ADMIN, startService, startSyntheticService, type TestService } from '../support/service.js';
+import type { ServiceConfig } from '../../electron/service/domain/context.js';
 
 /** The sync remote: a second service in its own process, seeded with `n` synthetic records. */
 export interface RemoteProc {
@@ -60,8 +61,8 @@ export async function startRemote(n: number, env: Record<string, string> = {}, t
  * The local side: an empty service (real SQLite file) that will pull from the remote. Live mode
  * is off unless asked for, so tests that sync by hand see only their own passes.
  */
-export const startLocal = (opts: { liveSync?: boolean } = {}): Promise<TestService> =>
-  startService({ config: { tokenTtlSeconds: 86400 }, liveSync: opts.liveSync ?? false });
+export const startLocal = (opts: { liveSync?: boolean; config?: Partial<ServiceConfig> } = {}): Promise<TestService> =>
+  startService({ config: { tokenTtlSeconds: 86400, ...opts.config }, liveSync: opts.liveSync ?? false });
 
 /** A loopback proxy to `remoteUrl` that holds every request `delayMs` first: a slow link, so a push can be cut in the middle. */
 export async function slowProxy(remoteUrl: string, delayMs: number): Promise<Mockttp> {

@@ -19,6 +19,7 @@ describe('serviceConfig', () => {
     ['maxUploadBytes', 0],
     ['eventQueueEvents', 0],
     ['eventQueueChars', NaN],
+    ['liveMaxBackoffMs', 0],
   ] as const)('refuses %s = %s', (key, value) => {
     expect(() => serviceConfig({ [key]: value })).toThrow(new RegExp(`invalid service config[^]*${key}`));
   });

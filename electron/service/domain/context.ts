@@ -35,6 +35,12 @@ export interface ServiceConfig {
    */
   eventQueueEvents: number;
   eventQueueChars: number;
+  /**
+   * Ceiling of live mode's retry backoff (sync/live.ts), ms: an unreachable remote or a pause for
+   * want of a super-user is tried again within this. A setting so a test can hold a pause's next
+   * try beyond its own timeout, and so assert what happens meanwhile without racing the timer.
+   */
+  liveMaxBackoffMs: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -46,6 +52,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   idListChunk: 5000,
   eventQueueEvents: 5000,
   eventQueueChars: 2 * 1024 * 1024,
+  liveMaxBackoffMs: 30_000, // "back again" is noticed within 30 s
 };
 
 const count = z.number().int().positive();
@@ -58,6 +65,7 @@ const ConfigSchema = z.object({
   idListChunk: count,
   eventQueueEvents: count,
   eventQueueChars: count,
+  liveMaxBackoffMs: count,
 });
 
 /** The defaults with `over` applied; a setting that is not a positive integer (NaN from a bad env value) throws, naming it. */

@@ -33,7 +33,11 @@ export async function apiRequest(url: string, init: RequestInit & { signal: Abor
     // A form (an upload) is encoded as fetch would, then streamed: its boundary in the header.
     const encoded = new Response(body);
     headers['content-type'] = encoded.headers.get('content-type')!;
-    body = Readable.fromWeb(encoded.body! as import('node:stream/web').ReadableStream);
+    // Readable.from, not Readable.fromWeb: fromWeb cancels the stream at once when undici drops
+    // the body (an answer before it was all sent), even with a read pending; Node 20's undici
+    // then closes the form's stream twice and throws ERR_INVALID_STATE outside any promise (seen
+    // in test/api/openapi.test.ts). The async iterator cancels only after the pending read.
+    body = Readable.from(encoded.body! as AsyncIterable<Uint8Array>);
   }
   const r = await request(url, {
     method: (init.method ?? 'GET') as Dispatcher.HttpMethod,

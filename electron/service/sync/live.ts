@@ -3,12 +3,11 @@ import type { SyncEngine } from './engine.js';
 import { RightLost } from '../domain/errors.js';
 import { stoppedFor } from './actingUser.js';
 import { RemoteError } from './remoteClient.js';
+import { DEFAULT_CONFIG } from '../domain/context.js';
 
 /** Local edits are pushed this long after the last one (debounced). */
 export const PUSH_DELAY_MS = 2000;
 export const DEFAULT_LIVE: LiveSettings = { enabled: true, pull_seconds: 30 };
-/** Retries of an unreachable remote back off up to this (so "back again" is noticed soon). */
-const MAX_BACKOFF_MS = 30_000;
 /** A Retry-After longer than this is not waited for in full. */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
@@ -23,14 +22,21 @@ export interface LiveDeps {
   /** Local changes not yet on the server, and items waiting for a person. */
   counts: () => { pending: number; attention: number };
   onChange: (s: LiveStatus) => void;
+  /** Retries back off up to this (ServiceConfig.liveMaxBackoffMs). */
+  maxBackoffMs: number;
 }
 
 type Kind = 'push' | 'full';
 
-/** Exponential backoff with jitter (0.5–1×), a Retry-After the server asked for taking precedence. */
-export function retryDelay(failures: number, retryAfterMs: number | null, random = Math.random): number {
+/** Exponential backoff with jitter (0.5–1×) up to `maxMs`, a Retry-After the server asked for taking precedence. */
+export function retryDelay(
+  failures: number,
+  retryAfterMs: number | null,
+  random = Math.random,
+  maxMs = DEFAULT_CONFIG.liveMaxBackoffMs,
+): number {
   if (retryAfterMs !== null && retryAfterMs > 0) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
-  const ceiling = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, failures - 1));
+  const ceiling = Math.min(maxMs, 1000 * 2 ** Math.max(0, failures - 1));
   return Math.round(ceiling * (0.5 + random() / 2));
 }
 
@@ -98,7 +104,7 @@ export class LiveRemote {
 
   /**
    * Someone was made a super-user: a pause for want of one tries again now instead of at its
-   * backoff (up to MAX_BACKOFF_MS). A pass under way runs once more after it, in case it is
+   * backoff (up to `maxBackoffMs`). A pass under way runs once more after it, in case it is
    * about to stop for a demotion the promotion made good.
    */
   superUserAdded(): void {
@@ -225,7 +231,7 @@ export class LiveRemote {
     this.failures++;
     this.since ??= new Date().toISOString();
     this.reason = message;
-    const delay = retryDelay(this.failures, retryAfterMs);
+    const delay = retryDelay(this.failures, retryAfterMs, Math.random, this.deps.maxBackoffMs);
     this.nextTry = new Date(Date.now() + delay);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

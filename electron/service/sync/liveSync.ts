@@ -128,6 +128,7 @@ export class LiveSync {
       lock: (fn) => this.host.exclusive(remoteId, fn),
       counts: () => this.counts(),
       onChange: (s) => this.d.ctx.events.emit('sync', s),
+      maxBackoffMs: this.d.ctx.config.liveMaxBackoffMs,
     });
     this.live.set(remoteId, l);
     l.start();
