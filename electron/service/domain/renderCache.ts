@@ -173,9 +173,11 @@ export class RenderCache {
    */
   written(reader: RecordReader, rec: RecordRow, opts: RenderOptions, op: WriteOp | null): () => Buffer {
     const { json, trace } = reader.readTraced(rec, opts);
-    const schema = op && !opts.legacyKeys ? this.current() : null;
-    const cls = schema && this.classOf(opts.viewer, rec, schema);
-    if (!schema || !cls || !this.serves(trace, cls, opts.viewer, opts.now)) return () => Buffer.from(JSON.stringify(json()));
+    const unkept = () => Buffer.from(JSON.stringify(json()));
+    if (!op || opts.legacyKeys) return unkept;
+    const schema = this.current();
+    const cls = this.classOf(opts.viewer, rec, schema);
+    if (!this.serves(trace, cls, opts.viewer, opts.now)) return unkept;
     let made: Buffer | undefined;
     const x: Staged = {
       trace,
@@ -193,11 +195,11 @@ export class RenderCache {
       rec,
     };
     this.staged.add(x);
-    op!.onRollback(() => this.staged.delete(x));
+    op.onRollback(() => this.staged.delete(x));
     // Kept at the next look at PRAGMA data_version, which every cache use and every write's
     // answer takes anyway, if no other connection committed in between (then everything is
     // dropped); reading it here too cost one more read transaction per batch.
-    op!.onDurable(() => {
+    op.onDurable(() => {
       if (this.staged.delete(x)) this.pending.push(x);
     });
     return x.made;
