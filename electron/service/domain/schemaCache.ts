@@ -154,7 +154,7 @@ export class SchemaCache {
   private current: Schema | null = null;
   private dataVersion = -1;
   private rev = '';
-  /** Template changes made on this connection so far: GroupCommit compares it around each op. */
+  /** Template changes made on this connection so far: a failed op (GroupCommit) or tx() that moved it invalidates. */
   changes = 0;
   private readonly rows: ReturnType<typeof schemaStore>;
 
