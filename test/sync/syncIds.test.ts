@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // A conflict's and an outbox entry's id is what the client names (POST /local/sync/conflicts/{id},
 // /local/sync/attention/{id}); once handed out it is never handed out again, even after "stop
@@ -38,16 +38,7 @@ const conflict = async (i: number, round: number) => {
   return c!.id;
 };
 
-beforeAll(async () => {
-  remote = await startRemote(3);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  await run();
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+attachedPair(3, (p) => ({ remote, local, remoteId } = p));
 
 describe('sync ids after stop syncing', () => {
   it('a conflict and an outbox entry after the dataset is synced again get new ids; the old conflict id names nothing', async () => {
