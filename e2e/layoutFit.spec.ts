@@ -235,20 +235,6 @@ test('the toolbar keeps one row from 1024 px up; what does not fit is in More, b
   });
 });
 
-test("the dataset's head keeps one row at 1024 px: the tabs follow the title, the actions share their line", async ({ page }) => {
-  for (const size of [NARROW, { width: 1920, height: 1080 }]) {
-    await page.setViewportSize(size);
-    await openDataset(page, 'Synthetic Samples');
-    const head = page.locator('.dataset-head');
-    const tabs = await box(head.getByRole('navigation', { name: 'Dataset views' }));
-    const actions = await box(head.locator('.dataset-actions'));
-    const title = await box(head.getByRole('heading', { level: 1 }));
-    expect(Math.abs(tabs.y + tabs.height - (actions.y + actions.height)), `${size.width} px: tabs and actions on one line`).toBeLessThan(2);
-    // The tabs sit beside the title block, not midway to the actions.
-    expect(tabs.x - (title.x + title.width), `${size.width} px: tabs follow the title`).toBeLessThan(400);
-  }
-});
-
 test('the Filters button stays put as the count beside it changes', async ({ page }) => {
   await page.setViewportSize(NARROW);
   await openDataset(page, 'Synthetic Samples');
