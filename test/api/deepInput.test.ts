@@ -5,6 +5,7 @@ import { SYNTH, syntheticTemplate } from '../../bench/synthetic.js';
 import type { TrackedJob } from '../../shared/schemas/job.js';
 import { importFile } from '../../electron/service/domain/import/importFile.js';
 import { digestAll } from '../support/digest.js';
+import { jobEnded } from '../support/jobs.js';
 import { startSyntheticService, type TestService } from '../support/service.js';
 
 // Input nested far deeper than any template (issue 11 item 4): every recursive walk over it
@@ -155,16 +156,8 @@ describe('deeply nested imports', () => {
     });
     expect(r.status).toBe(202);
     const id = ((await r.json()) as TrackedJob).id;
-    let job: TrackedJob | undefined;
-    for (let i = 0; i < 100; i++) {
-      const list = (await (await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })).json()) as {
-        jobs: TrackedJob[];
-      };
-      job = list.jobs.find((j) => j.id === id);
-      if (job && job.state !== 'running') break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(job?.state).toBe('failed');
+    const job = await jobEnded(t.host.url, t.admin.token!, id);
+    expect(job.state).toBe('failed');
     expect(JSON.stringify(job)).toContain('nested more than');
   });
 });

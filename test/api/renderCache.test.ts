@@ -11,6 +11,7 @@ import { RecordLists } from '../../electron/service/domain/records/list.js';
 import { setValue } from '../../electron/service/domain/records/ops.js';
 import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../electron/service/domain/renderCache.js';
 import { transaction } from '../../electron/service/store/tx.js';
+import { jobEnded } from '../support/jobs.js';
 import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
 // The rendered-record cache must never serve a stale or an over-visible record: every read over
@@ -112,13 +113,7 @@ describe('every write that touches a record drops its cached renders', () => {
         headers: { Authorization: `Bearer ${t.admin.token}` },
       });
       const job = (await r.json()) as TrackedJob;
-      for (let i = 0; i < 200; i++) {
-        const { jobs } = (await (
-          await fetch(`${t.host.url}/local/jobs`, { headers: { Authorization: `Bearer ${t.admin.token}` } })
-        ).json()) as { jobs: TrackedJob[] };
-        if (jobs.find((j) => j.id === job.id)?.state !== 'running') break;
-        await new Promise((res) => setTimeout(res, 25));
-      }
+      expect((await jobEnded(t.host.url, t.admin.token!, job.id)).state).toBe('complete');
     });
     await changes(t.admin, SYNTH.record(7), () => t.admin.deleteFile(fileUuid));
   });

@@ -14,9 +14,9 @@ import { FakeWindow, fakeElectron } from './fakeElectron.js';
 
 // The service runs off the main process. Measured with the shell's own code under Node (the
 // service process started by child_process.fork where Electron would use utilityProcess):
-//  - the main process's event-loop delay while the service imports N records (p99 ≤ 20 ms over
-//    the idle p99 measured in the same run: the machine's own scheduling noise), next
-//    to the same import with the service inside the process, as the shell used to run it;
+//  - the main process's event-loop delay and CPU while the service imports N records, next to
+//    the same import with the service inside the process, as the shell used to run it (the
+//    limits are fractions of that in-process run, so a loaded machine moves both alike);
 //  - a record read over the app scheme (main → service process → main), p50, next to the same
 //    read answered in-process.
 // ODR_HOP_RECORDS=100000 gives the issue's figure; `npm test` runs a smaller import.
@@ -123,7 +123,7 @@ describe(`the service process (${N} records imported)`, () => {
         });
         inProcess = { ...r, readP50: await readP50(service.fetch, r.token) };
         console.log(
-          `in-process: import ${N} in ${r.seconds.toFixed(1)} s; main event-loop delay p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; record read p50 ${inProcess.readP50} ms`,
+          `in-process: import ${N} in ${r.seconds.toFixed(1)} s; main event-loop delay p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; CPU ${r.cpuMs} ms; record read p50 ${inProcess.readP50} ms`,
         );
         // The measurement sees blocking when there is some: otherwise the next test proves nothing.
         expect(r.max).toBeGreaterThan(20);
@@ -135,7 +135,7 @@ describe(`the service process (${N} records imported)`, () => {
   );
 
   it(
-    'in its own process the main event loop stays within 20 ms during the import; the hop is measured',
+    'in its own process the main event loop stays free during the import; the hop is measured',
     async () => {
       const userData = tempDir('odr-hop-shell-');
       dirs.push(userData);
@@ -158,10 +158,14 @@ describe(`the service process (${N} records imported)`, () => {
             `main busy ${r.elu} % (CPU ${r.cpuMs} ms), ${r.events} job events; ` +
             `record read over the app scheme p50 ${hosted.readP50} ms (in-process ${inProcess?.readP50 ?? '?'} ms)`,
         );
-        // p99, not max: on a shared, loaded 2-core machine the idle process above already sees
-        // scheduler stalls of tens of ms (its max). The limit is 20 ms beyond that same-run noise
-        // (its p99); main's own work during the import is the 'busy' share printed above.
-        expect(r.p99).toBeLessThanOrEqual(20 + idle.p99);
+        // Against the in-process run above, not a fixed number of ms: what main sees during the
+        // import is mostly the scheduler's noise (a quiet CI machine: p99 2.5-3 ms against 228-254
+        // ms in-process; 12 other processes on 2 cores: p99 30 ms against 432 ms, where a fixed
+        // 20 ms over the idle p99 failed). A fifth keeps a wide margin both ways. The CPU that
+        // main spends during the import does not depend on the scheduler at all (20-46 ms).
+        expect(inProcess, 'the in-process test runs first and gives the baseline').toBeDefined();
+        expect(r.p99).toBeLessThan(inProcess.p99 / 5);
+        expect(r.cpuMs).toBeLessThan(inProcess.cpuMs / 5);
         expect(hosted.readP50).toBeLessThan(20);
       } finally {
         await shell.quit();

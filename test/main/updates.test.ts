@@ -69,7 +69,9 @@ describe('the Check for Updates menu item', () => {
     const help = (fake.calls.menu as Electron.MenuItemConstructorOptions[]).find((m) => m.role === 'help')!;
     const item = (help.submenu as Electron.MenuItemConstructorOptions[]).find((i) => /Check for Updates/.test(i.label ?? ''))!;
     (item.click as () => void)();
-    await expect.poll(() => fake.calls.dialogs.length).toBe(1);
+    // A few promises in this process, but vitest's default poll gives up after 1 s, which a loaded
+    // machine can take away from a process that has just forked the service.
+    await expect.poll(() => fake.calls.dialogs.length, { timeout: 20_000 }).toBe(1);
     expect(fake.calls.dialogs[0]).toMatchObject({
       type: 'info',
       message: expect.stringMatching(/Version 0\.3\.1 is available \(you have 0\.1\.0-test\)/),

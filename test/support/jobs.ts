@@ -31,3 +31,21 @@ export async function jobPausedOnce(d: Domain, type: string, post: () => Promise
   expect(ran).toBe(true);
   return end;
 }
+
+/**
+ * Polls GET /local/jobs until job `id` has ended and answers it. Bounded by time, not by a count
+ * of polls: on a loaded machine each poll's answer comes late, so a count of short sleeps could
+ * end before a job that is merely slow, and a loop that then went on without checking would test
+ * a job still running.
+ */
+export async function jobEnded(url: string, token: string, id: number, ms = 45_000): Promise<TrackedJob> {
+  const end = performance.now() + ms;
+  for (;;) {
+    const res = await fetch(`${url}/local/jobs`, { headers: { Authorization: `Bearer ${token}` } });
+    const job = ((await res.json()) as { jobs: TrackedJob[] }).jobs.find((j) => j.id === id);
+    if (!job) throw new Error(`job ${id} is not in GET /local/jobs`);
+    if (job.state !== 'running') return job;
+    if (performance.now() > end) throw new Error(`job ${id} (${job.job_type}) still running after ${ms} ms: ${job.current}/${job.total}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
