@@ -117,6 +117,33 @@ function pushDone(step: Step) {
   history.set((h) => ({ undo: capped([...h.undo, step]), redo: [] }));
 }
 
+/**
+ * A step is on the undo list from the key that made it, not from its answer: Ctrl+Z pressed
+ * before the answer came must take that edit back, not find nothing (or the step before it) to
+ * undo. So an undo or redo may be asked for while requests of its field are still on their way;
+ * it is sent once they have settled, so the service sees them in the order they were made (an
+ * undo arriving first would find the field not yet holding what it expects, and be refused).
+ * `stepWork`: the step's last request (its edit, undo or redo) while on its way, true once saved;
+ * when it failed, the undo or redo waiting for it is not sent (the step went back or off the lists).
+ * `fieldWork`: every request of a record's field still on its way, by record:field.
+ */
+const stepWork = new WeakMap<Step, Promise<boolean>>();
+const fieldWork = new Map<string, Promise<unknown>>();
+
+function track(step: Edit, work: Promise<boolean>) {
+  stepWork.set(step, work);
+  const k = statusKey(step.record, step.field.uuid);
+  const earlier = fieldWork.get(k);
+  const all = earlier ? Promise.all([earlier, work]) : work;
+  fieldWork.set(k, all);
+  void all.then(() => {
+    if (fieldWork.get(k) === all) fieldWork.delete(k);
+  });
+  void work.then(() => {
+    if (stepWork.get(step) === work) stepWork.delete(step);
+  });
+}
+
 export function pushOperation(op: Operation) {
   pushDone(op);
 }
@@ -340,14 +367,15 @@ function useApply(qc: QueryClient) {
         refusedToast(mode, step, r);
         return;
       }
+      // Never done: nothing to undo (an undo already waiting for it is not sent).
+      dropStep(edit);
       const message = errorText(err);
       setStatus(edit, { state: 'error', at: performance.now(), message });
       toast({ kind: 'error', text: `Not saved — ${edit.field.name}: ${message}. The previous value is back.` });
     },
     onSuccess: (_r, { edit, mode, step }) => {
       setStatus(edit, { state: 'saved', at: performance.now() });
-      if (mode === 'do') pushDone(edit);
-      else if (step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
+      if (mode !== 'do' && step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
     },
     onSettled: (_r, _e, { edit }) => {
       countTop(edit.top, -1);
@@ -366,7 +394,7 @@ export function useEdits() {
   // The optimistic copy goes into the cache and the field's shown entry in the same event as the
   // click or key: the mutation starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
-    (edit: Edit, mode: Mode, step?: Edit) => {
+    (edit: Edit, mode: Mode, step?: Edit): Promise<boolean> => {
       countTop(edit.top, 1);
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
@@ -374,11 +402,21 @@ export function useEdits() {
       const patched = prev && optimistic(prev, edit);
       if (patched) qc.setQueryData(keys.record(edit.top), patched);
       showPending(edit, patched);
-      m.mutate({ edit, mode, prev, step });
+      // Settled with the mutation's own callbacks (onError says what failed and how).
+      return m.mutateAsync({ edit, mode, prev, step }).then(
+        () => true,
+        () => false,
+      );
     },
     [m, qc],
   );
-  const apply = useCallback((edit: Edit) => run(edit, 'do'), [run]);
+  const apply = useCallback(
+    (edit: Edit) => {
+      pushDone(edit);
+      track(edit, run(edit, 'do'));
+    },
+    [run],
+  );
   const refreshAll = useCallback(() => {
     void qc.invalidateQueries({ queryKey: ['table'] });
     void qc.invalidateQueries({ queryKey: ['record'] });
@@ -405,7 +443,16 @@ export function useEdits() {
       );
       const verb = dir === 'undo' ? 'Undid' : 'Redid';
       if (step.kind === 'value' || step.kind === 'option') {
-        for (const e of dir === 'undo' ? inverse(step) : [step]) run(e, dir, step);
+        const go = () =>
+          Promise.all((dir === 'undo' ? inverse(step) : [step]).map((e) => run(e, dir, step))).then((ok) => ok.every(Boolean));
+        const own = stepWork.get(step);
+        const field = fieldWork.get(statusKey(step.record, step.field.uuid));
+        // Nothing on its way: sent in this event, as before (the optimistic copy at once).
+        if (!own && !field) return track(step, go());
+        track(
+          step,
+          Promise.all([own ?? true, field]).then(([saved]) => (saved ? go() : false)),
+        );
         return;
       }
       (dir === 'undo' ? step.undo() : step.redo()).then(
