@@ -253,12 +253,13 @@ test("the dataset's head keeps its two rows whatever its name and meta line say:
     });
     const seen = await parts();
     // Texts of the test's own, set in the page: short, then far longer than any window.
-    for (const [name, line] of [
+    const texts: [string, string][] = [
       ['X', '1 record'],
       [long, '40 records'],
       ['X', longMeta],
       [long, longMeta],
-    ]) {
+    ];
+    for (const [name, line] of texts) {
       await title.evaluate((e, t) => (e.textContent = t), name);
       await meta.evaluate((e, t) => (e.textContent = t), line);
       const now = await parts();
