@@ -167,8 +167,6 @@ export class LiveRemote {
 
   private async pass(kind: Kind): Promise<void> {
     this.running = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
     try {
       await this.deps.lock(async () => {
         // Queued behind a sync job while the service closed: no pass on a closing database.
@@ -176,6 +174,11 @@ export class LiveRemote {
         const engine = this.deps.engine();
         if (!engine.datasets().length) return;
         if (kind === 'push' && !engine.hasPending()) return; // nothing to say: no "syncing" flicker
+        // This pass is the next try: the retry timer goes only now. A pass that ended above
+        // (a push with nothing to send, queued behind the one that failed) left it in place,
+        // else offline or paused would wait for focus or an edit, with next_try in the past.
+        if (this.retryTimer) clearTimeout(this.retryTimer);
+        this.retryTimer = null;
         this.setState('syncing');
         const before = { ...engine.done };
         try {
@@ -233,6 +236,9 @@ export class LiveRemote {
     this.reason = message;
     const delay = retryDelay(this.failures, retryAfterMs, Math.random, this.deps.maxBackoffMs);
     this.nextTry = new Date(Date.now() + delay);
+    // One timer: a pass that failed before it cleared the last one (no super-user to act for)
+    // replaces it, so the next try is the one next_try says.
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.trigger('full');
