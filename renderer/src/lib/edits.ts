@@ -119,19 +119,27 @@ function pushDone(step: Step) {
 
 /**
  * A step is on the undo list from the key that made it, not from its answer: Ctrl+Z pressed
- * before the answer came must take that edit back, not find nothing (or the step before it) to
- * undo. So an undo or redo may be asked for while requests of its field are still on their way;
- * it is sent once they have settled, so the service sees them in the order they were made (an
- * undo arriving first would find the field not yet holding what it expects, and be refused).
- * `stepWork`: the step's last request (its edit, undo or redo) while on its way, true once saved;
- * when it failed, the undo or redo waiting for it is not sent (the step went back or off the lists).
+ * before the answer came must take that step back, not find nothing (or the step before it) to
+ * undo. So an undo or redo may be asked for while the step, or requests of its field, are still
+ * on their way; it is sent once they have settled, so the service sees them in the order they
+ * were made (an edit's undo arriving first would find the field not yet holding what it expects,
+ * and be refused; a delete's undo would find nothing in the trash yet).
+ * `stepWork`: the step's last run (its edit, undo or redo) while on its way, true once done; when
+ * it failed, the undo or redo waiting for it is not sent (the step went back or off the lists).
  * `fieldWork`: every request of a record's field still on its way, by record:field.
  */
 const stepWork = new WeakMap<Step, Promise<boolean>>();
 const fieldWork = new Map<string, Promise<unknown>>();
 
-function track(step: Edit, work: Promise<boolean>) {
+function trackStep(step: Step, work: Promise<boolean>) {
   stepWork.set(step, work);
+  void work.then(() => {
+    if (stepWork.get(step) === work) stepWork.delete(step);
+  });
+}
+
+function track(step: Edit, work: Promise<boolean>) {
+  trackStep(step, work);
   const k = statusKey(step.record, step.field.uuid);
   const earlier = fieldWork.get(k);
   const all = earlier ? Promise.all([earlier, work]) : work;
@@ -139,13 +147,26 @@ function track(step: Edit, work: Promise<boolean>) {
   void all.then(() => {
     if (fieldWork.get(k) === all) fieldWork.delete(k);
   });
-  void work.then(() => {
-    if (stepWork.get(step) === work) stepWork.delete(step);
-  });
 }
 
 export function pushOperation(op: Operation) {
   pushDone(op);
+}
+
+/**
+ * An operation on the undo list from its start (see stepWork): `run` settles true when any of it
+ * was done, false (or failing) when nothing was, and then the step leaves the lists.
+ */
+export function pushRunning(op: Operation, run: Promise<boolean>) {
+  pushDone(op);
+  const left = () => {
+    dropStep(op);
+    return false;
+  };
+  trackStep(
+    op,
+    run.then((done) => done || left(), left),
+  );
 }
 
 /** Takes a step off both lists: it cannot be undone or done again. */
@@ -455,21 +476,26 @@ export function useEdits() {
         );
         return;
       }
-      (dir === 'undo' ? step.undo() : step.redo()).then(
-        (note) => {
-          // Done, but not everywhere: said as an alert, naming what was left and why.
-          if (note) toast({ kind: 'error', text: `${verb}: ${step.label}, except: ${note}.` });
-          else toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
-          refreshAll();
-        },
-        (e: unknown) => {
-          // It did not happen: the step goes back where it was, or off the lists when it never can.
-          const r = refusal(e);
-          settleFailed(step, dir, r.drop);
-          refusedToast(dir, step, r);
-          refreshAll();
-        },
-      );
+      const go = () =>
+        (dir === 'undo' ? step.undo() : step.redo()).then(
+          (note) => {
+            // Done, but not everywhere: said as an alert, naming what was left and why.
+            if (note) toast({ kind: 'error', text: `${verb}: ${step.label}, except: ${note}.` });
+            else toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
+            refreshAll();
+            return true;
+          },
+          (e: unknown) => {
+            // It did not happen: the step goes back where it was, or off the lists when it never can.
+            const r = refusal(e);
+            settleFailed(step, dir, r.drop);
+            refusedToast(dir, step, r);
+            refreshAll();
+            return false;
+          },
+        );
+      const own = stepWork.get(step);
+      trackStep(step, own ? own.then((done) => done && go()) : go());
     },
     [run, refreshAll],
   );

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../lib/api';
-import { offerUndo, pushOperation, useEdits } from '../../lib/edits';
+import { offerUndo, useEdits } from '../../lib/edits';
 import { firstNames } from '../../lib/namedRecords';
 import { namedList } from '../../lib/namedList';
 import { deleteRecords, UNDO_TOAST_MS } from '../../lib/recordDeletes';
@@ -48,7 +48,6 @@ export function useDeleteRecords(
     const { op, error } = await deleteRecords(uuids, what);
     setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
     onDone();
-    if (op) pushOperation(op);
     if (error) toast({ kind: 'error', text: `Not ${op ? 'all ' : ''}deleted: ${errorText(error)}` });
     else if (op) offerUndo(op, `Deleted ${what}`, UNDO_TOAST_MS, undoStep);
   };
