@@ -189,3 +189,37 @@ test('Enter then Escape before the save re-renders: the focus goes back to the l
   // The blur that Escape caused sent nothing more: nothing else is left to undo.
   await expect(undo).toBeDisabled();
 });
+
+// The flake once seen at "Ctrl+Z takes the change back": the test read the saved value from the
+// service and pressed Ctrl+Z before the page had its answer, and the edit went on the undo list
+// only with that answer, so Ctrl+Z found nothing to undo. A user's Ctrl+Z right after Enter is
+// the same. Enter, Escape and Ctrl+Z in one task: the answer cannot have come yet, every time.
+test('Ctrl+Z before the save answers takes the edit back, once it is saved', async ({ page }) => {
+  const i = 16;
+  const before = await shortText(SYNTH_RECORD(i));
+  // Not what it holds (the test ends with its text redone there): the same text is no edit.
+  const typed = before === 'undone before its answer' ? 'undone before its answer, again' : 'undone before its answer';
+  await openDataset(page, 'Synthetic Samples');
+  const editor = await findAndOpen(page, SYNTH_NAME(i));
+  const input = field(editor, 'Medium Text field').getByRole('textbox');
+  await input.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(typed);
+  const typing = await input.evaluate((el) => {
+    for (const key of ['Enter', 'Escape']) el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    const at = document.activeElement!;
+    at.dispatchEvent(new KeyboardEvent('keydown', { key: 'z', ctrlKey: true, bubbles: true, cancelable: true }));
+    return at.tagName === 'INPUT' || at.tagName === 'TEXTAREA';
+  });
+  expect(typing, 'Ctrl+Z reached the window, not a text box').toBe(false);
+  await expect(grid(page)).toBeFocused();
+  const undoRedo = page.getByRole('group', { name: 'Undo and redo' });
+  await expect(undoRedo.getByRole('button', { name: 'Redo' })).toHaveAttribute('title', /Redo the change to Medium Text field/);
+  await expect.poll(() => shortText(SYNTH_RECORD(i))).toBe(before);
+  await expect(input).toHaveValue(typeof before === 'string' ? before : '');
+  await expect(undoRedo.getByRole('button', { name: 'Undo' })).toBeDisabled();
+  // It was saved and then undone, in that order: redo puts the typed text back.
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(() => shortText(SYNTH_RECORD(i))).toBe(typed);
+  await expect(input).toHaveValue(typed);
+});

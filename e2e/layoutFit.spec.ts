@@ -235,6 +235,102 @@ test('the toolbar keeps one row from 1024 px up; what does not fit is in More, b
   });
 });
 
+test("the dataset's head keeps its two rows whatever its name and meta line say: cut short, whole in their titles", async ({ page }) => {
+  const long = 'A dataset name long enough to fill any window twice over, '.repeat(6);
+  const longMeta = '1,234,567 records · last change 2025-12-31 23:59 · '.repeat(6);
+  for (const size of [NARROW, { width: 1920, height: 1080 }]) {
+    await page.setViewportSize(size);
+    await openDataset(page, 'Synthetic Samples');
+    const head = page.locator('.dataset-head');
+    const title = head.getByRole('heading', { level: 1 });
+    const meta = head.locator('.dataset-title > p');
+    await expect(title).toHaveAttribute('title', 'Synthetic Samples');
+    await expect(meta).toHaveAttribute('title', /^[\d,]+ records? · last change \d{4}-\d\d-\d\d \d\d:\d\d /);
+    const parts = async () => ({
+      head: await box(head),
+      tabs: await box(head.getByRole('navigation', { name: 'Dataset views' })),
+      actions: await box(head.locator('.dataset-actions')),
+    });
+    const seen = await parts();
+    // Texts of the test's own, set in the page: short, then far longer than any window.
+    const texts: [string, string][] = [
+      ['X', '1 record'],
+      [long, '40 records'],
+      ['X', longMeta],
+      [long, longMeta],
+    ];
+    for (const [name, line] of texts) {
+      await title.evaluate((e, t) => (e.textContent = t), name);
+      await meta.evaluate((e, t) => (e.textContent = t), line);
+      const now = await parts();
+      const what = `${size.width} px, name of ${name.length} and meta line of ${line.length} characters`;
+      expect(now, `${what}: nothing moves`).toEqual(seen);
+      const [scroll, client] = await head.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+      expect(scroll, `${what}: nothing overflows the head`).toBeLessThanOrEqual(client);
+      expect(within(await box(title), now.head), `${what}: the name inside the head`).toBe(true);
+    }
+    // Both long: the name keeps room, cut with an ellipsis; the meta line gives way first.
+    expect(await title.evaluate((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).textOverflow)).toBe('ellipsis');
+    expect((await box(title)).width).toBeGreaterThan((await box(meta)).width);
+    // Tabs and actions share the second row.
+    expect(Math.abs(seen.tabs.y + seen.tabs.height / 2 - (seen.actions.y + seen.actions.height / 2))).toBeLessThan(2);
+  }
+});
+
+test("the record pane's meta line keeps one line whatever it says: cut short, whole in its title", async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  await openDataset(page, 'Synthetic Samples');
+  const editor = await findAndOpen(page, SYNTH_NAME(5));
+  const meta = editor.locator('.editor-meta');
+  await expect(meta).toHaveAttribute('title', /^#\d+ · by .+ · updated \d{4}-/);
+  const head = editor.locator('.editor-head');
+  const before = await box(head);
+  // A creator's name of the test's own, far longer than the pane.
+  await meta.evaluate((e) => (e.textContent = `#123456 · by ${'A person with a very long name '.repeat(8)}· updated 2025-12-31 23:59`));
+  expect(await box(head)).toEqual(before);
+  expect(await meta.evaluate((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).textOverflow)).toBe('ellipsis');
+});
+
+test('a dialog sets the screen behind it back, in dark as in light', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openDataset(page, 'Synthetic Samples');
+  for (const [scheme, least] of [
+    ['light', 0.3],
+    ['dark', 0.5],
+  ] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    // The shade's opacity over black: the browser's own is 0.1, which left a dark dialog hardly
+    // apart from the dark list.
+    const shade = await dialog.evaluate((e) => getComputedStyle(e, '::backdrop').backgroundColor);
+    const alpha = Number(/rgba\(0, 0, 0, ([\d.]+)\)/.exec(shade)?.[1]);
+    expect(alpha, `${scheme}: ${shade}`).toBeGreaterThanOrEqual(least);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  }
+});
+
+test('column headers show their names whole at their default widths; each names its column on hover', async ({ page }) => {
+  // The default layout (listView.spec.ts puts it back after its own changes too).
+  const res = await fetch(`${baseUrl()}/local/datasets/${DATASET}/columns`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${await apiToken()}` },
+  });
+  expect(res.ok).toBe(true);
+  await page.setViewportSize(NARROW);
+  await openDataset(page, 'Synthetic Samples');
+  const headers = page.locator('.head-cell');
+  await expect(headers.filter({ hasText: 'Image field' })).toHaveCount(1);
+  for (const h of await headers.all()) {
+    const label = h.locator(':scope > .link, :scope > span');
+    const name = await label.getAttribute('title');
+    expect(name, 'the header names its column on hover').toBeTruthy();
+    expect(await label.evaluate((e) => e.scrollWidth <= e.clientWidth), `${name} whole`).toBe(true);
+  }
+});
+
 test('the Filters button stays put as the count beside it changes', async ({ page }) => {
   await page.setViewportSize(NARROW);
   await openDataset(page, 'Synthetic Samples');

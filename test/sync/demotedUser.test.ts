@@ -422,6 +422,94 @@ describe('live mode whose super-user is demoted during a pass', () => {
     for (const u of supers) users.setSuper(u.id, true);
   });
 
+  /** Answers every request through the gate 503 until `done` (bounded): the remote is down meanwhile. */
+  const downUntil = async (done: () => boolean) => {
+    for (let i = 0; i < 20 && !done(); i++) {
+      const held = gate.hold(() => true);
+      const reached = await Promise.race([held.reached.then(() => true), within(5000, done).then(() => false)]);
+      if (reached) held.release({ status: 503, message: 'down for the test' });
+    }
+    gate.hold(() => false); // nothing is held from here on
+    expect(done(), 'the gate saw the failure through').toBe(true);
+  };
+
+  /** A user (not a super-user) who promotes in the tests below once made one where live mode hears nothing of it; their token. */
+  const backoffPromoter = async () => {
+    const users = local.service.domain.users;
+    const who = { email: 'backoff@test.local', password: 'backoff-password-1' };
+    const promoter = users.findByEmail(who.email) ?? (await users.create(who));
+    return { promoter, token: (await local.loginAs(who.email, who.password)).token! };
+  };
+
+  it('backs off a pause and a network failure each by its own count: a promotion after many pauses meets its first failure at 1 s', async () => {
+    const users = local.service.domain.users;
+    const { promoter, token } = await backoffPromoter();
+    const supers = users.all().filter((u) => u.isSuper);
+    for (const u of supers) users.setSuper(u.id, false);
+    await pausedFar(); // nine pauses or more: the next one's try would be 128 s away at least
+    users.setSuper(promoter.id, true); // unheard by live mode: one who may promote
+    const mark = seen.length;
+    const offline = () => seen.slice(mark).find((s) => s.state === 'offline');
+    // The Users screen's promotion tries at once; the remote is down for that pass.
+    const res = await fetch(`${local.host.url}/local/users/${supers[0]!.id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ super_user: true }),
+    });
+    expect(res.status, await res.text()).toBe(200);
+    await downUntil(() => offline() !== undefined);
+    // The first network failure in a row waits 1 s at most; were the pauses counted, 2 min or more.
+    // Read after the status was sent, so the gap only shrinks with the machine's delays.
+    expect(Date.parse(offline()!.next_try!) - Date.now()).toBeLessThanOrEqual(1000);
+
+    // And a pause after that failure is the first pause since the promotion: 1 s at most again.
+    const again = seen.length;
+    for (const u of users.all().filter((x) => x.isSuper)) users.setSuper(u.id, false);
+    local.service.sync.live.nudge();
+    const pause = () => seen.slice(again).find((s) => s.state === 'paused' && s.reason === 'no super-user is left to sync as');
+    expect(await within(5000, () => pause() !== undefined), 'paused again').toBe(true);
+    expect(Date.parse(pause()!.next_try!) - Date.now()).toBeLessThanOrEqual(1000);
+    for (const u of supers) users.setSuper(u.id, true);
+    local.service.sync.live.nudge();
+    expect(await within(5000, () => seen.at(-1)?.state === 'online'), 'online once a super-user is back').toBe(true);
+    users.setSuper(promoter.id, false);
+  });
+
+  it('ends the offline count when a pass reached the server before a demotion stopped it: the next failure waits 1 s', async () => {
+    const users = local.service.domain.users;
+    const { promoter, token } = await backoffPromoter();
+    const supers = users.all().filter((u) => u.isSuper);
+    // Four network failures in a row (the retry timer's passes among them): the fifth would wait 8 s or more.
+    const mark = seen.length;
+    const offline = (from: number) => seen.slice(from).filter((s) => s.state === 'offline');
+    local.service.sync.live.nudge();
+    await downUntil(() => offline(mark).length >= 4);
+    // The server answers the next pass's template read; its user is demoted meanwhile.
+    const held = gate.hold((method, p) => method === 'GET' && p === `/api/v4/template/${DS}`);
+    local.service.sync.live.nudge();
+    await held.reached;
+    for (const u of supers) users.setSuper(u.id, false);
+    const paused = seen.length;
+    held.release();
+    expect(await within(5000, () => lost().length > 0 && seen.slice(paused).some((s) => s.state === 'paused')), 'paused').toBe(true);
+    // A promotion tries at once, and the remote is down for that pass.
+    users.setSuper(promoter.id, true);
+    const from = seen.length;
+    const res = await fetch(`${local.host.url}/local/users/${supers[0]!.id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ super_user: true }),
+    });
+    expect(res.status, await res.text()).toBe(200);
+    await downUntil(() => offline(from).length > 0);
+    // The first failure since the server last answered: 1 s at most (counted on from four, 8 s or more).
+    expect(Date.parse(offline(from)[0]!.next_try!) - Date.now()).toBeLessThanOrEqual(1000);
+    for (const u of supers) users.setSuper(u.id, true);
+    users.setSuper(promoter.id, false);
+    local.service.sync.live.nudge();
+    expect(await within(5000, () => seen.at(-1)?.state === 'online'), 'online again').toBe(true);
+  });
+
   it('paused with no super-user, counts the edits made meanwhile and tries nothing more; a super-user back pushes them, 0 waiting', async () => {
     const users = local.service.domain.users;
     const live = local.service.sync.live;

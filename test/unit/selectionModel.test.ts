@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   allPending,
   allState,
+  cursorAfterDelete,
+  cursorWithin,
+  deletedAmong,
   emptySelection,
   forget,
   rangeFailed,
@@ -162,5 +165,49 @@ describe('selectionModel', () => {
     expect(replace(all, [], 0).anchor).toBe(0);
     // A Ctrl toggle does not move it (the screen sets it, as for any pick without Shift).
     expect(toggle(all, 'r1').anchor).toBe(3);
+  });
+
+  it('after a delete the cursor is on the next surviving row, else the one before, else none', () => {
+    // The cursor's row in a list of 10, after deleting `gone`: the index the rules give once the
+    // delete has happened and the new total is known, compared with the list itself.
+    const after = (active: number, gone: number[]) => {
+      const list = rows(0, 9);
+      const deleted = new Set(gone.map((i) => `r${i}`));
+      const left = list.filter((u) => !deleted.has(u));
+      const i = cursorWithin(cursorAfterDelete(active, deletedAmong(list.slice(0, active), deleted)), left.length, false);
+      return left[i] ?? 'none';
+    };
+    // One row, and a block with the cursor on its last row (Shift-click down) or its first (up).
+    expect(after(4, [4])).toBe('r5');
+    expect(after(6, [4, 5, 6])).toBe('r7');
+    expect(after(4, [4, 5, 6])).toBe('r7');
+    // Rows picked apart (Ctrl), the cursor on one of them or on a row kept.
+    expect(after(5, [1, 5, 8])).toBe('r6');
+    expect(after(3, [1, 5, 8])).toBe('r3');
+    // A block ending the list: the row before it; the last row alone likewise.
+    expect(after(9, [7, 8, 9])).toBe('r6');
+    expect(after(7, [7, 8, 9])).toBe('r6');
+    expect(after(9, [9])).toBe('r8');
+    // Everything (Select all), the cursor anywhere: no row left.
+    expect(
+      after(
+        0,
+        rows(0, 9).map((_, i) => i),
+      ),
+    ).toBe('none');
+    expect(
+      after(
+        6,
+        rows(0, 9).map((_, i) => i),
+      ),
+    ).toBe('none');
+  });
+
+  it('the cursor stays within a list that shrank, unless the total is a lower bound', () => {
+    expect(cursorWithin(3, 10, false)).toBe(3);
+    expect(cursorWithin(12, 10, false)).toBe(9);
+    expect(cursorWithin(12, 0, false)).toBe(0);
+    // A capped count: rows exist past it (Next waits for the exact count).
+    expect(cursorWithin(12, 10, true)).toBe(12);
   });
 });

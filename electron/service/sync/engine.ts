@@ -45,6 +45,11 @@ export class SyncEngine {
     return this.x.done;
   }
 
+  /** Successful answers of the remote so far (RemoteClient.okAnswers). */
+  get okAnswers(): number {
+    return this.x.remote.okAnswers;
+  }
+
   /** The user it acts for, as last read (EngineContext.recheck). */
   get user() {
     return this.x.user;

@@ -52,7 +52,13 @@ export class LiveRemote {
   private lastSync: string | null = null;
   private reason: string | null = null;
   private nextTry: Date | null = null;
+  /** Passes in a row the network failed (unreachable, 5xx, reset): the offline backoff. */
   private failures = 0;
+  /**
+   * Passes in a row stopped for want of a super-user: the pause's own backoff. Not the network's
+   * doing, so it neither grows nor takes the offline count; a promotion starts it again.
+   */
+  private pauses = 0;
   private running = false;
   private queued: Kind | null = null;
   private pushTimer: NodeJS.Timeout | null = null;
@@ -109,6 +115,7 @@ export class LiveRemote {
    */
   superUserAdded(): void {
     if (this.stopped || this.state === 'off' || this.halted()) return;
+    this.pauses = 0;
     if (this.running || this.state === 'paused') this.trigger('full');
   }
 
@@ -174,22 +181,25 @@ export class LiveRemote {
         const engine = this.deps.engine();
         if (!engine.datasets().length) return;
         if (kind === 'push' && !engine.hasPending()) return; // nothing to say: no "syncing" flicker
-        // This pass is the next try: the retry timer goes only now. A pass that ended above
-        // (a push with nothing to send, queued behind the one that failed) left it in place,
-        // else offline or paused would wait for focus or an edit, with next_try in the past.
+        // Only a pass that goes to the server replaces the retry: one that returned above (a
+        // push queued behind a failed pass, with nothing to send) left an offline remote with no
+        // next try at all.
         if (this.retryTimer) clearTimeout(this.retryTimer);
         this.retryTimer = null;
         this.setState('syncing');
         const before = { ...engine.done };
+        const answers = engine.okAnswers;
         try {
           if (kind === 'push') await engine.push();
           else await engine.syncOnce();
         } catch (e) {
           if (!(e instanceof RightLost)) throw e;
+          // Stopped midway by a demotion, yet the server answered: no longer offline in a row.
+          if (engine.okAnswers > answers) this.failures = 0;
           const pulled = engine.done.pulled - before.pulled;
           throw stoppedFor(e, `${pulled} records were pulled and ${engine.done.pushed - before.pushed} changes pushed`);
         }
-        this.failures = 0;
+        this.failures = this.pauses = 0;
         this.lastSync = new Date().toISOString();
         this.reason = null;
         this.since = null;
@@ -221,24 +231,22 @@ export class LiveRemote {
       // Not the remote's doing: the super-user it acted for is one no more. Paused, saying so;
       // the next try acts for the first super-user then (the engine is made again), and with
       // none it keeps waiting, backing off, as for an unreachable remote.
-      this.retryLater(message, null);
+      this.retryLater(message, ++this.pauses, null);
       this.setState('paused');
       return;
     }
     // Unreachable, 5xx, reset: everything stays queued; try again later, sooner if asked.
-    this.retryLater(message, e instanceof RemoteError ? (e.retryAfterMs ?? null) : null);
+    this.retryLater(message, ++this.failures, e instanceof RemoteError ? (e.retryAfterMs ?? null) : null);
     this.setState('offline');
   }
 
-  private retryLater(message: string, retryAfterMs: number | null): void {
-    this.failures++;
+  /** `inARow`: failures of this kind in a row, this one included. */
+  private retryLater(message: string, inARow: number, retryAfterMs: number | null): void {
     this.since ??= new Date().toISOString();
     this.reason = message;
-    const delay = retryDelay(this.failures, retryAfterMs, Math.random, this.deps.maxBackoffMs);
+    const delay = retryDelay(inARow, retryAfterMs, Math.random, this.deps.maxBackoffMs);
+    if (this.retryTimer) clearTimeout(this.retryTimer); // one next try: this one
     this.nextTry = new Date(Date.now() + delay);
-    // One timer: a pass that failed before it cleared the last one (no super-user to act for)
-    // replaces it, so the next try is the one next_try says.
-    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.trigger('full');

@@ -65,6 +65,8 @@ export class RemoteClient {
   get guards(): ReadonlySet<string> {
     return this.session.guards?.set ?? NO_GUARDS;
   }
+  /** Successful answers so far: live mode reads it to tell a pass that reached the server. */
+  okAnswers = 0;
   /** Retry-After of the last failed answer. */
   private retryAfterMs: number | null = null;
 
@@ -116,6 +118,7 @@ export class RemoteClient {
             ),
           };
         if (!res.ok) this.retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+        else this.okAnswers++;
         return res;
       },
     });

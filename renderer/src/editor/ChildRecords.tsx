@@ -5,7 +5,7 @@ import { PLUGIN, pluginNamed } from '../../../shared/plugins/renderPlugins';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { Template } from '../../../shared/schemas/template';
 import { api, errorText } from '../lib/api';
-import { offerUndo, pushOperation, useEdits } from '../lib/edits';
+import { offerUndo, useEdits } from '../lib/edits';
 import { deleteRecords, UNDO_TOAST_MS } from '../lib/recordDeletes';
 import { cellText } from '../lib/cellText';
 import { keys } from '../lib/queries';
@@ -130,7 +130,6 @@ export function ChildRecords({
       return;
     const what = `${child.name} record “${label(c)}”`;
     const { op, error } = await deleteRecords([c.record_uuid], what);
-    if (op) pushOperation(op);
     if (op) focusInstead(c);
     if (error) toast({ kind: 'error', text: `Could not remove the ${child.name} record: ${errorText(error)}` });
     else if (op) offerUndo(op, `Removed ${what}`, UNDO_TOAST_MS, undo);

@@ -329,6 +329,8 @@ export function RecordEditor({
       </aside>
     );
   }
+  const by = rec._record_metadata._create_auth ? ` · by ${rec._record_metadata._create_auth}` : '';
+  const updated = String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '');
   return (
     <aside
       ref={pane}
@@ -360,12 +362,12 @@ export function RecordEditor({
           </button>
         </div>
         <div className="editor-sub">
-          <p className="muted small editor-meta">
+          <p className="muted small editor-meta" title={`#${rec.internal_id}${by} · updated ${dateTitle(updated)}`}>
             {/* ODR keeps who created a record, not who changed it last: "updated … by" named the
-                creator as the last editor. One line in the narrowest pane (e2e/recordHead.spec.ts). */}
+                creator as the last editor. One line in the narrowest pane (e2e/recordHead.spec.ts),
+                cut short when a long name would wrap it; whole in its title. */}
             #{rec.internal_id}
-            {rec._record_metadata._create_auth && ` · by ${rec._record_metadata._create_auth}`} · updated{' '}
-            <Time ts={String(rec._record_metadata._update_date ?? rec._record_metadata._updated_date ?? '')} />
+            {by} · updated <Time ts={updated} />
           </p>
           <div className="editor-actions">
             {nav}

@@ -117,8 +117,56 @@ function pushDone(step: Step) {
   history.set((h) => ({ undo: capped([...h.undo, step]), redo: [] }));
 }
 
+/**
+ * A step is on the undo list from the key that made it, not from its answer: Ctrl+Z pressed
+ * before the answer came must take that step back, not find nothing (or the step before it) to
+ * undo. So an undo or redo may be asked for while the step, or requests of its field, are still
+ * on their way; it is sent once they have settled, so the service sees them in the order they
+ * were made (an edit's undo arriving first would find the field not yet holding what it expects,
+ * and be refused; a delete's undo would find nothing in the trash yet).
+ * `stepWork`: the step's last run (its edit, undo or redo) while on its way, true once done; when
+ * it failed, the undo or redo waiting for it is not sent (the step went back or off the lists).
+ * `fieldWork`: every request of a record's field still on its way, by record:field.
+ */
+const stepWork = new WeakMap<Step, Promise<boolean>>();
+const fieldWork = new Map<string, Promise<unknown>>();
+
+function trackStep(step: Step, work: Promise<boolean>) {
+  stepWork.set(step, work);
+  void work.then(() => {
+    if (stepWork.get(step) === work) stepWork.delete(step);
+  });
+}
+
+function track(step: Edit, work: Promise<boolean>) {
+  trackStep(step, work);
+  const k = statusKey(step.record, step.field.uuid);
+  const earlier = fieldWork.get(k);
+  const all = earlier ? Promise.all([earlier, work]) : work;
+  fieldWork.set(k, all);
+  void all.then(() => {
+    if (fieldWork.get(k) === all) fieldWork.delete(k);
+  });
+}
+
 export function pushOperation(op: Operation) {
   pushDone(op);
+}
+
+/**
+ * An operation on the undo list from its start (see stepWork): `run` settles true when any of it
+ * was done, false (or failing) when nothing was, and then the step leaves the lists.
+ */
+export function pushRunning(op: Operation, run: Promise<boolean>) {
+  pushDone(op);
+  const left = () => {
+    dropStep(op);
+    return false;
+  };
+  trackStep(
+    op,
+    run.then((done) => done || left(), left),
+  );
 }
 
 /** Takes a step off both lists: it cannot be undone or done again. */
@@ -340,14 +388,15 @@ function useApply(qc: QueryClient) {
         refusedToast(mode, step, r);
         return;
       }
+      // Never done: nothing to undo (an undo already waiting for it is not sent).
+      dropStep(edit);
       const message = errorText(err);
       setStatus(edit, { state: 'error', at: performance.now(), message });
       toast({ kind: 'error', text: `Not saved — ${edit.field.name}: ${message}. The previous value is back.` });
     },
     onSuccess: (_r, { edit, mode, step }) => {
       setStatus(edit, { state: 'saved', at: performance.now() });
-      if (mode === 'do') pushDone(edit);
-      else if (step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
+      if (mode !== 'do' && step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
     },
     onSettled: (_r, _e, { edit }) => {
       countTop(edit.top, -1);
@@ -366,7 +415,7 @@ export function useEdits() {
   // The optimistic copy goes into the cache and the field's shown entry in the same event as the
   // click or key: the mutation starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
-    (edit: Edit, mode: Mode, step?: Edit) => {
+    (edit: Edit, mode: Mode, step?: Edit): Promise<boolean> => {
       countTop(edit.top, 1);
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
@@ -374,11 +423,21 @@ export function useEdits() {
       const patched = prev && optimistic(prev, edit);
       if (patched) qc.setQueryData(keys.record(edit.top), patched);
       showPending(edit, patched);
-      m.mutate({ edit, mode, prev, step });
+      // Settled with the mutation's own callbacks (onError says what failed and how).
+      return m.mutateAsync({ edit, mode, prev, step }).then(
+        () => true,
+        () => false,
+      );
     },
     [m, qc],
   );
-  const apply = useCallback((edit: Edit) => run(edit, 'do'), [run]);
+  const apply = useCallback(
+    (edit: Edit) => {
+      pushDone(edit);
+      track(edit, run(edit, 'do'));
+    },
+    [run],
+  );
   const refreshAll = useCallback(() => {
     void qc.invalidateQueries({ queryKey: ['table'] });
     void qc.invalidateQueries({ queryKey: ['record'] });
@@ -405,24 +464,38 @@ export function useEdits() {
       );
       const verb = dir === 'undo' ? 'Undid' : 'Redid';
       if (step.kind === 'value' || step.kind === 'option') {
-        for (const e of dir === 'undo' ? inverse(step) : [step]) run(e, dir, step);
+        const go = () =>
+          Promise.all((dir === 'undo' ? inverse(step) : [step]).map((e) => run(e, dir, step))).then((ok) => ok.every(Boolean));
+        const own = stepWork.get(step);
+        const field = fieldWork.get(statusKey(step.record, step.field.uuid));
+        // Nothing on its way: sent in this event, as before (the optimistic copy at once).
+        if (!own && !field) return track(step, go());
+        track(
+          step,
+          Promise.all([own ?? true, field]).then(([saved]) => (saved ? go() : false)),
+        );
         return;
       }
-      (dir === 'undo' ? step.undo() : step.redo()).then(
-        (note) => {
-          // Done, but not everywhere: said as an alert, naming what was left and why.
-          if (note) toast({ kind: 'error', text: `${verb}: ${step.label}, except: ${note}.` });
-          else toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
-          refreshAll();
-        },
-        (e: unknown) => {
-          // It did not happen: the step goes back where it was, or off the lists when it never can.
-          const r = refusal(e);
-          settleFailed(step, dir, r.drop);
-          refusedToast(dir, step, r);
-          refreshAll();
-        },
-      );
+      const go = () =>
+        (dir === 'undo' ? step.undo() : step.redo()).then(
+          (note) => {
+            // Done, but not everywhere: said as an alert, naming what was left and why.
+            if (note) toast({ kind: 'error', text: `${verb}: ${step.label}, except: ${note}.` });
+            else toast({ kind: 'info', text: `${verb}: ${step.label}` }, 3000);
+            refreshAll();
+            return true;
+          },
+          (e: unknown) => {
+            // It did not happen: the step goes back where it was, or off the lists when it never can.
+            const r = refusal(e);
+            settleFailed(step, dir, r.drop);
+            refusedToast(dir, step, r);
+            refreshAll();
+            return false;
+          },
+        );
+      const own = stepWork.get(step);
+      trackStep(step, own ? own.then((done) => done && go()) : go());
     },
     [run, refreshAll],
   );

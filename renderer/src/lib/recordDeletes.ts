@@ -1,6 +1,6 @@
 import { OdrApiError } from '../../../shared/client/odrClient';
 import { api, restoreRecord } from './api';
-import { holdingEvents, refusal, UndoRefused, type Operation } from './edits';
+import { holdingEvents, pushRunning, refusal, UndoRefused, type Operation } from './edits';
 
 /** The service deletes at most this many records per request (MAX_DELETE). */
 const CHUNK = 100;
@@ -21,10 +21,11 @@ async function exists(uuid: string): Promise<boolean> {
 }
 
 /**
- * Deletes records (top-level, or child records from the record pane) at once and answers the
- * undo-history step for it: undo puts them back (a child under its parent) from the
- * service's record trash (POST /local/records/{uuid}/restore, kept 30 days), redo deletes them
- * again. Both pick up where a failed run stopped: the step knows which records are gone.
+ * Deletes records (top-level, or child records from the record pane) at once, its undo-history
+ * step on the undo list from the start (Ctrl+Z while it runs is this delete's and waits for its
+ * end; the step leaves when nothing was deleted): undo puts them back (a child under its parent)
+ * from the service's record trash (POST /local/records/{uuid}/restore, kept 30 days), redo
+ * deletes them again. Both pick up where a failed run stopped: the step knows which records are gone.
  * Records put back another way meanwhile (the Trash panel, another window) are no longer the
  * step's to restore; records deleted another way are not deleted twice.
  * `op` is null when nothing was deleted; `error` says why not all were.
@@ -77,11 +78,15 @@ export async function deleteRecords(uuids: string[], what: string): Promise<{ op
       return gone.size === 0;
     },
   };
-  try {
-    await remove();
-    return { op, error: null };
-  } catch (error) {
-    // Chunks sent before the error are deleted all the same: those are on the undo list.
-    return { op: gone.size ? op : null, error };
-  }
+  const run = remove().then(
+    () => ({ error: null as unknown }),
+    (error: unknown) => ({ error }),
+  );
+  // Chunks sent before an error are deleted all the same: those are on the undo list.
+  pushRunning(
+    op,
+    run.then(() => gone.size > 0),
+  );
+  const { error } = await run;
+  return { op: gone.size ? op : null, error };
 }

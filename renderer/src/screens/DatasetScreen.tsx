@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorText, viewPosition, type DatasetSummary, type Session } from '../lib/api';
+import { api, errorText, viewPosition, viewUuids, type DatasetSummary, type Session } from '../lib/api';
 import { keys, useTemplate } from '../lib/queries';
 import type { Route } from '../lib/route';
 import { RecordEditor } from '../editor/RecordEditor';
@@ -19,6 +19,7 @@ import { DatasetToolbar, type ToolbarDialog } from './dataset/DatasetToolbar';
 import { useListView } from './dataset/useListView';
 import { usePaneWidth, PANE_MIN } from './dataset/usePaneWidth';
 import { useSelection } from './dataset/useSelection';
+import { cursorAfterDelete, cursorWithin, deletedAmong } from './dataset/selectionModel';
 import { useDeleteRecords } from './dataset/useDeleteRecords';
 import { useRecordSteps, type PastBound } from './dataset/useRecordSteps';
 
@@ -49,6 +50,12 @@ export function DatasetScreen({
     setTotal(n);
     setCapped(atLeast);
   }, []);
+  const activeNow = useRef(active);
+  activeNow.current = active;
+  // The list shrank under the cursor (rows deleted at its end, a sync): it goes to the last row.
+  useEffect(() => {
+    if (total !== null) setActive((a) => cursorWithin(a, total, capped));
+  }, [total, capped]);
   /** Bumped to have the table fetch the exact count; `past` is where Next was asked to go beyond a lower bound. */
   const [askExact, setAskExact] = useState(0);
   const past = useRef<PastBound>(null);
@@ -61,7 +68,7 @@ export function DatasetScreen({
   const [batching, setBatching] = useState(false);
   const pane = usePaneWidth();
   const grid = useRef<HTMLDivElement>(null);
-  const countAbove = useRef<((uuids: ReadonlySet<string>, i: number) => number) | null>(null);
+  const countAbove = useRef<((uuids: ReadonlySet<string>, i: number) => number | null) | null>(null);
   // Whether the pane follows the active row (after a click or key).
   const follow = useRef(false);
   const pick = useRef<PickMods | null>(null);
@@ -85,16 +92,29 @@ export function DatasetScreen({
 
   const focusGrid = () => grid.current?.focus();
   const deletes = useDeleteRecords(summary.uuid, tpl, {
-    onConfirmed: (uuids) => {
+    onConfirmed: async (uuids) => {
       // The button that asked goes (the pane closes) or is disabled (no selection left): the
       // focus goes to the list, on the row that takes the deleted one's place.
       focusGrid();
-      // Rows deleted above the cursor move the rows below up: the cursor moves up with them, onto
-      // the row after the deleted block (as after a single delete).
-      const above = countAbove.current?.(new Set(uuids), active) ?? 0;
-      if (above) setActive((a) => Math.max(0, a - above));
       sel.replace([]);
       if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
+      // Rows deleted above the cursor move the rows below up: the cursor moves up with them, onto
+      // its record or the row after the deleted ones (cursorWithin takes it to the row before
+      // them when they ended the list). Counted before the delete goes, while the rows are there.
+      const at = activeNow.current;
+      const gone = new Set(uuids);
+      let above = at === 0 ? 0 : (countAbove.current?.(gone, at) ?? null);
+      if (above === null && total !== null && !capped && gone.size >= total) above = at;
+      if (above === null) {
+        above = await viewUuids(summary.uuid, { ...view, offset: 0, limit: at }).then(
+          (r) => deletedAmong(r.uuids, gone),
+          // Unread, the cursor keeps its index: the delete itself must not wait on this.
+          () => 0,
+        );
+      }
+      const moved = above;
+      // A key or click meanwhile has put the cursor where the person wants it.
+      if (moved) setActive((a) => (a === at ? cursorAfterDelete(at, moved) : a));
     },
     onDone: refresh,
   });

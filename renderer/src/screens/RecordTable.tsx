@@ -247,11 +247,11 @@ export function RecordTable({
   /** Select all's read is on its way and nothing has cancelled it: the header box shows it asked. */
   allPending: boolean;
   /**
-   * Set here to count the loaded rows above row `i` whose records are in `uuids`: the screen moves
-   * the cursor up by that many when they are deleted. Rows not loaded (scrolled far off) are not
-   * counted.
+   * Set here to count the rows above row `i` whose records are in `uuids`, from the loaded pages:
+   * the screen moves the cursor up by that many when they are deleted. null when some of `uuids`
+   * are not loaded (scrolled far off, Select all): the screen then asks the service.
    */
-  countAbove: React.RefObject<((uuids: ReadonlySet<string>, i: number) => number) | null>;
+  countAbove: React.RefObject<((uuids: ReadonlySet<string>, i: number) => number | null) | null>;
   gridRef: React.RefObject<HTMLDivElement | null>;
   /** The chosen columns after the pinned name, with their widths. */
   columns: Column[];
@@ -389,13 +389,16 @@ export function RecordTable({
 
   countAbove.current = (uuids, i) => {
     let n = 0;
+    let found = 0;
     pageNumbers.forEach((p, k) => {
       const rows = pages[k]?.isPlaceholderData ? undefined : pages[k]?.data;
       rows?.forEach((r, j) => {
-        if (p * PAGE + j < i && uuids.has(r.record_uuid)) n++;
+        if (!uuids.has(r.record_uuid)) return;
+        found++;
+        if (p * PAGE + j < i) n++;
       });
     });
-    return n;
+    return found === uuids.size ? n : null;
   };
 
   const qc = useQueryClient();

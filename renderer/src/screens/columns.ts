@@ -5,12 +5,15 @@ import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ColumnLayout } from '../../../
 import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { columnLayout, errorText, putColumnLayout, resetColumnLayout } from '../lib/api';
 import { toast } from '../ui/toasts';
+import { headerWidth } from './headerWidth';
 
 /** The internal id column; every other key is a field uuid. */
 export const ID_KEY = '_id';
 /** Columns shown before the user chooses: the id and the template's first fields. */
 const DEFAULT_FIELDS = 9;
 const SAVE_AFTER_MS = 400;
+/** A long name does not widen its column past this by default: it is cut, whole in its title. */
+const DEFAULT_MAX = 240;
 
 export interface Column {
   key: string;
@@ -22,7 +25,9 @@ export interface Column {
 
 export const clampWidth = (w: number) => Math.round(Math.max(MIN_COLUMN_WIDTH, Math.min(MAX_COLUMN_WIDTH, w)));
 
-const defaultWidth = (f?: TemplateField) => (!f ? 84 : f.fieldtype === 'Image' ? 90 : 160);
+/** A column's width until the person sets one: its type's, or wider where its header needs it. */
+const defaultWidth = (c: Omit<Column, 'width'>) =>
+  clampWidth(Math.max(!c.field ? 84 : c.field.fieldtype === 'Image' ? 90 : 160, Math.min(DEFAULT_MAX, headerWidth(c.label, c.sortable))));
 
 /** Every column the list can show: the id and each field that has a value to show, in template order. */
 export function availableColumns(tpl: Template): Omit<Column, 'width'>[] {
@@ -47,7 +52,7 @@ export function resolveColumns(tpl: Template, layout: ColumnLayout): Column[] {
   const byKey = new Map(availableColumns(tpl).map((c) => [c.key, c]));
   return layout.columns.flatMap((c) => {
     const col = byKey.get(c.key);
-    return col ? [{ ...col, width: c.width ?? defaultWidth(col.field) }] : [];
+    return col ? [{ ...col, width: c.width ?? defaultWidth(col) }] : [];
   });
 }
 

@@ -9,13 +9,14 @@ import { SYSTEM_USER } from '../domain.js';
 import { OdrError, badRequest, forbidden, notFound } from '../errors.js';
 import type { BlobStore } from '../files/blobStore.js';
 import { copyFileNotedSync, mkdirDurableSync, syncDirSync, syncFileSync, writeFileDurableSync } from '../files/durableFs.js';
-import { importFile } from '../import/importFile.js';
+import { importFile, type OptionIds } from '../import/importFile.js';
 import { isAdmin } from '../permissions.js';
 import { syncOutbox } from '../../store/syncOutbox.js';
 import { trashStore } from '../../store/trash.js';
 import type { KeptFile } from '../../store/recordTrash.js';
 import { viewsRepository } from '../../store/views.js';
 import { readTemplate } from '../templates.js';
+import type { DatatypeInfo } from '../schemaCache.js';
 import { tx } from '../tx.js';
 import type { User } from '../users.js';
 import { adminsOnly } from '../rights.js';
@@ -35,6 +36,8 @@ interface TrashMeta extends TrashEntry {
   creators: Record<string, number | null>;
   /** file uuid → [created_by, content_hash, source_href, mime] (entries written before 2026-11-24: the first two). */
   files: Record<string, KeptFile>;
+  /** Each radio option's id, by field uuid then option uuid (absent in entries written before 2026-11-25). */
+  option_ids?: OptionIds;
   /** Who held which role on it (absent in entries written before roles existed). */
   roles?: [number, DatasetRole][];
 }
@@ -118,6 +121,7 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
     roles: d.users.rolesOn(dt.id).map((r) => [r.user_id, r.role]),
     creators,
     files: Object.fromEntries(fileRows.map((f) => [f.uuid, [f.created_by, f.content_hash, f.source_href, f.mime]])),
+    option_ids: optionIdsOf(dtIds.map((i) => schema.datatypes.get(i)!)),
   };
   writeFileDurableSync(path.join(dir, 'meta.json'), JSON.stringify(meta));
 
@@ -133,6 +137,14 @@ export function trashDataset(d: Domain, blobs: BlobStore, user: User, uuid: stri
   });
   blobs.removeUnreferenced(Object.values(meta.files).flatMap(([, h]) => (h ? [h] : [])));
   return publicEntry(meta);
+}
+
+/** The ids of the options the template export leaves out (it names options by uuid only). */
+function optionIdsOf(datatypes: DatatypeInfo[]): OptionIds {
+  const out: OptionIds = {};
+  for (const dt of datatypes)
+    for (const f of dt.fields) if (f.options.length) out[f.uuid] = Object.fromEntries(f.options.map((o) => [o.uuid, o.id]));
+  return out;
 }
 
 const publicEntry = (m: TrashMeta): TrashEntry => ({
@@ -202,7 +214,7 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
     }
     // Each directory the copies made or entered synced once, before the rows naming them commit.
     blobs.dirs.flushSync();
-    await importFile(d, user, path.join(dir, 'template.json'));
+    await importFile(d, user, path.join(dir, 'template.json'), { optionIds: m.option_ids });
     await importFile(d, user, path.join(dir, 'records.json'));
     tx(d.ctx, () => {
       trashStore(d.ctx.db).restoreOwnership(m.dataset_uuid, m.owner_id, m.creators, m.files, getMimeType);

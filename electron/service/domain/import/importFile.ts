@@ -25,7 +25,16 @@ export interface ImportOptions {
   batchSize?: number;
   /** About how many records are coming (a generator's count, a file's size guess): large imports defer the value indexes. */
   expectedRecords?: number;
+  /**
+   * Radio option ids to give back, by field uuid then option uuid: ODR template exports carry
+   * none, so a dataset put back from the trash would otherwise keep only the ids of options a
+   * record selects (scripts address options by id).
+   */
+  optionIds?: OptionIds;
 }
+
+/** field uuid → option uuid → option id. */
+export type OptionIds = Record<string, Record<string, number>>;
 
 export interface ImportSummary {
   kind: 'template' | 'records';
@@ -120,7 +129,7 @@ export function importTemplate(d: Domain, user: User, json: unknown, opts: Impor
     x.related_databases.forEach(checkRights);
   };
   checkRights(t);
-  const writer = new TemplateWriter(d);
+  const writer = new TemplateWriter(d, opts.optionIds);
   let fields = 0;
   const count = (x: typeof t): void => {
     fields += x.fields.length;

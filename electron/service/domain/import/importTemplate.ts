@@ -7,7 +7,11 @@ import { templateImportStatements } from '../../store/templateImport.js';
 export class TemplateWriter {
   private readonly s: ReturnType<typeof templateImportStatements>;
 
-  constructor(private readonly d: Domain) {
+  /** `optionIds`: ids to give options the template names without one (ImportOptions.optionIds). */
+  constructor(
+    private readonly d: Domain,
+    private readonly optionIds?: Record<string, Record<string, number>>,
+  ) {
     this.s = templateImportStatements(d.ctx.db);
   }
 
@@ -86,7 +90,10 @@ export class TemplateWriter {
     } else {
       this.s.updField.run(f.template_field_uuid, ...common, id);
     }
-    f.radio_options?.forEach((o, i) => this.option(id, o.template_radio_option_uuid, o.name, i, o.updated_at));
+    const ids = this.optionIds?.[f.field_uuid];
+    f.radio_options?.forEach((o, i) =>
+      this.option(id, o.template_radio_option_uuid, o.name, i, o.updated_at, ids?.[o.template_radio_option_uuid]),
+    );
     const tag = (t: TemplateTagIn, parent: number | null, i: number) => {
       const order = t.display_order !== undefined && /^\d+$/.test(t.display_order) ? Number(t.display_order) : i;
       const tid = this.tag(id, t.template_tag_uuid, t.name, parent, order, t.updated_at, t.id);

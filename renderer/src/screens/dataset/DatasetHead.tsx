@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { DatasetSummary } from '../../lib/api';
+import { dateTitle } from '../../lib/dates';
 import { countOf } from '../../lib/numbers';
 import type { Route } from '../../lib/route';
 import { Time } from '../../ui/Time';
@@ -22,12 +23,16 @@ export function DatasetHead({
   onImportClosed: () => void;
 }) {
   const [importing, setImporting] = useState(false);
+  const meta = `${countOf(summary.records, 'record')} · last change ${dateTitle(summary.updated)}`;
   return (
     <>
+      {/* Two rows whatever the texts' lengths: the name with its size on the first, cut short
+          (whole in their titles) rather than wrapped; the tabs and actions, of fixed widths, on the
+          second. A count or date that changes moves nothing else (docs/renderer-state.md). */}
       <header className="dataset-head">
-        <div>
-          <h1>{summary.name}</h1>
-          <p className="muted">
+        <div className="dataset-title">
+          <h1 title={summary.name}>{summary.name}</h1>
+          <p className="muted" title={meta}>
             {countOf(summary.records, 'record')} · last change <Time ts={summary.updated} />
           </p>
         </div>

@@ -143,3 +143,26 @@ export function allState(selected: number, total: number): 'all' | 'some' | 'non
   if (selected === 0) return 'none';
   return selected >= total ? 'all' : 'some';
 }
+
+/**
+ * The cursor's row once records are deleted, `deletedAbove` of them above it: it stays on its
+ * record if that survived, else goes to the next surviving row after the deleted ones — both at
+ * the cursor's index less the rows gone above it. When nothing survives below, `cursorWithin`
+ * brings it back to the row before them once the new total is known.
+ */
+export const cursorAfterDelete = (active: number, deletedAbove: number) => Math.max(0, active - deletedAbove);
+
+/** How many of `rowsAbove` (the view's rows above the cursor, read from the service) are deleted. */
+export function deletedAmong(rowsAbove: Iterable<string>, deleted: ReadonlySet<string>): number {
+  let n = 0;
+  for (const u of rowsAbove) if (deleted.has(u)) n++;
+  return n;
+}
+
+/**
+ * The cursor in a list of `total` rows that may have shrunk under it (rows deleted at its end, a
+ * sync): past the end it goes to the last row; an empty list has none (index 0 of nothing). A
+ * capped total is only a lower bound, with rows past it: the cursor stays.
+ */
+export const cursorWithin = (active: number, total: number, capped: boolean) =>
+  capped || active < total ? active : Math.max(0, total - 1);

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../lib/api';
-import { offerUndo, pushOperation, useEdits } from '../../lib/edits';
+import { offerUndo, useEdits } from '../../lib/edits';
 import { firstNames } from '../../lib/namedRecords';
 import { namedList } from '../../lib/namedList';
 import { deleteRecords, UNDO_TOAST_MS } from '../../lib/recordDeletes';
@@ -16,12 +16,13 @@ const NAMES_WAIT_MS = 300;
  * Deleting records from the list or the pane. A delete goes at once and is a step of the undo
  * history like any other change (Ctrl+Z puts the records back from the service's record trash,
  * Ctrl+Shift+Z deletes them again). `pending`: the rows saying "deleting…" while the requests run.
- * `onConfirmed` runs once the person has said yes; `onDone` once the service has answered.
+ * `onConfirmed` runs once the person has said yes, and the delete waits for it (it reads the
+ * view as it was); `onDone` runs once the service has answered.
  */
 export function useDeleteRecords(
   dataset: string,
   tpl: Template | undefined,
-  { onConfirmed, onDone }: { onConfirmed: (uuids: string[]) => void; onDone: () => void },
+  { onConfirmed, onDone }: { onConfirmed: (uuids: string[]) => void | Promise<void>; onDone: () => void },
 ) {
   const qc = useQueryClient();
   const { undo: undoStep } = useEdits();
@@ -43,11 +44,10 @@ export function useDeleteRecords(
     });
     if (!ok) return;
     setPending((p) => new Set([...p, ...uuids]));
-    onConfirmed(uuids);
+    await onConfirmed(uuids);
     const { op, error } = await deleteRecords(uuids, what);
     setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
     onDone();
-    if (op) pushOperation(op);
     if (error) toast({ kind: 'error', text: `Not ${op ? 'all ' : ''}deleted: ${errorText(error)}` });
     else if (op) offerUndo(op, `Deleted ${what}`, UNDO_TOAST_MS, undoStep);
   };
