@@ -291,6 +291,27 @@ test("the record pane's meta line keeps one line whatever it says: cut short, wh
   expect(await meta.evaluate((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).textOverflow)).toBe('ellipsis');
 });
 
+test('a dialog sets the screen behind it back, in dark as in light', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openDataset(page, 'Synthetic Samples');
+  for (const [scheme, least] of [
+    ['light', 0.3],
+    ['dark', 0.5],
+  ] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.getByRole('button', { name: 'Export…' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    // The shade's opacity over black: the browser's own is 0.1, which left a dark dialog hardly
+    // apart from the dark list.
+    const shade = await dialog.evaluate((e) => getComputedStyle(e, '::backdrop').backgroundColor);
+    const alpha = Number(/rgba\(0, 0, 0, ([\d.]+)\)/.exec(shade)?.[1]);
+    expect(alpha, `${scheme}: ${shade}`).toBeGreaterThanOrEqual(least);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  }
+});
+
 test('column headers show their names whole at their default widths; each names its column on hover', async ({ page }) => {
   // The default layout (listView.spec.ts puts it back after its own changes too).
   const res = await fetch(`${baseUrl()}/local/datasets/${DATASET}/columns`, {

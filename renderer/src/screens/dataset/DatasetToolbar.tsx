@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { countOf } from '../../lib/numbers';
 import { MoreMenu, useOverflow, type OverflowAction } from '../../ui/OverflowMenu';
 
@@ -61,13 +62,30 @@ export function DatasetToolbar(p: {
   };
   const overflow = optional.slice(toolbar.shown).sort((a, b) => a.at - b.at);
 
+  // Ctrl/Cmd+F goes to the search box from anywhere on the screen but a dialog (which keeps its
+  // keys): the browser's own find sees only the rows drawn, not the dataset, and Electron has none.
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() !== 'f' || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+      if (document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      searchBox.current?.focus();
+      searchBox.current?.select();
+    };
+    window.addEventListener('keydown', on);
+    return () => window.removeEventListener('keydown', on);
+  }, []);
+
   return (
     <div ref={toolbar.bar} className="toolbar" role="toolbar" aria-label="Record actions">
       <input
+        ref={searchBox}
         type="search"
         placeholder="Search records…"
         aria-label="Search records"
-        title={'Words match as you type. "two words" finds a phrase; -word leaves out records with that word.'}
+        aria-keyshortcuts="Control+F Meta+F"
+        title={'Words match as you type. "two words" finds a phrase; -word leaves out records with that word. Ctrl+F comes here.'}
         value={p.search}
         onChange={(e) => p.onSearch(e.target.value)}
         onKeyDown={(e) => {
