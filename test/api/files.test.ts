@@ -291,6 +291,7 @@ describe('large files', () => {
       // A buffered copy anywhere in the service would add ≥ 200 MB (the file's size). The bound sits
       // halfway, so it tells the two apart without depending on how much the allocator and the GC
       // keep around at the moment of sampling (69 MB was seen once in CI against an old 64 MB bound).
+      console.log(`200 MB upload and download: service rss ${rss0.toFixed(0)} MB, peak +${(peak - rss0).toFixed(1)} MB`);
       expect(peak - rss0).toBeLessThan(size / 2 / 2 ** 20);
     } finally {
       proc.child.kill('SIGTERM');

@@ -13,7 +13,8 @@ import { startService, startSyntheticService, tempDir, type TestService } from '
 // A rid or internal id this database hands out is never handed out again, whatever is deleted: the
 // render cache, the change log, sync state, the trash and users' scripts remember them, and a new
 // record that took a deleted one's ids would be taken for it (migrations/025_record_id_floor.ts).
-// Ids an import or pull brings are the source's and are kept when free (the last describe).
+// Ids an import or pull brings are the source's and are kept when no row holds them and no other
+// record gave them up (migrations/028_retired_ids.ts).
 
 const DAY = 86_400_000;
 let now = new Date('2026-03-01T10:00:00Z');
@@ -124,7 +125,7 @@ describe('a new record after a delete', () => {
 // the server's id), so they are kept when free, even when a deleted row here had them: the floor
 // guards only the ids this database makes. A restore then finds them taken and takes new ones.
 describe("an import that brings a deleted record's ids", () => {
-  it('keeps them; the restore takes new ones, answers 200 with them and loses nothing', async () => {
+  it('takes new ones (a script holding them would read another record); the restore takes the old ones back and loses nothing', async () => {
     const db = t.service.ctx.db;
     const gone = await newest(t);
     await t.admin.save({ record_uuid: gone.uuid, fields: [{ field_uuid: SYNTH.field('Short Text'), value: 'kept through it all' }] });
@@ -150,31 +151,16 @@ describe("an import that brings a deleted record's ids", () => {
     Object.assign(file, { id: goneFile.internal_id, file_uuid: fileUuid });
     Object.assign(rec, { record_uuid: uuid, internal_id: gone.internal_id });
     await t.importJson({ count: 1, records: [rec] });
-    expect(idsOf(t, uuid)!.internal_id).toBe(gone.internal_id);
-    expect(db.prepare('SELECT internal_id FROM files WHERE uuid = ?').pluck().get(fileUuid)).toBe(goneFile.internal_id);
+    expect(idsOf(t, uuid)!.internal_id).toBeGreaterThan(gone.internal_id);
+    expect(db.prepare('SELECT internal_id FROM files WHERE uuid = ?').pluck().get(fileUuid)).toBeGreaterThan(goneFile.internal_id);
 
     const res = await local(t, `records/${gone.uuid}/restore`, 'POST');
     expect(res.status).toBe(200);
-    const back = (await res.json()) as typeof before;
-    const now = idsOf(t, gone.uuid)!;
-    expect(now.rid).toBe(gone.rid); // no import brings a rid
-    expect(now.internal_id).toBeGreaterThan(gone.internal_id);
-    expect(back.internal_id).toBe(now.internal_id);
-    const newFileId = db.prepare('SELECT internal_id FROM files WHERE uuid = ?').pluck().get(goneFile.uuid) as number;
-    expect(newFileId).toBeGreaterThan(goneFile.internal_id);
-    // Everything else as it was: the record's values and its file, under the new ids.
-    const ids = new Map([
-      [String(gone.internal_id), String(now.internal_id)],
-      [String(goneFile.internal_id), String(newFileId)],
-    ]);
-    // Only id numbers are renamed: a uuid can hold the same digits ("…bf2e6d07").
-    const renamed = JSON.stringify(before).replace(
-      /("(?:internal_id|id)":)(\d+)/g,
-      (_m, key: string, n: string) => key + (ids.get(n) ?? n),
-    );
-    expect(JSON.stringify(back)).toBe(renamed);
-    expect(JSON.stringify(await t.admin.record(gone.uuid))).toBe(renamed);
-    expect(idsOf(t, uuid)!.internal_id).toBe(gone.internal_id);
+    expect(idsOf(t, gone.uuid)).toEqual({ rid: gone.rid, internal_id: gone.internal_id });
+    expect(db.prepare('SELECT internal_id FROM files WHERE uuid = ?').pluck().get(goneFile.uuid)).toBe(goneFile.internal_id);
+    // Everything as it was, ids included.
+    expect(JSON.stringify(await res.json())).toBe(JSON.stringify(before));
+    expect(JSON.stringify(await t.admin.record(gone.uuid))).toBe(JSON.stringify(before));
   });
 });
 
@@ -213,6 +199,38 @@ describe('a database from before the mark', () => {
       const made = await t2.admin.createRecord(SYNTH.dataset);
       above(idsOf(t2, made.record_uuid)!, trashed);
       // ...so its restore brings it back at them.
+      expect((await local(t2, `records/${trashed.uuid}/restore`, 'POST')).status).toBe(200);
+      expect(idsOf(t2, trashed.uuid)).toEqual({ rid: trashed.rid, internal_id: trashed.internal_id });
+    } finally {
+      await t2.close();
+    }
+  }, 60_000);
+});
+
+describe('a database from before the retired ids', () => {
+  it('keeps the ids of the records in its trash from an import that brings them for another record', async () => {
+    const dir = tempDir('odr-ids-');
+    const old = await startSyntheticService(3, { dataDir: dir, keepDir: true });
+    const trashed = await newest(old);
+    await old.admin.deleteRecords([trashed.uuid]);
+    await old.close();
+    // As the database was before version 28: no record of retired ids.
+    const raw = new Database(path.join(dir, 'odr.sqlite'));
+    const triggers = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_retired\\_%' ESCAPE '\\'")
+      .pluck()
+      .all() as string[];
+    expect(triggers.length).toBeGreaterThan(0);
+    raw.exec(`${triggers.map((n) => `DROP TRIGGER ${n};`).join('\n')}
+              DROP TABLE retired_ids; DELETE FROM _migrations WHERE version = 28;`);
+    raw.close();
+    const t2 = await startService({ dataDir: dir });
+    try {
+      const rec = syntheticRecord(7);
+      const uuid = randomUUID().replace(/-/g, '').slice(0, 28);
+      Object.assign(rec, { record_uuid: uuid, internal_id: trashed.internal_id });
+      await t2.importJson({ count: 1, records: [rec] });
+      expect(idsOf(t2, uuid)!.internal_id).toBeGreaterThan(trashed.internal_id);
       expect((await local(t2, `records/${trashed.uuid}/restore`, 'POST')).status).toBe(200);
       expect(idsOf(t2, trashed.uuid)).toEqual({ rid: trashed.rid, internal_id: trashed.internal_id });
     } finally {

@@ -88,6 +88,28 @@ describe('schema ids after a delete', () => {
     expect(optionIdsOf(t, gone.uuid)).toEqual(gone.options);
   });
 
+  it("a template import bringing a deleted dataset's datatype, field and tag ids takes new ones; the trash's restore takes them back", async () => {
+    const gone = await newDataset(t);
+    const tpl = JSON.stringify(await t.admin.template(gone.uuid));
+    await deleteDataset(t, gone.uuid);
+    // Another source's template with the same ids (every uuid new, the ids as they were).
+    let n = 0;
+    const uuids = new Map<string, string>();
+    const other = JSON.parse(
+      tpl.replace(/"(template_uuid|field_uuid|template_tag_uuid|metadata_for_uuid)":"([a-z0-9]+)"/g, (_m, k: string, u: string) => {
+        if (!uuids.has(u)) uuids.set(u, `e9${String(++n).padStart(26, '0')}`);
+        return `"${k}":"${uuids.get(u)}"`;
+      }),
+    ) as { template_uuid: string };
+    await t.importJson(other);
+    const taken = idsOf(t, other.template_uuid);
+    for (const table of ['datatypes', 'datafields', 'tags'] as const) expect(taken[table].min, table).toBeGreaterThan(gone.ids[table].max);
+    const trash = await local(t, 'GET', '/trash');
+    const entry = (trash.body.datasets as { id: string; dataset_uuid: string }[]).find((e) => e.dataset_uuid === gone.uuid)!;
+    expect((await local(t, 'POST', `/trash/${entry.id}/restore`)).status).toBe(200);
+    expect(idsOf(t, gone.uuid)).toEqual(gone.ids);
+  });
+
   it('an option and a tag created by name in a save, after the dataset holding the newest is deleted', async () => {
     const gone = await newDataset(t);
     await deleteDataset(t, gone.uuid);

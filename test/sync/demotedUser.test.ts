@@ -395,7 +395,7 @@ describe('live mode whose super-user is demoted during a pass', () => {
     for (let k = 1; k <= 12 && !far(); k++) {
       const n = lost().length;
       local.service.sync.live.nudge();
-      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+      expect(await within(10_000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
     }
     expect(far(), `the next try is ${FAR_MS} ms away or more`).toBe(true);
     return lost().at(-1)!;
@@ -406,19 +406,18 @@ describe('live mode whose super-user is demoted during a pass', () => {
     const supers = users.all().filter((u) => u.isSuper);
     for (const u of supers) users.setSuper(u.id, false);
     const live = local.service.sync.live;
-    // The retry backs off with each failure (from the 4th, 4 s or more): a new failure within
-    // 2 s of a nudge is the nudge's own try, not the timer's.
-    for (let k = 1; k <= 6; k++) {
+    // The timer's next try after this test's end: every try below is a nudge's own, whatever the
+    // machine's speed (a bound here only limits how long a state may take to come).
+    await pausedFar();
+    for (let k = 1; k <= 3; k++) {
       const n = lost().length;
       live.nudge();
-      expect(await within(2000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+      expect(await within(10_000, () => lost().length > n), `nudge ${k} tried again while paused`).toBe(true);
+      expect(Date.parse(lost().at(-1)!.next_try!) - Date.now(), "the timer's try still after this test").toBeGreaterThan(FAR_MS);
     }
-    const last = lost().at(-1)!;
-    expect(last.next_try).toBeTruthy();
-    expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(4000);
     users.setSuper(supers[0]!.id, true);
     live.nudge();
-    expect(await within(3000, () => seen.at(-1)?.state === 'online'), 'online again before the retry was due').toBe(true);
+    expect(await within(10_000, () => seen.at(-1)?.state === 'online'), 'online again at the nudge').toBe(true);
     for (const u of supers) users.setSuper(u.id, true);
   });
 
@@ -568,6 +567,7 @@ describe('live mode whose super-user is demoted during a pass', () => {
       const rec = SYNTH.record(1);
       const value = `after promotion ${i + 1}`;
       await local.client(token).setValue(rec, MEDIUM, value);
+      const edited = seen.length;
       // The edit's own push comes PUSH_DELAY_MS after it; the backoff's next try, after this test.
       const bound = PUSH_DELAY_MS + 4000;
       expect(Date.parse(last.next_try!) - Date.now()).toBeGreaterThan(bound);
@@ -575,6 +575,11 @@ describe('live mode whose super-user is demoted during a pass', () => {
       for (const end = Date.now() + bound; Date.now() < end && there !== value;)
         there = await new Promise((r) => setTimeout(r, 100)).then(async () => valueOf(await remote.client.record(rec), MEDIUM));
       expect(there, `${method} ${route}: the edit reached the remote before the backoff was due`).toBe(value);
+      // The push that sent it ends (its settle moves the record's base copy) before the next way
+      // demotes everyone: a settle stopped by that demotion left the base behind the server, and
+      // the next way's edit of the same field then met our own earlier value as a conflict.
+      const settled = () => seen.slice(edited).some((s) => s.state === 'online' && s.pending === 0);
+      expect(await within(10_000, settled), 'the push that sent it ended').toBe(true);
       for (const u of supers) users.setSuper(u.id, true);
     }
   });

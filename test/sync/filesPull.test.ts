@@ -5,14 +5,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { KeepFilesOfflineAnswer } from '../../shared/schemas/sync.js';
 import { FileFetcher } from '../../electron/service/sync/filePull.js';
 import { RemoteClient } from '../../electron/service/sync/remoteClient.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // Files only on the server: fetched on first use through the local GET /file, checked, kept;
 // thumbnails made here; clear errors; a dataset kept offline downloads everything as a job.
@@ -50,34 +50,29 @@ async function quietUpload(rec: string, name: string): Promise<void> {
   }
 }
 
-beforeAll(async () => {
-  remote = await startRemote(12);
-  png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 40, b: 90 } } })
-    .png()
-    .toBuffer();
-  await remote.client.uploadFile(
-    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: FILE, template_field_uuid: '' },
-    { blob: new Blob([csv]), name: 'data.bin' },
-  );
-  await remote.client.uploadFile(
-    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2), field_uuid: IMAGE, template_field_uuid: '' },
-    { blob: new Blob([png]), name: 'photo.png' },
-  );
-  await remote.client.uploadFile(
-    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
-    { blob: new Blob([Buffer.from('a,b\n1,2\n')]), name: 'small.csv' },
-  );
-  await remote.client.uploadFile(
-    { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(4), field_uuid: FILE, template_field_uuid: '' },
-    { blob: new Blob([viewerBytes]), name: 'for-viewers.bin' },
-  );
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  expect((await run()).error).toBeUndefined();
-}, 90_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
+// The files are on the remote before the first sync (which throws on an error).
+attachedPair(12, (p) => ({ remote, local, remoteId } = p), {
+  beforeGate: async (r) => {
+    png = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+      .png()
+      .toBuffer();
+    await r.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(1), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([csv]), name: 'data.bin' },
+    );
+    await r.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(2), field_uuid: IMAGE, template_field_uuid: '' },
+      { blob: new Blob([png]), name: 'photo.png' },
+    );
+    await r.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([Buffer.from('a,b\n1,2\n')]), name: 'small.csv' },
+    );
+    await r.client.uploadFile(
+      { dataset_uuid: SYNTH.dataset, record_uuid: SYNTH.record(4), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob([viewerBytes]), name: 'for-viewers.bin' },
+    );
+  },
 });
 
 describe('files only on the server', () => {

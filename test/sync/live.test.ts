@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { LiveStatus, SyncStatus } from '../../shared/schemas/sync.js';
 import { retryDelay } from '../../electron/service/sync/live.js';
 import { parseRetryAfter } from '../../electron/service/sync/remoteClient.js';
 import { ADMIN, type TestService } from '../support/service.js';
 import { runCli } from '../support/processes.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // Live (proxy) mode between two real processes: nobody calls "sync"; edits travel on their own,
 // a stopped remote shows as offline with the count of waiting changes and drains when back,
@@ -45,17 +45,8 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-beforeAll(async () => {
-  // Tokens expire after 4 s, so the local side logs in again often (and meets a changed password).
-  remote = await startRemote(20, { ODR_TOKEN_TTL: '4' });
-  local = await startLocal({ liveSync: true });
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  await local.service.sync.run(remoteId, local.service.domain.users.firstSuperUser()!, [SYNTH.dataset]);
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+// Tokens expire after 4 s, so the local side logs in again often (and meets a changed password).
+attachedPair(20, (p) => ({ remote, local, remoteId } = p), { remoteEnv: { ODR_TOKEN_TTL: '4' }, local: { liveSync: true } });
 
 describe('live sync (two processes, nobody runs a sync)', () => {
   it('takes its settings over HTTP and refuses bad ones', async () => {

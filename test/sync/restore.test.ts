@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
-import { ADMIN, type TestService } from '../support/service.js';
-import { boundRemoteOf, restoreRecord, startLocal, startRemote, type RemoteProc } from './support.js';
+import type { TestService } from '../support/service.js';
+import { attachedPair, boundRemoteOf, restoreRecord, type RemoteProc } from './support.js';
 
 // Undo of a delete (POST /local/records/{uuid}/restore) on a synced dataset: the restore is a
 // local change like any other, so the next sync brings the record back on the server whether
@@ -23,16 +23,9 @@ const restore = (uuid: string) => restoreRecord(local, uuid);
 const remoteIds = async () => (await remote.client.recordIds(SYNTH.dataset)).records.map((r) => r.unique_id);
 const remoteOf = (uuid: string) => boundRemoteOf(local, uuid);
 
-beforeAll(async () => {
-  remote = await startRemote(12);
-  local = await startLocal();
-  remoteId = await local.service.sync.addRemote(`${remote.url}`, ADMIN.email, ADMIN.password);
-  expect((await run()).pulled).toBe(12);
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
-});
+attachedPair(12, (p) => ({ remote, local, remoteId } = p));
+// The first sync pulled every record of the remote.
+beforeAll(async () => expect((await local.admin.recordIds(SYNTH.dataset)).records).toHaveLength(12));
 
 describe('restoring a deleted record on a synced dataset (two processes, real HTTP)', () => {
   it('delete, sync, restore, sync: the record is back on the remote with its values', async () => {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import { StopSyncingAnswer, StopSyncingPreview } from '../../shared/schemas/sync.js';
-import { ADMIN, USER, type TestService } from '../support/service.js';
-import { startLocal, startRemote, type RemoteProc } from './support.js';
+import { USER, type TestService } from '../support/service.js';
+import { attachedPair, type RemoteProc } from './support.js';
 
 // "Stop syncing" a dataset (DELETE /local/sync/datasets/{uuid}): its sync state (id map, server
 // copies, outbox, conflicts, bin, file map) goes in one step, its local data stays, and the
@@ -35,21 +35,17 @@ async function localCall(method: string, path: string, token = local.admin.token
 }
 const stop = (uuid: string, token?: string) => localCall('DELETE', `/local/sync/datasets/${uuid}`, token);
 
-beforeAll(async () => {
-  remote = await startRemote(6);
-  local = await startLocal();
+attachedPair(6, (p) => ({ remote, local, remoteId } = p), {
   // A file only the server holds: pulled as metadata, its bytes fetched on first use.
-  await remote.client.uploadFile(
-    { dataset_uuid: DS, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
-    { blob: new Blob(['only on the server']), name: 'remote-only.txt' },
-  );
-  remoteId = await local.service.sync.addRemote(remote.url, ADMIN.email, ADMIN.password);
-  await run();
+  beforeGate: async (r) => {
+    await r.client.uploadFile(
+      { dataset_uuid: DS, record_uuid: SYNTH.record(3), field_uuid: FILE, template_field_uuid: '' },
+      { blob: new Blob(['only on the server']), name: 'remote-only.txt' },
+    );
+  },
+});
+beforeAll(async () => {
   await local.service.domain.users.create({ email: USER.email, password: USER.password });
-}, 60_000);
-afterAll(async () => {
-  await local?.close();
-  await remote?.stop();
 });
 
 describe('stop syncing a dataset', () => {

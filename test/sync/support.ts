@@ -244,6 +244,7 @@ export interface AttachedPair {
  * say it (docs/sync.md §5). `guards`: the gate says this list of guarded kinds instead.
  * `firstSync: false`: attached only, nothing synced. `local`: the local service's options.
  * `beforeGate`: work on the remote before anything reaches it through the gate (uploads).
+ * `remoteEnv`: the remote process's environment (e.g. ODR_TOKEN_TTL, see startRemote).
  */
 export function attachedPair(
   n: number,
@@ -256,11 +257,12 @@ export function attachedPair(
     firstSync?: boolean;
     local?: Parameters<typeof startLocal>[0];
     beforeGate?: (remote: RemoteProc) => Promise<void>;
+    remoteEnv?: Record<string, string>;
   } = {},
 ): void {
   let pair: Partial<AttachedPair> = {};
   beforeAll(async () => {
-    pair.remote = await startRemote(n, {}, opts.template?.());
+    pair.remote = await startRemote(n, opts.remoteEnv ?? {}, opts.template?.());
     await opts.beforeGate?.(pair.remote);
     if (opts.gated) pair.gate = await gateProxy(pair.remote.url, { realServer: opts.realServer, guards: opts.guards });
     pair.local = await startLocal(opts.local);

@@ -3,9 +3,8 @@
 // 026_file_id_floor.ts, 027_id_floors.ts), so an id made here never goes to a second row. Used by
 // every INSERT into these tables; read inside the write transaction that uses them.
 // An id an import or a sync pull brings (the source's identity: a record pulled from a lab server
-// shows the server's ID) is kept instead whenever no row holds it now, even if a deleted row here
-// had it: the floor does not guard it. A later restore of that deleted row then takes a new id
-// (records.ts insert, importRecords.ts insertFiles, syncFiles.ts insertPulled, wantedOrNextIdSql).
+// shows the server's ID) is kept instead when no row holds it now and no other row gave it up
+// (idFromElsewhereFreeSql, migrations/028_retired_ids.ts); else it takes the next one.
 type Table = 'records' | 'files';
 const FLOOR: Record<Table, string> = { records: 'record_id_floor', files: 'file_id_floor' };
 
@@ -27,3 +26,23 @@ export const nextRowIdSql = (table: FlooredTable) =>
 
 /** The id an import brings when given (`?`: the caller checked no row holds it, deleted rows aside), else the next one. */
 export const wantedOrNextIdSql = (table: FlooredTable) => `COALESCE(?, ${nextRowIdSql(table)})`;
+
+/** Tables whose ids may come from elsewhere (an export, the server), retired by a delete (028). */
+export type OwnedTable = 'records' | 'files' | 'datatypes' | 'datafields' | 'radio_options' | 'tags';
+
+/**
+ * A SELECT of 1 if `@id`, brought by an import or a pull for the row `@owner` (its uuid; an
+ * option's or tag's `fieldId/uuid`), may be taken: no row holds it now, and no other row gave it up.
+ */
+export const idFromElsewhereFreeSql = (table: OwnedTable, column: 'id' | 'internal_id' = 'id') =>
+  `SELECT NOT EXISTS (SELECT 1 FROM ${table} WHERE ${column} = @id)
+      AND NOT EXISTS (SELECT 1 FROM retired_ids WHERE tbl = '${table}' AND id = @id AND owner <> @owner)`;
+
+/** The owner key of an option or tag in retired_ids (028). */
+export const itemOwner = (fieldId: number, uuid: string) => `${fieldId}/${uuid}`;
+
+/** Parameters of idFromElsewhereFreeSql. */
+export interface IdFromElsewhere {
+  id: number;
+  owner: string;
+}

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { NEXT_FILE_ID_SQL, nextIdSql, nextRowIdSql } from './newIds.js';
+import { idFromElsewhereFreeSql, NEXT_FILE_ID_SQL, nextIdSql, nextRowIdSql, type IdFromElsewhere } from './newIds.js';
 import { multiRow, perConnection } from './prepared.js';
 import { selectionInserts } from './selectionInserts.js';
 
@@ -67,9 +67,9 @@ export const recordImportStatements = perConnection((db: Db) => {
       };
     },
     fileExists: db.prepare<[string], number>('SELECT 1 FROM files WHERE uuid = ?').pluck(),
-    // The export's file id is kept when no row holds it now, even if a deleted file here had it
-    // (the source's identity; docs/store.md "never handed out twice by this database").
-    fileIdFree: db.prepare<[number], number>('SELECT NOT EXISTS (SELECT 1 FROM files WHERE internal_id = ?)').pluck(),
+    // The export's file id is kept when no row holds it now and no other file gave it up (the
+    // source's identity; docs/store.md "never handed out twice by this database").
+    fileIdFree: db.prepare<IdFromElsewhere, number>(idFromElsewhereFreeSql('files', 'internal_id')).pluck(),
     nextFileId: db.prepare<[], number>(NEXT_FILE_ID_SQL).pluck(),
     insFile:
       db.prepare(`INSERT INTO files (rid, internal_id, uuid, record_rid, datafield_id, is_image, parent_rid, original_name, file_size,
@@ -82,10 +82,10 @@ export const recordImportStatements = perConnection((db: Db) => {
     setNameField: db.prepare('UPDATE datatypes SET name_field_id = ? WHERE id = ? AND name_field_id IS NULL'),
     setFieldType: db.prepare('UPDATE datafields SET fieldtype = ? WHERE id = ?'),
     deferFks: db.prepare('PRAGMA defer_foreign_keys = ON'),
-    optionIdUsed: db.prepare<[number], number>('SELECT 1 FROM radio_options WHERE id = ?').pluck(),
+    optionIdFree: db.prepare<IdFromElsewhere, number>(idFromElsewhereFreeSql('radio_options')).pluck(),
     rekeyOption: db.prepare('UPDATE radio_options SET id = ? WHERE id = ?'),
     rekeyOptionSel: db.prepare('UPDATE option_selections SET option_id = ? WHERE option_id = ?'),
-    tagIdUsed: db.prepare<[number], number>('SELECT 1 FROM tags WHERE id = ?').pluck(),
+    tagIdFree: db.prepare<IdFromElsewhere, number>(idFromElsewhereFreeSql('tags')).pluck(),
     rekeyTag: db.prepare('UPDATE tags SET id = ? WHERE id = ?'),
     rekeyTagParent: db.prepare('UPDATE tags SET parent_id = ? WHERE parent_id = ?'),
     rekeyTagSel: db.prepare('UPDATE tag_selections SET tag_id = ? WHERE tag_id = ?'),

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 
-import { NEXT_INTERNAL_ID_SQL, NEXT_RID_SQL } from './newIds.js';
+import { idFromElsewhereFreeSql, NEXT_INTERNAL_ID_SQL, NEXT_RID_SQL, type IdFromElsewhere } from './newIds.js';
 import { RECORD_COLUMNS, valueColumns, type FileRow, type RecordRow, type ValueRow } from './rows.js';
 import { subtree } from './subtree.js';
 
@@ -22,7 +22,7 @@ const statements = (db: Db) => ({
   byUuid: db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE uuid = ?`),
   byRid: db.prepare<[number], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid = ?`),
   nextInternalId: db.prepare<[], number>(NEXT_INTERNAL_ID_SQL).pluck(),
-  internalIdTaken: db.prepare<[number], number>('SELECT 1 FROM records WHERE internal_id = ?').pluck(),
+  internalIdFree: db.prepare<IdFromElsewhere, number>(idFromElsewhereFreeSql('records', 'internal_id')).pluck(),
   insert: db.prepare<
     [number | null, number, string, number, number | null, number, number | null, string, string, string, string]
   >(`INSERT INTO records (rid, internal_id, uuid, datatype_id, parent_rid, top_rid, created_by, create_date, update_date, create_auth, public_date)
@@ -111,10 +111,11 @@ export class RecordStore {
 
   insert(n: NewRecord): RecordRow {
     // A wanted internal id is the source's (an import's or a sync pull's: a record pulled from a
-    // lab server shows the server's ID), kept when no row holds it now even if a deleted row here
-    // had it; the floor guards only ids made here. A restore whose old id was so taken gets a new one.
+    // lab server shows the server's ID), kept when no row holds it now and no other record gave it
+    // up (migrations/028_retired_ids.ts); a restore takes its own back unless a row holds it now.
     const wanted = n.internalId;
-    const internalId = wanted !== undefined && !this.s.internalIdTaken.get(wanted) ? wanted : this.s.nextInternalId.get()!;
+    const internalId =
+      wanted !== undefined && this.s.internalIdFree.get({ id: wanted, owner: n.uuid }) ? wanted : this.s.nextInternalId.get()!;
     // A wanted rid (a restore's) is one this record had: the floor keeps it from any other record.
     const rid = n.rid !== undefined && !this.byRid(n.rid) ? n.rid : this.s.nextRid.get()!;
     this.s.insert.run(

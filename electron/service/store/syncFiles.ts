@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileRow } from './rows.js';
-import { NEXT_FILE_ID_SQL, nextIdSql } from './newIds.js';
+import { idFromElsewhereFreeSql, NEXT_FILE_ID_SQL, nextIdSql } from './newIds.js';
 import { perConnection } from './prepared.js';
 
 // Files in sync (migration 006): the map from files uploaded here to the server's, the datasets
@@ -257,9 +257,12 @@ export class SyncFileStore {
   }
 
   insertPulled(f: PulledFile): number {
-    // The server's file id is kept when no row holds it now, even if a deleted file here had it:
-    // it is the file's identity on the server. The floor guards only the ids made here.
-    const free = f.internalId !== null && f.internalId > 0 && !this.q('SELECT 1 FROM files WHERE internal_id = ?').get(f.internalId);
+    // The server's file id (its identity there) is kept when no row holds it now and no other
+    // file gave it up here (migrations/028_retired_ids.ts).
+    const free =
+      f.internalId !== null &&
+      f.internalId > 0 &&
+      !!this.q(idFromElsewhereFreeSql('files', 'internal_id')).pluck().get({ id: f.internalId, owner: f.uuid });
     const internalId = free ? f.internalId : (this.q(NEXT_FILE_ID_SQL).pluck().get() as number);
     return Number(
       this.q(

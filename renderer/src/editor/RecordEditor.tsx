@@ -7,6 +7,7 @@ import type { Template, TemplateField } from '../../../shared/schemas/template';
 import { api, errorText, notFound, type Session } from '../lib/api';
 import { dateTitle, fromWire, localInputToWire, showLocal, zoneName } from '../lib/dates';
 import { draftsUnder, useShownEntry } from '../lib/edits';
+import { inOrder } from '../lib/inOrder';
 import { Time } from '../ui/Time';
 import { focusInPlace } from '../lib/focusInPlace';
 import { recordName } from '../../../shared/recordName';
@@ -100,12 +101,15 @@ function PublicControl({ top, dataset, rec, session }: { top: string; dataset: s
   const wire = localInputToWire(when);
   const set = async (public_date?: string) => {
     try {
-      await api.setPublic({
-        user_email: session.email,
-        dataset_uuid: dataset,
-        record_uuid: rec.record_uuid,
-        ...(public_date ? { public_date } : {}),
-      });
+      // Two clicks in a row: the record keeps the second.
+      await inOrder(`public:${rec.record_uuid}`, () =>
+        api.setPublic({
+          user_email: session.email,
+          dataset_uuid: dataset,
+          record_uuid: rec.record_uuid,
+          ...(public_date ? { public_date } : {}),
+        }),
+      );
       toast(
         {
           kind: 'info',

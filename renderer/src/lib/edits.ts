@@ -9,6 +9,7 @@ import { findRecord } from '../../../shared/recordTree';
 import { patchOption, patchScalar } from './recordPatch';
 import { createStore, useStore } from './store';
 import { dismiss, isShown, toast } from '../ui/toasts';
+import { inOrder } from './inOrder';
 
 /** One change the user made, with what it replaced: enough to save it and to undo it. */
 export type Edit =
@@ -423,8 +424,9 @@ export function useEdits() {
       const patched = prev && optimistic(prev, edit);
       if (patched) qc.setQueryData(keys.record(edit.top), patched);
       showPending(edit, patched);
-      // Settled with the mutation's own callbacks (onError says what failed and how).
-      return m.mutateAsync({ edit, mode, prev, step }).then(
+      // Settled with the mutation's own callbacks (onError says what failed and how). Each waits
+      // for the field's request before it, so the service holds the newest.
+      return inOrder(statusKey(edit.record, edit.field.uuid), () => m.mutateAsync({ edit, mode, prev, step })).then(
         () => true,
         () => false,
       );

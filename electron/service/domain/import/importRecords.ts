@@ -12,6 +12,7 @@ import { editsAll } from '../permissions.js';
 import { lostEditRight, RightLost } from './writeRights.js';
 import { pulledRecordStore } from '../../store/pulledRecords.js';
 import { recordImportStatements, type RecordDataQueue } from '../../store/recordImport.js';
+import { itemOwner } from '../../store/newIds.js';
 import { WHO } from '../rights.js';
 
 // Writes exported records (with children, values, selections, tags and file metadata) under
@@ -392,7 +393,7 @@ export class RecordImporter {
               ? kind === 'option'
                 ? this.newOption(f, it.uuid, it.name, it.id)
                 : this.newTag(f, it.uuid, it.name, it.parent)
-              : this.adoptId(kind, known, it.id);
+              : this.adoptId(kind, f.id, it.uuid, known, it.id);
           if (id === null) continue;
           if (kind === 'option') this.q.option(row.rid, id, f.id, it.selected ?? updated);
           else this.q.tag(row.rid, id, f.id, it.selected ?? updated);
@@ -429,10 +430,10 @@ export class RecordImporter {
    * Legacy template exports carry no option or tag ids; record exports do. When the record's id
    * for an option/tag is free, the stored one takes it, so reads show the server's ids.
    */
-  private adoptId(kind: 'option' | 'tag', current: number, exported: number): number {
+  private adoptId(kind: 'option' | 'tag', fieldId: number, uuid: string, current: number, exported: number): number {
     if (!(exported > 0) || exported === current) return current;
-    const used = kind === 'option' ? this.s.optionIdUsed : this.s.tagIdUsed;
-    if (used.get(exported)) return current;
+    const free = kind === 'option' ? this.s.optionIdFree : this.s.tagIdFree;
+    if (!free.get({ id: exported, owner: itemOwner(fieldId, uuid) })) return current;
     this.q.flush(); // the re-key below moves stored selections only
     this.s.deferFks.run();
     if (kind === 'option') {
@@ -470,7 +471,7 @@ export class RecordImporter {
       const meta = file._file_metadata ?? {};
       // The source's id when no row holds it now, even a deleted file's (a restore's file gets
       // its own old id back that way, or a new one if an import or pull has since brought it).
-      const free = file.id > 0 && this.s.fileIdFree.get(file.id);
+      const free = file.id > 0 && this.s.fileIdFree.get({ id: file.id, owner: file.file_uuid });
       const internalId = free ? file.id : this.s.nextFileId.get()!;
       const isImage = f.fieldtype === 'Image' || file.width !== undefined;
       const parentRid = file.parent_image_id !== undefined ? (byExportId.get(file.parent_image_id) ?? null) : null;

@@ -2,6 +2,7 @@ import type { TemplateFieldIn, TemplateIn, TemplateTagIn } from '../../../../sha
 import type { Domain } from '../domain.js';
 import type { User } from '../users.js';
 import { templateImportStatements } from '../../store/templateImport.js';
+import { itemOwner } from '../../store/newIds.js';
 
 /** Prepared upserts for the template tables; ids from the export are kept when free. */
 export class TemplateWriter {
@@ -21,7 +22,7 @@ export class TemplateWriter {
     const plugins = JSON.stringify(t.render_plugins ?? []);
     let id = this.s.dtByUuid.get(t.template_uuid);
     if (id === undefined) {
-      const wanted = t.internal_id > 0 && this.s.dtIdFree.get(t.internal_id) ? t.internal_id : null;
+      const wanted = t.internal_id > 0 && this.s.dtIdFree.get({ id: t.internal_id, owner: t.template_uuid }) ? t.internal_id : null;
       id = Number(
         this.s.insDt.run(
           wanted,
@@ -85,7 +86,7 @@ export class TemplateWriter {
       m._tracking_master_version,
     ];
     if (id === undefined) {
-      const wanted = f.internal_id > 0 && this.s.fieldIdFree.get(f.internal_id) ? f.internal_id : null;
+      const wanted = f.internal_id > 0 && this.s.fieldIdFree.get({ id: f.internal_id, owner: f.field_uuid }) ? f.internal_id : null;
       id = Number(this.s.insField.run(wanted, f.field_uuid, datatypeId, f.template_field_uuid, ...common).lastInsertRowid);
     } else {
       this.s.updField.run(f.template_field_uuid, ...common, id);
@@ -110,7 +111,10 @@ export class TemplateWriter {
       this.s.updOption.run(name, order, at, id);
       return id;
     }
-    const free = wantedId !== undefined && wantedId > 0 && this.s.optionIdFree.get(wantedId) ? wantedId : null;
+    const free =
+      wantedId !== undefined && wantedId > 0 && this.s.optionIdFree.get({ id: wantedId, owner: itemOwner(fieldId, uuid) })
+        ? wantedId
+        : null;
     return Number(this.s.insOption.run(free, uuid, fieldId, name, order, at, at).lastInsertRowid);
   }
 
@@ -122,7 +126,7 @@ export class TemplateWriter {
       return id;
     }
     const n = wanted !== undefined && /^\d+$/.test(wanted) ? Number(wanted) : 0;
-    const free = n > 0 && this.s.tagIdFree.get(n) ? n : null;
+    const free = n > 0 && this.s.tagIdFree.get({ id: n, owner: itemOwner(fieldId, uuid) }) ? n : null;
     return Number(this.s.insTag.run(free, uuid, fieldId, parentId, name, order, at, at).lastInsertRowid);
   }
 }

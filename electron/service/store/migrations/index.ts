@@ -25,6 +25,7 @@ import syncOutboxUndone from './024_sync_outbox_undone.js';
 import recordIdFloor from './025_record_id_floor.js';
 import fileIdFloor from './026_file_id_floor.js';
 import idFloors from './027_id_floors.js';
+import retiredIds from './028_retired_ids.js';
 
 export interface Migration {
   version: number;
@@ -61,4 +62,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 25, name: 'record_id_floor', sql: recordIdFloor },
   { version: 26, name: 'file_id_floor', sql: fileIdFloor },
   { version: 27, name: 'id_floors', sql: idFloors },
+  { version: 28, name: 'retired_ids', sql: retiredIds },
 ];
