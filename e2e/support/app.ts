@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENS = path.join(ROOT, 'e2e', 'output', 'screens');
-/** This worker's own seeded service (globalSetup starts one per worker). */
-export const baseUrl = () => process.env[`ODR_E2E_URL_${process.env.TEST_PARALLEL_INDEX ?? 0}`] ?? process.env.ODR_E2E_URL!;
+/** The seeded service of the running spec's project (playwright.config.ts deals specs to them). */
+export const baseUrl = () => process.env[`ODR_E2E_URL_${(test.info().project.metadata as { service: number }).service}`]!;
 
 /** The real ODR exports are outside the repository; tests that need them say so and skip. */
 export const haveFixtures = () => existsSync(path.resolve(ROOT, '../shared/fixtures/odr-real/chemin_data.json'));

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FullConfig } from '@playwright/test';
 import { ELECTRON_SKIP, electronBinary } from './electronBinary.js';
 import { startServe, type Served } from './serve.js';
+import { SERVICES } from './services.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,15 +22,15 @@ function seed(dataDir: string, bigExport?: string): Promise<void> {
 }
 
 /**
- * One real service per worker, each on a fresh data dir seeded alike through the importer, then
- * `serve` on a free loopback port serving the built renderer (npm test builds it first). A spec
- * reads its worker's (`baseUrl()` in app.ts, by TEST_PARALLEL_INDEX): the specs of one worker
- * run one after another as they did on the single shared service, and no spec sees the edits of
- * a spec running at the same time in the other worker.
+ * The real services the specs share (SERVICES of them), each on a fresh data dir seeded alike
+ * through the importer, then `serve` on a free loopback port serving the built renderer (npm test
+ * builds it first). A spec reads its project's (`baseUrl()` in app.ts): the specs dealt to one
+ * service run one after another in a fixed order, and no spec sees the edits of a spec running at
+ * the same time on the other.
  */
-export default async function globalSetup(config: FullConfig) {
+export default async function globalSetup() {
   if (!electronBinary()) console.log(ELECTRON_SKIP);
-  const dirs = Array.from({ length: Math.max(1, config.workers) }, () => mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-')));
+  const dirs = Array.from({ length: SERVICES }, () => mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-')));
   // A second, larger export for the import-job test (uploaded through the UI): written once.
   const bigExport = path.join(dirs[0]!, 'import-4000.json');
   const servers: Served[] = [];
@@ -49,7 +49,6 @@ export default async function globalSetup(config: FullConfig) {
     await stop();
     throw e;
   }
-  process.env.ODR_E2E_URL = servers[0]!.url;
   process.env.ODR_E2E_IMPORT = bigExport;
   return stop;
 }

@@ -36,7 +36,7 @@ describe('npm run serve', () => {
     expect(again.output()).not.toContain('created super-user');
     again.child.kill('SIGTERM');
     await again.exited;
-  });
+  }, 120_000); // two service processes in turn
 
   it('takes the first super-user from ODR_ADMIN_EMAIL / ODR_ADMIN_PASSWORD and prints no password', async () => {
     const p = runCli(['serve', '--port', '0', '--data', newDir()], {
@@ -71,5 +71,5 @@ describeFixtures('npm run odr -- import', () => {
     const bad = runCli(['import', path.join(data, 'missing.json'), '--data', data]);
     expect((await bad.exited).code).toBe(1);
     expect(bad.output()).toContain('error: cannot read');
-  });
+  }, 120_000); // three CLI processes in turn: 24 s at load 19, too near vitest's 60 s
 });

@@ -408,5 +408,5 @@ describe('npm run odr -- import-csv', () => {
     const refused = runCli(['import-csv', csv, '--dataset', 'nope', '--data', data]);
     expect((await refused.exited).code).toBe(1);
     expect(refused.output()).toContain("error: This Dataset can't be found.");
-  }, 60_000);
+  }, 120_000); // four CLI processes in turn: 30.6 s at load 19
 });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   allPending,
   allState,
+  aroundCursor,
   cursorAfterDelete,
   cursorWithin,
-  deletedAmong,
   emptySelection,
   forget,
   rangeFailed,
@@ -167,40 +167,64 @@ describe('selectionModel', () => {
     expect(toggle(all, 'r1').anchor).toBe(3);
   });
 
+  // The cursor's record once a delete is answered, in a list of 20 rows of which `loaded` are read
+  // (the cursor's among them): the rules' place, found in the list that is left, as the screen
+  // does (the service tells a record's new place; the shrunk total keeps the cursor inside).
+  const afterDelete = (active: number, asked: number[], { loaded = [0, 19], gone = asked } = {}) => {
+    const list = rows(0, 19);
+    const name = (is: number[]) => new Set(is.map((i) => `r${i}`));
+    const around = aroundCursor(active, (j) => (j >= loaded[0]! && j <= loaded[1]! ? list[j] : undefined), name(asked));
+    const left = list.filter((u) => !name(gone).has(u));
+    const target = cursorAfterDelete(around, name(gone));
+    const i = 'index' in target ? target.index : left.indexOf(target.uuid) + target.plus;
+    return left[cursorWithin(i, left.length, false)] ?? 'none';
+  };
+  const span = (from: number, to: number) => rows(from, to).map((u) => Number(u.slice(1)));
+
   it('after a delete the cursor is on the next surviving row, else the one before, else none', () => {
-    // The cursor's row in a list of 10, after deleting `gone`: the index the rules give once the
-    // delete has happened and the new total is known, compared with the list itself.
-    const after = (active: number, gone: number[]) => {
-      const list = rows(0, 9);
-      const deleted = new Set(gone.map((i) => `r${i}`));
-      const left = list.filter((u) => !deleted.has(u));
-      const i = cursorWithin(cursorAfterDelete(active, deletedAmong(list.slice(0, active), deleted)), left.length, false);
-      return left[i] ?? 'none';
-    };
     // One row, and a block with the cursor on its last row (Shift-click down) or its first (up).
-    expect(after(4, [4])).toBe('r5');
-    expect(after(6, [4, 5, 6])).toBe('r7');
-    expect(after(4, [4, 5, 6])).toBe('r7');
+    expect(afterDelete(4, [4])).toBe('r5');
+    expect(afterDelete(6, [4, 5, 6])).toBe('r7');
+    expect(afterDelete(4, [4, 5, 6])).toBe('r7');
     // Rows picked apart (Ctrl), the cursor on one of them or on a row kept.
-    expect(after(5, [1, 5, 8])).toBe('r6');
-    expect(after(3, [1, 5, 8])).toBe('r3');
+    expect(afterDelete(5, [1, 5, 8])).toBe('r6');
+    expect(afterDelete(3, [1, 5, 8])).toBe('r3');
+    expect(afterDelete(5, [4, 5, 6, 9])).toBe('r7');
     // A block ending the list: the row before it; the last row alone likewise.
-    expect(after(9, [7, 8, 9])).toBe('r6');
-    expect(after(7, [7, 8, 9])).toBe('r6');
-    expect(after(9, [9])).toBe('r8');
+    expect(afterDelete(19, [17, 18, 19])).toBe('r16');
+    expect(afterDelete(17, [17, 18, 19])).toBe('r16');
+    expect(afterDelete(19, [19])).toBe('r18');
     // Everything (Select all), the cursor anywhere: no row left.
-    expect(
-      after(
-        0,
-        rows(0, 9).map((_, i) => i),
-      ),
-    ).toBe('none');
-    expect(
-      after(
-        6,
-        rows(0, 9).map((_, i) => i),
-      ),
-    ).toBe('none');
+    expect(afterDelete(0, span(0, 19))).toBe('none');
+    expect(afterDelete(6, span(0, 19))).toBe('none');
+  });
+
+  it('after a delete of rows not all loaded, the cursor still lands on the next surviving row', () => {
+    // The block's top far above the loaded rows (Shift+PageDown from row 2): the row after it.
+    expect(afterDelete(14, span(2, 14), { loaded: [10, 19] })).toBe('r15');
+    expect(afterDelete(10, span(2, 10), { loaded: [8, 12] })).toBe('r11');
+    // Its bottom not loaded, the cursor on its top: the row after it all the same.
+    expect(afterDelete(3, span(3, 15), { loaded: [0, 8] })).toBe('r16');
+    // Loaded rows all deleted on both sides: the index less the loaded rows gone above, exact
+    // when they reach the list's top (Shift+Home from row 15).
+    expect(afterDelete(0, span(0, 15), { loaded: [0, 8] })).toBe('r16');
+    expect(afterDelete(4, span(0, 15), { loaded: [0, 8] })).toBe('r16');
+    // A block that ends the list with its top not loaded (Shift+End from row 5): the row before.
+    expect(afterDelete(19, span(5, 19), { loaded: [12, 19] })).toBe('r4');
+    // The cursor's own row kept, deleted rows above it not loaded: it stays on its record.
+    expect(afterDelete(12, [...span(0, 9), 11], { loaded: [10, 19] })).toBe('r12');
+  });
+
+  it('after a refused or partial delete, the cursor goes by what was really deleted', () => {
+    // Refused: nothing moves, the cursor on a row asked to go or not.
+    expect(afterDelete(6, [4, 5, 6], { gone: [] })).toBe('r6');
+    expect(afterDelete(12, span(2, 14), { loaded: [10, 19], gone: [] })).toBe('r12');
+    // Some deleted before a chunk was refused: the cursor's record stays if it was not deleted...
+    expect(afterDelete(6, [4, 5, 6], { gone: [4, 5] })).toBe('r6');
+    // ...else it goes to the next row left, which may be one asked to go.
+    expect(afterDelete(4, [4, 5, 6], { gone: [4] })).toBe('r5');
+    expect(afterDelete(14, span(2, 14), { loaded: [10, 19], gone: [...span(2, 9), 14] })).toBe('r15');
+    expect(afterDelete(19, [17, 18, 19], { gone: [18, 19] })).toBe('r17');
   });
 
   it('the cursor stays within a list that shrank, unless the total is a lower bound', () => {

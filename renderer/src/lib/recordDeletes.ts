@@ -28,9 +28,13 @@ async function exists(uuid: string): Promise<boolean> {
  * deletes them again. Both pick up where a failed run stopped: the step knows which records are gone.
  * Records put back another way meanwhile (the Trash panel, another window) are no longer the
  * step's to restore; records deleted another way are not deleted twice.
- * `op` is null when nothing was deleted; `error` says why not all were.
+ * `op` is null when nothing was deleted; `error` says why not all were; `deleted`: the records
+ * this run deleted (all asked, some before an error, or none).
  */
-export async function deleteRecords(uuids: string[], what: string): Promise<{ op: Operation | null; error: unknown }> {
+export async function deleteRecords(
+  uuids: string[],
+  what: string,
+): Promise<{ op: Operation | null; error: unknown; deleted: ReadonlySet<string> }> {
   const gone = new Set<string>();
   const remove = () =>
     holdingEvents(async () => {
@@ -88,5 +92,6 @@ export async function deleteRecords(uuids: string[], what: string): Promise<{ op
     run.then(() => gone.size > 0),
   );
   const { error } = await run;
-  return { op: gone.size ? op : null, error };
+  // A copy: the step's own set shrinks as an undo puts records back.
+  return { op: gone.size ? op : null, error, deleted: new Set(gone) };
 }

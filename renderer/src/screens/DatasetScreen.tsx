@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorText, viewPosition, viewUuids, type DatasetSummary, type Session } from '../lib/api';
+import { api, errorText, viewPosition, type DatasetSummary, type Session } from '../lib/api';
 import { keys, useTemplate } from '../lib/queries';
 import type { Route } from '../lib/route';
 import { RecordEditor } from '../editor/RecordEditor';
@@ -19,7 +19,7 @@ import { DatasetToolbar, type ToolbarDialog } from './dataset/DatasetToolbar';
 import { useListView } from './dataset/useListView';
 import { usePaneWidth, PANE_MIN } from './dataset/usePaneWidth';
 import { useSelection } from './dataset/useSelection';
-import { cursorAfterDelete, cursorWithin, deletedAmong } from './dataset/selectionModel';
+import { cursorAfterDelete, cursorWithin, type AroundCursor } from './dataset/selectionModel';
 import { useDeleteRecords } from './dataset/useDeleteRecords';
 import { useRecordSteps, type PastBound } from './dataset/useRecordSteps';
 
@@ -52,6 +52,14 @@ export function DatasetScreen({
   }, []);
   const activeNow = useRef(active);
   activeNow.current = active;
+  const totalNow = useRef(0);
+  totalNow.current = total ?? 0;
+  /** Bumped by every pick (click, key) and record opened by link: the cursor put by the person. */
+  const picks = useRef(0);
+  const viewNow = useRef(view);
+  viewNow.current = view;
+  const cappedNow = useRef(capped);
+  cappedNow.current = capped || total === null;
   // The list shrank under the cursor (rows deleted at its end, a sync): it goes to the last row.
   useEffect(() => {
     if (total !== null) setActive((a) => cursorWithin(a, total, capped));
@@ -68,7 +76,7 @@ export function DatasetScreen({
   const [batching, setBatching] = useState(false);
   const pane = usePaneWidth();
   const grid = useRef<HTMLDivElement>(null);
-  const countAbove = useRef<((uuids: ReadonlySet<string>, i: number) => number | null) | null>(null);
+  const aroundCursor = useRef<((i: number, asked: ReadonlySet<string>) => AroundCursor) | null>(null);
   // Whether the pane follows the active row (after a click or key).
   const follow = useRef(false);
   const pick = useRef<PickMods | null>(null);
@@ -92,29 +100,36 @@ export function DatasetScreen({
 
   const focusGrid = () => grid.current?.focus();
   const deletes = useDeleteRecords(summary.uuid, tpl, {
-    onConfirmed: async (uuids) => {
+    onConfirmed: (uuids) => {
       // The button that asked goes (the pane closes) or is disabled (no selection left): the
       // focus goes to the list, on the row that takes the deleted one's place.
       focusGrid();
       sel.replace([]);
       if (shown.current && uuids.includes(shown.current)) go({ record: undefined });
-      // Rows deleted above the cursor move the rows below up: the cursor moves up with them, onto
-      // its record or the row after the deleted ones (cursorWithin takes it to the row before
-      // them when they ended the list). Counted before the delete goes, while the rows are there.
+      // The cursor moves once the service has answered, from what it really deleted (a refused
+      // delete moves nothing), onto a record it names the new place of: taken now, while the
+      // rows are there, and asked for then.
       const at = activeNow.current;
-      const gone = new Set(uuids);
-      let above = at === 0 ? 0 : (countAbove.current?.(gone, at) ?? null);
-      if (above === null && total !== null && !capped && gone.size >= total) above = at;
-      if (above === null) {
-        above = await viewUuids(summary.uuid, { ...view, offset: 0, limit: at }).then(
-          (r) => deletedAmong(r.uuids, gone),
-          // Unread, the cursor keeps its index: the delete itself must not wait on this.
-          () => 0,
+      const picked = picks.current;
+      const viewAt = view;
+      const viewKey = JSON.stringify(view);
+      const around = aroundCursor.current?.(at, new Set(uuids)) ?? { at, after: [], before: [] };
+      return (deleted) => {
+        const target = cursorAfterDelete(around, deleted);
+        // A key, click or link meanwhile has put the cursor where the person wants it; another
+        // view has its own cursor. The list may have shrunk already (its effect ran): kept inside.
+        const place = (i: number) => {
+          if (picks.current !== picked || JSON.stringify(viewNow.current) !== viewKey) return;
+          setActive(cursorWithin(i, totalNow.current, cappedNow.current));
+        };
+        if ('index' in target) return place(target.index);
+        viewPosition(summary.uuid, target.uuid, viewAt).then(
+          // Gone meanwhile (a sync, another window): the cursor keeps its index.
+          (i) => place(i < 0 ? at : i + target.plus),
+          // Unread, the cursor keeps its index (the list's shrinking still keeps it inside).
+          () => {},
         );
-      }
-      const moved = above;
-      // A key or click meanwhile has put the cursor where the person wants it.
-      if (moved) setActive((a) => (a === at ? cursorAfterDelete(at, moved) : a));
+      };
     },
     onDone: refresh,
   });
@@ -125,6 +140,7 @@ export function DatasetScreen({
     (i: number, uuid: string | undefined, mods: PickMods) => {
       // An explicit pick replaces a Next still waiting for the exact count.
       past.current = null;
+      picks.current++;
       follow.current = true;
       pick.current = mods;
       setActive(i);
@@ -163,6 +179,7 @@ export function DatasetScreen({
     viewPosition(summary.uuid, rec, view).then(
       (i) => {
         if (gone || i < 0) return;
+        picks.current++;
         follow.current = true;
         setActive(i);
         sel.replace([rec], i);
@@ -275,7 +292,7 @@ export function DatasetScreen({
                 active={active}
                 selected={selected}
                 allPending={allPending}
-                countAbove={countAbove}
+                around={aroundCursor}
                 pending={deletes.pending}
                 fresh={fresh}
                 gridRef={grid}

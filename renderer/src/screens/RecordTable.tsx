@@ -14,7 +14,7 @@ import { PluginCell } from '../plugins';
 import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
-import { allState } from './dataset/selectionModel';
+import { allState, aroundCursor, type AroundCursor } from './dataset/selectionModel';
 import { laidOutShift, observeScaledRect, scaledScroller, scrollLimit, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
@@ -216,7 +216,7 @@ export function RecordTable({
   onEscape,
   onDelete,
   allPending,
-  countAbove,
+  around,
   gridRef,
   columns: cols,
   onResize,
@@ -247,11 +247,10 @@ export function RecordTable({
   /** Select all's read is on its way and nothing has cancelled it: the header box shows it asked. */
   allPending: boolean;
   /**
-   * Set here to count the rows above row `i` whose records are in `uuids`, from the loaded pages:
-   * the screen moves the cursor up by that many when they are deleted. null when some of `uuids`
-   * are not loaded (scrolled far off, Select all): the screen then asks the service.
+   * Set here to tell the loaded rows around row `i` when the records `asked` are to be deleted:
+   * the screen places the cursor from them once the delete is answered.
    */
-  countAbove: React.RefObject<((uuids: ReadonlySet<string>, i: number) => number | null) | null>;
+  around: React.RefObject<((i: number, asked: ReadonlySet<string>) => AroundCursor) | null>;
   gridRef: React.RefObject<HTMLDivElement | null>;
   /** The chosen columns after the pinned name, with their widths. */
   columns: Column[];
@@ -387,19 +386,7 @@ export function RecordTable({
     if (activeUuid) onActiveRecord(active, activeUuid);
   }, [active, activeUuid, onActiveRecord]);
 
-  countAbove.current = (uuids, i) => {
-    let n = 0;
-    let found = 0;
-    pageNumbers.forEach((p, k) => {
-      const rows = pages[k]?.isPlaceholderData ? undefined : pages[k]?.data;
-      rows?.forEach((r, j) => {
-        if (!uuids.has(r.record_uuid)) return;
-        found++;
-        if (p * PAGE + j < i) n++;
-      });
-    });
-    return found === uuids.size ? n : null;
-  };
+  around.current = (i, asked) => aroundCursor(i, (j) => (j >= 0 && j < total ? recordAt(j, true)?.record_uuid : undefined), asked);
 
   const qc = useQueryClient();
   const selectAll = (on: boolean) => void onSelectAll(on);

@@ -145,18 +145,57 @@ export function allState(selected: number, total: number): 'all' | 'some' | 'non
 }
 
 /**
- * The cursor's row once records are deleted, `deletedAbove` of them above it: it stays on its
- * record if that survived, else goes to the next surviving row after the deleted ones — both at
- * the cursor's index less the rows gone above it. When nothing survives below, `cursorWithin`
- * brings it back to the row before them once the new total is known.
+ * The loaded rows around the cursor, taken when a delete is confirmed (before the rows go):
+ * where the cursor goes is decided from these once the service has said what it really deleted.
  */
-export const cursorAfterDelete = (active: number, deletedAbove: number) => Math.max(0, active - deletedAbove);
+export interface AroundCursor {
+  readonly at: number;
+  /** The cursor's own record; undefined when its row is not loaded. */
+  readonly own?: string;
+  /** The loaded rows right after the cursor, in order, up to a row not loaded or one not asked to go. */
+  readonly after: readonly string[];
+  /** The loaded rows right before it, nearest first, likewise. */
+  readonly before: readonly string[];
+}
 
-/** How many of `rowsAbove` (the view's rows above the cursor, read from the service) are deleted. */
-export function deletedAmong(rowsAbove: Iterable<string>, deleted: ReadonlySet<string>): number {
-  let n = 0;
-  for (const u of rowsAbove) if (deleted.has(u)) n++;
-  return n;
+/**
+ * The rows around row `at` (`uuidAt`: a loaded row's record, else undefined) when the records
+ * `asked` are to be deleted. Each side stops at the first row not asked to go (it survives), so a
+ * few rows are read in the usual case, and at most the loaded pages when a block covers them.
+ */
+export function aroundCursor(at: number, uuidAt: (i: number) => string | undefined, asked: ReadonlySet<string>): AroundCursor {
+  const reach = (step: 1 | -1) => {
+    const rows: string[] = [];
+    for (let j = at + step, u = uuidAt(j); u !== undefined; j += step, u = uuidAt(j)) {
+      rows.push(u);
+      if (!asked.has(u)) break;
+    }
+    return rows;
+  };
+  return { at, own: uuidAt(at), after: reach(1), before: reach(-1) };
+}
+
+/**
+ * Where the cursor goes once the records in `gone` are deleted (all asked, some, or none when the
+ * service refused): a record whose new place the service tells (`plus` 1: the row after it),
+ * or an index when no loaded row survived next to the cursor.
+ */
+export type CursorTarget = { readonly uuid: string; readonly plus: 0 | 1 } | { readonly index: number };
+
+/**
+ * The cursor stays on its record if that survived; else it goes to the next surviving row after
+ * it, i.e. the row after the last survivor before it (every loaded row between is gone). With no
+ * survivor loaded on either side, the rows gone above it are at least those loaded: exact when
+ * they reach the list's top, and `cursorWithin` keeps the index inside the shrunk list.
+ */
+export function cursorAfterDelete(a: AroundCursor, gone: ReadonlySet<string>): CursorTarget {
+  if (gone.size === 0 || a.own === undefined) return { index: a.at };
+  if (!gone.has(a.own)) return { uuid: a.own, plus: 0 };
+  const next = a.after.find((u) => !gone.has(u));
+  if (next !== undefined) return { uuid: next, plus: 0 };
+  const prev = a.before.find((u) => !gone.has(u));
+  if (prev !== undefined) return { uuid: prev, plus: 1 };
+  return { index: Math.max(0, a.at - a.before.length) };
 }
 
 /**

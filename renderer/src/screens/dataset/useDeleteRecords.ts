@@ -16,13 +16,14 @@ const NAMES_WAIT_MS = 300;
  * Deleting records from the list or the pane. A delete goes at once and is a step of the undo
  * history like any other change (Ctrl+Z puts the records back from the service's record trash,
  * Ctrl+Shift+Z deletes them again). `pending`: the rows saying "deleting…" while the requests run.
- * `onConfirmed` runs once the person has said yes, and the delete waits for it (it reads the
- * view as it was); `onDone` runs once the service has answered.
+ * `onConfirmed` runs once the person has said yes, right before the delete starts (nothing may
+ * hold the delete back: its undo step goes on the list as it starts); what it returns is called
+ * with the records really deleted once the service has answered, then `onDone`.
  */
 export function useDeleteRecords(
   dataset: string,
   tpl: Template | undefined,
-  { onConfirmed, onDone }: { onConfirmed: (uuids: string[]) => void | Promise<void>; onDone: () => void },
+  { onConfirmed, onDone }: { onConfirmed: (uuids: string[]) => (deleted: ReadonlySet<string>) => void; onDone: () => void },
 ) {
   const qc = useQueryClient();
   const { undo: undoStep } = useEdits();
@@ -44,9 +45,10 @@ export function useDeleteRecords(
     });
     if (!ok) return;
     setPending((p) => new Set([...p, ...uuids]));
-    await onConfirmed(uuids);
-    const { op, error } = await deleteRecords(uuids, what);
+    const settled = onConfirmed(uuids);
+    const { op, error, deleted } = await deleteRecords(uuids, what);
     setPending((p) => new Set([...p].filter((u) => !uuids.includes(u))));
+    settled(deleted);
     onDone();
     if (error) toast({ kind: 'error', text: `Not ${op ? 'all ' : ''}deleted: ${errorText(error)}` });
     else if (op) offerUndo(op, `Deleted ${what}`, UNDO_TOAST_MS, undoStep);
