@@ -248,6 +248,41 @@ onBothServers((realServer) => {
       expect(written, 'nothing written as the demoted user').toEqual([]);
     });
 
+    /**
+     * A push stopped by a demotion after the server took `rec`'s first write (of `fields[0]`),
+     * then the same field edited again here and pushed by a super-user: the server holds that
+     * edit, and no conflict of ours against our own first value appears.
+     */
+    async function editAfterCut(email: string, rec: string, fields: string[]) {
+      const { local, remote, remoteId, gate } = p;
+      const user = await local.service.domain.users.create({ email, password: 'cut-password-1', isSuper: true });
+      for (const f of fields) await local.admin.setValue(rec, f, 'first here');
+      const held = gate.hold((method, path) => method === 'POST' && path.endsWith(`/${rec}/${fields[0]}/value`));
+      const failed = local.service.sync.run(remoteId, user, [DS]).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      await held.reached;
+      await demote(local, user.id);
+      held.release();
+      expect((await failed)?.message).toContain('no longer a super-user');
+      expect(valueOf(await remote.client.record(rec), fields[0]!), 'the server took the first write').toBe('first here');
+      await local.admin.setValue(rec, fields[0]!, 'second here');
+      await syncRun(local, remoteId);
+      expect(local.service.sync.conflicts()).toEqual([]);
+      const there = await remote.client.record(rec);
+      expect(fields.map((f) => valueOf(there, f))).toEqual(['second here', ...fields.slice(1).map(() => 'first here')]);
+      expect(local.service.sync.status().pending).toBe(0);
+    }
+
+    it("stopped at its settle after the server took its last write: that field's next edit is pushed, no conflict with our own", async () => {
+      await editAfterCut('cut-settle@test.local', SYNTH.record(1), [MEDIUM]);
+    });
+
+    it("stopped before its next operation after the server took one: that field's next edit is pushed, no conflict with our own", async () => {
+      await editAfterCut('cut-between@test.local', SYNTH.record(3), [MEDIUM, LONG]);
+    });
+
     it('applies none of a changed template its push read while the user was demoted, and writes nothing', async () => {
       const { local, remote, remoteId, gate } = p;
       const user = await local.service.domain.users.create({ email: 'pusher@test.local', password: 'pusher-password-1', isSuper: true });

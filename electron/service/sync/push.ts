@@ -6,12 +6,13 @@ import type { GuardedOp } from './guards.js';
 import { collectOutbox } from './outbox.js';
 import type { Puller } from './pull.js';
 import { expandConverge } from './pushConverge.js';
+import { copyAfterCut, settleCut } from './pushCut.js';
 import { pushCreate, pushCreateChild } from './pushCreate.js';
 import { pushDelete, refusedDelete } from './pushDelete.js';
 import { isGuarded, pushGuardedFirst } from './pushGuarded.js';
 import type { TopPass, WriteOutcome } from './pushPass.js';
 import { pushReadFirst } from './pushReadFirst.js';
-import { settle, settleTop } from './pushSettle.js';
+import { settleTop } from './pushSettle.js';
 import { RemoteError } from './remoteClient.js';
 
 /** Top-level records pushed at once; each record's own operations stay in order. */
@@ -109,6 +110,8 @@ export class Pusher {
       guarded: new Map(),
       held: new Map(),
     };
+    // The answer to the last operation the server took: its copy, should the push be cut.
+    let lastSent: unknown;
     for (const op of list) {
       p.answer = undefined;
       try {
@@ -131,6 +134,7 @@ export class Pusher {
         } else if (op.op === 'delete') {
           await pushDelete(x, op, top);
           p.sent.push(op);
+          lastSent = undefined;
         } else if (isFileOp(op)) {
           const topR = x.state.remoteOf(top);
           if (!topR || !x.state.remoteOf(op.record_uuid)) continue; // its create has not gone through yet
@@ -141,17 +145,23 @@ export class Pusher {
             continue;
           }
           p.answer = r.answer;
-          if (r.outcome === 'sent') p.sent.push(op);
+          if (r.outcome === 'sent') {
+            p.sent.push(op);
+            lastSent = r.answer;
+          }
         } else {
           const outcome = await fieldWrite(p, op);
           if (outcome === 'conflict') stats.conflicts++;
-          if (outcome === 'written' || outcome === 'already') p.sent.push(op);
+          if (outcome === 'written' || outcome === 'already') {
+            p.sent.push(op);
+            lastSent = p.answer;
+          }
           if (outcome !== 'written') continue;
         }
         stats.pushed++;
         onOp?.();
       } catch (e) {
-        if (p.sent.length) settle(p, p.sent, null, op.dataset_uuid);
+        if (p.sent.length) settleCut(p, op.dataset_uuid, await copyAfterCut(p, lastSent, e));
         if (!(e instanceof RemoteError)) throw e;
         if (e.kind === 'permanent' || (e.kind === 'gone' && op.op !== 'delete')) {
           if (op.op === 'delete') refusedDelete(x, op, e.message);

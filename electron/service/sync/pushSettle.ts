@@ -3,6 +3,7 @@ import type { OdrRecord } from '../../../shared/schemas/record.js';
 import type { OutboxOp } from '../store/syncState.js';
 import { refetchableTransaction } from '../store/tx.js';
 import { collectOutbox } from './outbox.js';
+import { settleCut } from './pushCut.js';
 import type { TopPass } from './pushPass.js';
 import { RemoteError } from './remoteClient.js';
 
@@ -11,7 +12,7 @@ import { RemoteError } from './remoteClient.js';
  * copy after them (`after`), in one commit; after a crash in between they are sent again, which
  * changes nothing. Creates record their progress at once (pushCreate.ts).
  */
-export function settle(p: TopPass, ops: OutboxOp[], after: OdrRecord | null, dataset: string): void {
+function settle(p: TopPass, ops: OutboxOp[], after: OdrRecord | null, dataset: string): void {
   const x = p.x;
   // Read before the transaction, from the render cache the conflict check filled; nothing
   // runs in between (one synchronous step), and marking operations done changes no record.
@@ -49,7 +50,7 @@ export async function settleTop(p: TopPass): Promise<void> {
   try {
     x.recheck();
   } catch (e) {
-    settle(p, p.sent, null, p.list[0]!.dataset_uuid);
+    settleCut(p, p.list[0]!.dataset_uuid, after);
     throw e;
   }
   settle(p, p.sent, after, p.list[0]!.dataset_uuid);

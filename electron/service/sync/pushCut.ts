@@ -1,0 +1,72 @@
+import { normalizeRecord } from '../../../shared/legacy.js';
+import { findRecord } from '../../../shared/recordTree.js';
+import type { OdrRecord } from '../../../shared/schemas/record.js';
+import { RightLost } from '../domain/errors.js';
+import type { OutboxOp } from '../store/syncState.js';
+import { refetchableTransaction } from '../store/tx.js';
+import type { TopPass } from './pushPass.js';
+
+/**
+ * The end of a record's push stopped after the server took some of its writes (`p.sent`): a
+ * demotion, a failure. They are done, but the server's copy is not applied here (it would act
+ * for a user who may no longer, or it is not known). The base still takes what the server now
+ * holds in the fields written: left behind, it would make the next edit of such a field a
+ * conflict with our own value sent before. The rest of the copy waits for the next pull.
+ * `copy`: the server's copy after those writes, when known (null: none to take).
+ */
+export function settleCut(p: TopPass, dataset: string, copy: OdrRecord | null): void {
+  const x = p.x;
+  const topR = x.state.remoteOf(p.top);
+  const base = topR && copy ? x.state.base(topR) : null;
+  refetchableTransaction(x.db, () => {
+    for (const op of p.sent) x.state.done(op);
+    if (base && copy) x.state.setBase(withWritten(base, copy, p.sent, (u) => x.state.remoteOf(u)));
+  });
+}
+
+/**
+ * The server's copy after the writes of a push cut between two operations: the last sent one's
+ * answer when it is that copy, else read again after a demotion (the read acts for no one; the
+ * server took the writes, it is only asked what it holds). Null where none is to be had: a
+ * failure (the server unreachable) or a record gone there.
+ */
+export async function copyAfterCut(p: TopPass, answer: unknown, cause: unknown): Promise<OdrRecord | null> {
+  const x = p.x;
+  const topR = x.state.remoteOf(p.top);
+  if (!topR || !p.sent.length) return null;
+  if ((answer as { record_uuid?: unknown } | undefined)?.record_uuid === topR) return normalizeRecord(answer, x.types);
+  if (!(cause instanceof RightLost)) return null;
+  try {
+    return await x.remote.record(topR, x.types);
+  } catch {
+    return null; // the base stays as it was: the same as before this read was tried
+  }
+}
+
+/** `base` with the written fields (and public dates) as `copy` has them; all else as it was. */
+function withWritten(
+  base: OdrRecord,
+  copy: OdrRecord,
+  sent: readonly OutboxOp[],
+  remoteOf: (local: string) => string | null | undefined,
+): OdrRecord {
+  const out = structuredClone(base);
+  for (const op of sent) {
+    if (op.op !== 'value' && op.op !== 'option' && op.op !== 'public') continue;
+    const r = remoteOf(op.record_uuid);
+    const mine = r ? findRecord(out, r) : undefined;
+    const theirs = r ? findRecord(copy, r) : undefined;
+    if (!mine || !theirs) continue; // a record the base lacks: nothing of it to compare against
+    if (op.op === 'public') {
+      mine._record_metadata = { ...mine._record_metadata, _public_date: theirs._record_metadata._public_date };
+      continue;
+    }
+    const entry = theirs.fields.find((f) => f.field_uuid === op.field_uuid);
+    const at = mine.fields.findIndex((f) => f.field_uuid === op.field_uuid);
+    // In its place, so a base that now equals the server's copy is seen to (unchangedSinceBase).
+    if (entry && at >= 0) mine.fields[at] = structuredClone(entry);
+    else if (entry) mine.fields.push(structuredClone(entry));
+    else if (at >= 0) mine.fields.splice(at, 1);
+  }
+  return out;
+}
