@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
+import { apiToken, attempt, baseUrl, field, openDataset, readRecord } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, addFileOverHttp, findAndOpen } from './support/curate.js';
 import { blockingViolations } from './support/screens.js';
 
@@ -21,22 +21,24 @@ async function setText(page: Page, i: number, value: string) {
 
 test('field history: who, when (one date format), old → new, option names; restore is an ordinary edit', async ({ page }) => {
   await openDataset(page, 'Synthetic Samples');
-  await setText(page, 21, 'history one');
-  const editor = await setText(page, 21, 'history two');
+  // Texts unlike whatever an earlier try left on the record (a retry, --repeat-each).
+  const [one, two] = [`history one ${attempt()}`, `history two ${attempt()}`];
+  await setText(page, 21, one);
+  const editor = await setText(page, 21, two);
   const f = field(editor, 'Medium Text field');
   await f.getByRole('button', { name: 'History of Medium Text field' }).click();
   const list = f.getByRole('region', { name: 'History of Medium Text field' });
   const newest = list.getByRole('listitem').first();
-  await expect(newest).toContainText('history one → history two');
+  await expect(newest).toContainText(`${one} → ${two}`);
   await expect(newest.locator('time')).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d \S+$/);
   await expect(newest).toContainText(/admin|Admin/i);
   expect(await blockingViolations(page)).toEqual([]);
 
-  await newest.getByRole('button', { name: 'Restore this value: Medium Text field back to “history one”' }).click();
-  await expect(f.getByRole('textbox')).toHaveValue('history one');
-  await expect.poll(() => valueOf(21, 'Medium Text field')).toBe('history one');
+  await newest.getByRole('button', { name: `Restore this value: Medium Text field back to “${one}”` }).click();
+  await expect(f.getByRole('textbox')).toHaveValue(one);
+  await expect.poll(() => valueOf(21, 'Medium Text field')).toBe(one);
   // The restore is logged like any edit: it is now the newest step.
-  await expect(list.getByRole('listitem').first()).toContainText('history two → history one');
+  await expect(list.getByRole('listitem').first()).toContainText(`${two} → ${one}`);
 
   // Options are named, not shown as uuids.
   const radio = field(editor, 'Single Radio field');
@@ -59,23 +61,24 @@ test('undo and redo across records: Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y', async ({ p
   await openDataset(page, 'Synthetic Samples');
   const was22 = await valueOf(22, 'Medium Text field');
   const was23 = await valueOf(23, 'Medium Text field');
-  await setText(page, 22, 'undo A');
-  await setText(page, 23, 'undo B');
+  const [a, b] = [`undo A ${attempt()}`, `undo B ${attempt()}`];
+  await setText(page, 22, a);
+  await setText(page, 23, b);
   await page.getByRole('grid').focus();
   await page.keyboard.press('Control+z');
   await expect.poll(() => valueOf(23, 'Medium Text field')).toBe(was23);
   await page.keyboard.press('Control+z');
   await expect.poll(() => valueOf(22, 'Medium Text field')).toBe(was22);
   await page.keyboard.press('Control+Shift+z');
-  await expect.poll(() => valueOf(22, 'Medium Text field')).toBe('undo A');
+  await expect.poll(() => valueOf(22, 'Medium Text field')).toBe(a);
   await page.keyboard.press('Control+y');
-  await expect.poll(() => valueOf(23, 'Medium Text field')).toBe('undo B');
+  await expect.poll(() => valueOf(23, 'Medium Text field')).toBe(b);
   await expect(page.getByRole('button', { name: 'Redo', exact: true })).toBeDisabled();
   // The buttons do the same.
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await expect.poll(() => valueOf(23, 'Medium Text field')).toBe(was23);
   // A new edit clears what could be redone.
-  await setText(page, 24, 'undo C');
+  await setText(page, 24, `undo C ${attempt()}`);
   await expect(page.getByRole('button', { name: 'Redo', exact: true })).toBeDisabled();
 });
 

@@ -8,6 +8,9 @@ export const SCREENS = path.join(ROOT, 'e2e', 'output', 'screens');
 /** The seeded service of the running spec's project (playwright.config.ts deals specs to them). */
 export const baseUrl = () => process.env[`ODR_E2E_URL_${(test.info().project.metadata as { service: number }).service}`]!;
 
+/** Which try of which repeat this is ("0.0" first): for texts that must differ from an earlier try's. */
+export const attempt = () => `${test.info().repeatEachIndex}.${test.info().retry}`;
+
 /** The real ODR exports are outside the repository; tests that need them say so and skip. */
 export const haveFixtures = () => existsSync(path.resolve(ROOT, '../shared/fixtures/odr-real/chemin_data.json'));
 export const NO_FIXTURES =
