@@ -5,7 +5,8 @@ import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
 // Two saves of one field made one after the other were sent at once, so the second could reach
 // the service first and the field kept the earlier value. The first save is held on its way
 // until the second has been made (and, without the order, sent and answered), then let go: the
-// service must hold the second. Record 31's Medium Text (the spec leaves its text there).
+// service must hold the second. Record 31's Medium Text (the spec leaves its text there;
+// undoWhileDeleting.spec edits it too, and both start from whatever it holds).
 
 const mediumText = async (i: number) =>
   (await readRecord(SYNTH_RECORD(i))).body.fields.find((f) => f.field_name === 'Medium Text field')?.value ?? null;

@@ -1,14 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
-import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { SYNTH_NAME, SYNTH_RECORD, addFileOverHttp, findAndOpen } from './support/curate.js';
 import { blockingViolations } from './support/screens.js';
-import { FIELD_TYPE_NAMES } from '../shared/fieldTypes.js';
 
 // Issue #15 item 6: per-field history from the change log with "restore this value", and undo /
 // redo across records for single edits, batch edits and deletes.
-
-const DATASET = 'a0000000000000000000000000d1';
-const FILE_FIELD = `f${String(FIELD_TYPE_NAMES.indexOf('File') + 1).padStart(27, '0')}`;
 
 const valueOf = async (i: number, name: string) =>
   (await readRecord(SYNTH_RECORD(i))).body.fields.find((f) => f.field_name === name)?.value ?? null;
@@ -115,13 +111,7 @@ test('a delete is a step of the undo history: after other edits, Ctrl+Z back to 
   const uuid = SYNTH_RECORD(25);
   const token = await apiToken();
   // A file with real bytes on the record, to see them come back.
-  const form = new FormData();
-  form.append('dataset_uuid', DATASET);
-  form.append('record_uuid', uuid);
-  form.append('field_uuid', FILE_FIELD);
-  form.append('file', new Blob(['bytes that survive a delete'], { type: 'text/plain' }), 'kept.txt');
-  const up = await fetch(`${baseUrl()}/api/v4/file`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
-  expect(up.ok).toBe(true);
+  await addFileOverHttp(uuid, 'kept.txt', 'bytes that survive a delete');
   const before = await readRecord(uuid);
   const kept = before.body.fields.flatMap((f) => f.files ?? []).find((f) => f.original_name === 'kept.txt')!;
   expect(kept).toBeTruthy();

@@ -11,6 +11,7 @@ import { RecordLists } from '../../electron/service/domain/records/list.js';
 import { setValue } from '../../electron/service/domain/records/ops.js';
 import { ENTRY_OVERHEAD_BYTES, RenderCache } from '../../electron/service/domain/renderCache.js';
 import { transaction } from '../../electron/service/store/tx.js';
+import { tx } from '../../electron/service/domain/tx.js';
 import { jobEnded } from '../support/jobs.js';
 import { ADMIN, USER, startSyntheticService, type TestService } from '../support/service.js';
 
@@ -341,6 +342,48 @@ describe('a refused or rolled-back write', () => {
     const now = await read(t.admin, uuid);
     expect(now).toContain('kept, first of the batch');
     expect(now).not.toContain('rolled back with its op');
+    // The failed op's own staged answer went with its rollback (the first's was dropped by the
+    // second's change to the tree): nothing is left holding a record's rows until the next change.
+    expect(d().ctx.renders.stagedCount).toBe(0);
+  });
+
+  it('keeps no answer rendered in a savepoint nested in an op that rolled back alone, the op succeeding', async () => {
+    const uuid = SYNTH.record(43);
+    const admin = d().users.firstSuperUser()!;
+    const o = opts(t.admin);
+    const was = await read(t.admin, uuid);
+    await d().writes.run(() => {
+      expect(() =>
+        transaction(d().ctx.db, () => {
+          d().renderWrittenJson(setValue(d(), admin, uuid, F('Long Text'), 'nested and rolled back'), o);
+          throw new Error('nested savepoint rolled back');
+        }),
+      ).toThrow('nested savepoint rolled back');
+    });
+    expect(d().ctx.renders.stagedCount).toBe(0);
+    // `read` checks the answer against an uncached render of the committed rows.
+    const now = await read(t.admin, uuid);
+    expect(now).toBe(was);
+    expect(now).not.toContain('nested and rolled back');
+  });
+
+  it('a schema read before changed() in a write that fails: the cache does not outlive the rollback', async () => {
+    const ctx = d().ctx;
+    const dt = SYNTH.dataset;
+    const name = () => ctx.schema.get().datatypesByUuid.get(dt)!.name;
+    const was = name();
+    for (const run of [(fn: () => void) => d().writes.run(fn), async (fn: () => void) => tx(ctx, fn)]) {
+      // Empty, so the read below loads from the rows this write is about to take back.
+      ctx.schema.invalidate();
+      await expect(
+        run(() => {
+          ctx.db.prepare('UPDATE datatypes SET name = ? WHERE uuid = ?').run('renamed, then rolled back', dt);
+          expect(name()).toBe('renamed, then rolled back');
+          throw new Error('failed before changed()');
+        }),
+      ).rejects.toThrow('failed before changed()');
+      expect(name()).toBe(was);
+    }
   });
 
   it('stages nothing outside a group-commit batch: a rolled-back transaction then a batch keep nothing of it', async () => {

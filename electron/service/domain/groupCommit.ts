@@ -1,5 +1,5 @@
 import type { Ctx } from './context.js';
-import { transaction } from '../store/tx.js';
+import { transaction, transactionDepth } from '../store/tx.js';
 
 interface Pending {
   fn: () => unknown;
@@ -16,11 +16,24 @@ export interface WriteOp {
   onDurable(fn: () => void): void;
   /** Runs when this op's savepoint, or its whole batch, rolls back. */
   onRollback(fn: () => void): void;
+  /**
+   * Whether the caller runs in the op's own savepoint, not in one nested inside it: only there
+   * do the hooks above follow what it did (a nested savepoint can roll back while the op succeeds).
+   */
+  atOwnLevel(): boolean;
 }
 
 class Op implements WriteOp {
   durable: (() => void)[] | null = null;
   rollback: (() => void)[] | null = null;
+  constructor(
+    private readonly db: Ctx['db'],
+    /** The op's savepoint's depth (store/tx.ts `transactionDepth`). */
+    private readonly depth: number,
+  ) {}
+  atOwnLevel(): boolean {
+    return transactionDepth(this.db) === this.depth;
+  }
   onDurable(fn: () => void): void {
     (this.durable ??= []).push(fn);
   }
@@ -111,8 +124,10 @@ export class GroupCommit {
       transaction(
         db,
         () => {
+          // Each op runs one level below the batch's own transaction, in its savepoint.
+          const depth = transactionDepth(db) + 1;
           for (const p of batch) {
-            const op = new Op();
+            const op = new Op(db, depth);
             const changes = schema.changes;
             this.op = op;
             try {

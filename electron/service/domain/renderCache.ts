@@ -118,6 +118,11 @@ export class RenderCache {
     return this.entries.size;
   }
 
+  /** Answers staged by ops of the batch running now: 0 between batches (read by tests). */
+  get stagedCount(): number {
+    return this.staged.size;
+  }
+
   /** What the entries count against the budget: their bytes and ENTRY_OVERHEAD_BYTES each. */
   get heldBytes(): number {
     return this.bytes;
@@ -174,7 +179,9 @@ export class RenderCache {
   written(reader: RecordReader, rec: RecordRow, opts: RenderOptions, op: WriteOp | null): () => Buffer {
     const { json, trace } = reader.readTraced(rec, opts);
     const unkept = () => Buffer.from(JSON.stringify(json()));
-    if (!op || opts.legacyKeys) return unkept;
+    // Rendered in a savepoint nested in the op: that savepoint may roll back while the op goes on
+    // and succeeds, and the op's hooks would keep an answer never committed.
+    if (!op || opts.legacyKeys || !op.atOwnLevel()) return unkept;
     const schema = this.current();
     const cls = this.classOf(opts.viewer, rec, schema);
     if (!this.serves(trace, cls, opts.viewer, opts.now)) return unkept;

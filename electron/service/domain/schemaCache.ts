@@ -154,11 +154,15 @@ export class SchemaCache {
   private current: Schema | null = null;
   private dataVersion = -1;
   private rev = '';
-  /** Template changes made on this connection so far: a failed op (GroupCommit) or tx() that moved it invalidates. */
+  /**
+   * Template changes made on this connection so far, and loads made inside a transaction: a failed
+   * op (GroupCommit) or tx() that moved it invalidates. A load inside a transaction may have read
+   * rows it takes back, whether or not its writer called `changed()` before reading.
+   */
   changes = 0;
   private readonly rows: ReturnType<typeof schemaStore>;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.rows = schemaStore(db);
   }
 
@@ -191,6 +195,7 @@ export class SchemaCache {
   }
 
   private load(): Schema {
+    if (this.db.inTransaction) this.changes++;
     const s = new Schema();
     this.dataVersion = this.rows.dataVersion();
     this.rev = this.rows.revision();

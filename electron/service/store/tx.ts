@@ -5,19 +5,41 @@ import type { Db } from './db.js';
  * at the start, so concurrent writers queue instead of failing at commit.
  */
 export function transaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
-  const t = runner(db);
+  const t = runner(db).run;
   return (mode === 'immediate' ? t.immediate(fn) : t(fn)) as T;
 }
+
+/**
+ * How many of `transaction`'s levels are open on `db` now (0 outside, 1 in a transaction, 2 in
+ * its first savepoint...). Work that must share the fate of one level (a group-commit op's staged
+ * answer) checks it is still at that level: a savepoint inside it can roll back alone.
+ */
+export const transactionDepth = (db: Db): number => runners.get(db)?.depth ?? 0;
 
 // One transaction function per connection that runs what it is given: db.transaction(fn) builds
 // four wrapped functions and defines their properties on every call, and every group-committed
 // write made three such calls (1.3 % of the main thread under 8 writers).
-type Runner = ReturnType<typeof makeRunner>;
-const makeRunner = (db: Db) => db.transaction((fn: () => unknown) => fn());
+interface Runner {
+  depth: number;
+  run: ReturnType<typeof wrap>;
+}
+const wrap = (db: Db, r: { depth: number }) =>
+  db.transaction((fn: () => unknown) => {
+    r.depth++;
+    try {
+      return fn();
+    } finally {
+      r.depth--;
+    }
+  });
 const runners = new WeakMap<Db, Runner>();
 function runner(db: Db): Runner {
   let r = runners.get(db);
-  if (!r) runners.set(db, (r = makeRunner(db)));
+  if (!r) {
+    const made = { depth: 0 } as Runner;
+    made.run = wrap(db, made);
+    runners.set(db, (r = made));
+  }
   return r;
 }
 
