@@ -41,6 +41,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The loopback listener turned on at a port free a moment ago. Between the probe's close and the
+ * listen, another test process can take that port (its port 0, an outgoing connection): a refusal
+ * is tried again at another port, a bounded number of times.
+ */
+async function loopbackOn(set: (e: unknown, s: { enabled: boolean; port: number }) => Promise<{ url: string | null }>) {
+  let last: unknown;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, on: await set({}, { enabled: true, port }) };
+    } catch (e) {
+      last = e;
+    }
+  }
+  throw last;
+}
+
 async function start(userData = tempDir('odr-shell-'), lock = true) {
   dirs.push(userData);
   const fake = fakeElectron(userData, { lock });
@@ -197,8 +215,7 @@ describe('the Electron shell (Electron APIs injected, real service)', () => {
   it('the loopback listener is off by default; turned on it serves the API on 127.0.0.1 only', async () => {
     const { fake, shell } = await start();
     expect(shell!.loopback()).toEqual({ settings: { enabled: false, port: 8460 }, url: null });
-    const port = await freePort();
-    const on = await fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: true, port });
+    const { port, on } = await loopbackOn(fake.ipc.get(IPC_CHANNELS.setLoopback)!);
     expect(on.url).toBe(`http://127.0.0.1:${port}/api/v4`);
     expect((await fetch(`${on.url}/search/databases`)).status).toBe(401);
     await expect(fake.ipc.get(IPC_CHANNELS.setLoopback)!({}, { enabled: true, port: 80 })).rejects.toThrow(/port/);

@@ -35,8 +35,20 @@ export async function startRemote(n: number, env: Record<string, string> = {}, t
     restart: async () => {},
   };
   const launch = async (port: string) => {
-    r.proc = runCli(['serve', '--port', port, '--data', seeded.dataDir, '--no-auto-login'], env);
-    r.url = (await r.proc.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+    // A restart keeps the URL the local side has, so it asks for the old port; between the halt
+    // and this, the other vitest fork (its port 0, an outgoing connection) can hold that port for
+    // a moment. Busy, it is tried again a bounded number of times, 11 s at most in all.
+    for (let attempt = 1; ; attempt++) {
+      r.proc = runCli(['serve', '--port', port, '--data', seeded.dataDir, '--no-auto-login'], env);
+      try {
+        r.url = (await r.proc.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+        break;
+      } catch (e) {
+        if (port === '0' || attempt >= 10 || !r.proc.output().includes('EADDRINUSE')) throw e;
+        await r.proc.exited;
+        await new Promise((res) => setTimeout(res, 250 * attempt));
+      }
+    }
     r.client = new OdrClient({ baseUrl: r.url });
     await r.client.login(ADMIN.email, ADMIN.password);
   };
