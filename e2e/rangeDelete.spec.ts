@@ -1,7 +1,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { SYNTH, syntheticTemplate } from '../bench/synthetic.js';
 import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
-import { SYNTH_NAME } from './support/curate.js';
+import { SYNTH_NAME, holdDeletes } from './support/curate.js';
 
 // Deleting a block of rows: the cursor lands on the row after the block, as after a single
 // delete, or on the row before it when the block ended the list; the focus stays in the list.
@@ -213,15 +213,7 @@ test('Ctrl+Z right after confirming a delete undoes that delete, not the edit be
   const at = await blockWithTopUnloaded(page);
   // Held until Ctrl+Z is pressed: the delete's requests, and any read of the view's uuids (the
   // delete used to wait for one before its undo step went on the list).
-  let send!: () => void;
-  const held = new Promise<void>((resolve) => (send = resolve));
-  let deletes = 0;
-  await page.route('**/api/v4/record', async (route) => {
-    if (route.request().method() !== 'DELETE') return route.fallback();
-    deletes++;
-    await held;
-    await route.continue();
-  });
+  const { held, release: send, asked: deletes } = await holdDeletes(page);
   await page.route('**/record-uuids?*', async (route) => {
     await held;
     await route.continue();
@@ -236,7 +228,7 @@ test('Ctrl+Z right after confirming a delete undoes that delete, not the edit be
   const deleted = page.waitForResponse((r) => r.url().endsWith('/api/v4/record') && r.request().method() === 'DELETE');
   send();
   expect((await deleted).status()).toBe(200);
-  expect(deletes).toBeGreaterThan(0);
+  expect(deletes()).toBeGreaterThan(0);
   // Deleted, then all put back by the Ctrl+Z that waited for the delete; the edit stays.
   await expect.poll(async () => (await local(`/local/datasets/${made}/records?limit=1`)).total ?? null, { timeout: 60_000 }).toBe(ROWS);
   await expect(grid(page)).toHaveAttribute('aria-rowcount', String(ROWS + 1));

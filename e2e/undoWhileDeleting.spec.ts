@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { field, openDataset, readRecord } from './support/app.js';
-import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { SYNTH_NAME, SYNTH_RECORD, findAndOpen, holdDeletes } from './support/curate.js';
 
 // A delete went on the undo list only when its answer came, so Ctrl+Z pressed while it was on
 // its way undid the step before it (here an edit of another record) and the delete stayed. The
@@ -25,19 +25,11 @@ test('Ctrl+Z while a delete is on its way undoes that delete once done, not the 
   await expect(undo).toHaveAttribute('title', /Undo the change to Medium Text field/);
   await expect.poll(() => shortText(31)).toBe(typed);
 
-  let send!: () => void;
-  const held = new Promise<void>((resolve) => (send = resolve));
-  let deletes = 0;
-  await page.route('**/api/v4/record', async (route) => {
-    if (route.request().method() !== 'DELETE') return route.fallback();
-    deletes++;
-    await held;
-    await route.continue();
-  });
+  const { release: send, asked: deletes } = await holdDeletes(page);
   const pane = await findAndOpen(page, SYNTH_NAME(28));
   await pane.getByRole('button', { name: 'Delete record' }).click();
   await page.getByRole('dialog', { name: 'Delete this record?' }).getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect.poll(() => deletes).toBe(1);
+  await expect.poll(deletes).toBe(1);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(await page.evaluate(() => document.activeElement?.matches('input, textarea, select') ?? false), 'Ctrl+Z reaches the window').toBe(
     false,

@@ -47,6 +47,20 @@ export async function addFileOverHttp(uuid: string, name: string, text: string):
   expect(res.ok, `upload of ${name}: ${res.status}`).toBe(true);
 }
 
+/** Holds the page's record DELETE requests until `release()`; `asked()` counts those held. */
+export async function holdDeletes(page: Page) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  await page.route('**/api/v4/record', async (route) => {
+    if (route.request().method() !== 'DELETE') return route.fallback();
+    asked++;
+    await held;
+    await route.continue();
+  });
+  return { held, release, asked: () => asked };
+}
+
 /** Puts a deleted record back over HTTP (from the record trash); answers the status. */
 export async function restoreOverHttp(uuid: string): Promise<number> {
   const res = await fetch(`${baseUrl()}/local/records/${uuid}/restore`, await authed({ method: 'POST' }));

@@ -181,15 +181,20 @@ describe('the mark across a restart', () => {
   }, 60_000);
 });
 
+/** A closed data dir whose newest record is in the trash, its database open raw to set it back. */
+async function newestTrashed() {
+  const dir = tempDir('odr-ids-');
+  const old = await startSyntheticService(3, { dataDir: dir, keepDir: true });
+  const trashed = await newest(old);
+  await old.admin.deleteRecords([trashed.uuid]);
+  await old.close();
+  return { dir, trashed, raw: new Database(path.join(dir, 'odr.sqlite')) };
+}
+
 describe('a database from before the mark', () => {
   it('starts it from the records it holds and those in its trash', async () => {
-    const dir = tempDir('odr-ids-');
-    const old = await startSyntheticService(3, { dataDir: dir, keepDir: true });
-    const trashed = await newest(old);
-    await old.admin.deleteRecords([trashed.uuid]);
-    await old.close();
+    const { dir, trashed, raw } = await newestTrashed();
     // As the database was before version 25 (what a delete did then: the rows gone, nothing kept).
-    const raw = new Database(path.join(dir, 'odr.sqlite'));
     raw.exec(`DROP TRIGGER IF EXISTS record_id_floor_delete; DROP TABLE IF EXISTS record_id_floor;
               DELETE FROM _migrations WHERE version = 25;`);
     raw.close();
@@ -209,13 +214,8 @@ describe('a database from before the mark', () => {
 
 describe('a database from before the retired ids', () => {
   it('keeps the ids of the records in its trash from an import that brings them for another record', async () => {
-    const dir = tempDir('odr-ids-');
-    const old = await startSyntheticService(3, { dataDir: dir, keepDir: true });
-    const trashed = await newest(old);
-    await old.admin.deleteRecords([trashed.uuid]);
-    await old.close();
+    const { dir, trashed, raw } = await newestTrashed();
     // As the database was before version 28: no record of retired ids.
-    const raw = new Database(path.join(dir, 'odr.sqlite'));
     const triggers = raw
       .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_retired\\_%' ESCAPE '\\'")
       .pluck()
