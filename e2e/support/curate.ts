@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { FIELD_TYPE_NAMES } from '../../shared/fieldTypes.js';
+import { SYNTH } from '../../bench/synthetic.js';
 import { apiToken, baseUrl, openDataset, openRecord, readRecord } from './app.js';
 
 export const SYNTH_RECORD = (i: number) => `e${String(i).padStart(27, '0')}`;
@@ -29,15 +29,12 @@ export async function deleteOverHttp(uuids: string[]): Promise<number> {
   return res.status;
 }
 
-export const SYNTH_DATASET = 'a0000000000000000000000000d1';
-export const SYNTH_FILE_FIELD = `f${String(FIELD_TYPE_NAMES.indexOf('File') + 1).padStart(27, '0')}`;
-
 /** Adds a small text file to a synthetic record's File field over HTTP, as a script would. */
 export async function addFileOverHttp(uuid: string, name: string, text: string): Promise<void> {
   const form = new FormData();
-  form.append('dataset_uuid', SYNTH_DATASET);
+  form.append('dataset_uuid', SYNTH.dataset);
   form.append('record_uuid', uuid);
-  form.append('field_uuid', SYNTH_FILE_FIELD);
+  form.append('field_uuid', SYNTH.field('File'));
   form.append('file', new Blob([text], { type: 'text/plain' }), name);
   const res = await fetch(`${baseUrl()}/api/v4/file`, {
     method: 'POST',
