@@ -1,10 +1,10 @@
-import type { Mockttp } from 'mockttp';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { runCli } from '../support/processes.js';
 import { ADMIN, startService } from '../support/service.js';
-import { slowProxy, startRemote, type RemoteProc } from './support.js';
+import { startRemote, type RemoteProc } from './support.js';
+import { heldWriteProxy, type HeldAt, type HeldWriteProxy } from '../support/heldWrite.js';
 import { seededRandom as prng } from '../../shared/seededRandom.js';
 
 // kill -9 of the local side in the middle of a push, then a fresh process finishes the sync:
@@ -15,13 +15,12 @@ const N = 25;
 const SEED = Number(process.env.ODR_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const FIELD = SYNTH.field('Medium Text');
 let remote: RemoteProc;
-let proxy: Mockttp;
+let proxy: HeldWriteProxy;
 let dataDir = '';
 
 beforeAll(async () => {
   remote = await startRemote(10);
-  // A slow link, so that the push takes long enough to be cut in the middle.
-  proxy = await slowProxy(remote.url, 40);
+  proxy = await heldWriteProxy(remote.url);
 }, 60_000);
 afterAll(async () => {
   await proxy?.stop();
@@ -57,23 +56,25 @@ describe('crash in the middle of a push', () => {
       '--dataset',
       SYNTH.dataset,
     ];
-    // The kill moment: after `after` records reached the server, plus `delay` ms — somewhere
-    // inside a create/value exchange, not at a request boundary.
+    // The kill point: the push's `nth` record create or value write, held by the proxy either
+    // before the server sees it or done there with its answer not passed on (the client cannot
+    // tell which). The push cannot get past it, so the kill lands inside that exchange on any
+    // machine. The push has several writes in flight at once: the seed replays the kind of
+    // write, its rank and the side it is held on; the record it falls on may differ.
     const rand = prng(SEED);
-    const after = 1 + Math.floor(rand() * 5);
-    const delay = Math.round(rand() * 80);
-    console.log(`crash test: ODR_CRASH_SEED=${SEED} (kill after ${after} records + ${delay} ms)`);
+    const kind = rand() < 0.5 ? 'create' : 'value';
+    const nth = 1 + Math.floor(rand() * 5);
+    const at: HeldAt = rand() < 0.5 ? 'request' : 'answer';
+    console.log(`crash test: ODR_CRASH_SEED=${SEED} (kill at the push's ${kind} write ${nth}, held at its ${at})`);
+    const hold = proxy.hold(nth, at, (_method, p) => (kind === 'create' ? /\/dataset\/[^/]+\/record$/ : /\/value$/).test(p));
     const first = runCli(args);
-    let atKill: number;
-    for (;;) {
-      atKill = (await remote.client.recordIds(SYNTH.dataset)).records.length - initial;
-      if (atKill >= after || first.child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, delay));
+    const held = await Promise.race([hold.held, first.exited.then(() => 'nothing: the sync ended')]);
+    console.log(`crash test: held ${held} (write ${proxy.writes.length} of the push so far)`);
     first.child.kill('SIGKILL');
     const { signal } = await first.exited;
-    expect(signal, `ODR_CRASH_SEED=${SEED}: the first sync finished before it could be killed:\n${first.output()}`).toBe('SIGKILL');
+    hold.release();
+    expect(signal, `ODR_CRASH_SEED=${SEED}: the first sync ended before its write ${nth}:\n${first.output()}`).toBe('SIGKILL');
+    const atKill = (await remote.client.recordIds(SYNTH.dataset)).records.length - initial;
     expect(atKill).toBeLessThan(N);
 
     const second = runCli(args);

@@ -288,9 +288,9 @@ describe('live mode under faults, with files', () => {
       const keyOf = (c: (typeof listed)[number]) => c.item_uuid || `${c.record_uuid}|${c.field_uuid}`;
       const at = `seed ${SEED} round ${round}: the listed conflicts ${JSON.stringify(listed.map(keyOf))}, of ${JSON.stringify(expected)}`;
       expect(listed.map(keyOf), at).toEqual(expect.arrayContaining(expected.map((e) => e.key)));
-      // Known defect (docs/sync.md §7): a write of ours that was sent but not settled (a fault
-      // after it, in the same pass) is taken for a server change when the same field or file is
-      // edited here again, so a conflict is listed that no one caused. Never a silent overwrite:
+      // Known defect (docs/sync.md §7): a write of ours whose answer was lost, or a file's sent
+      // before a fault in the same pass, is taken for a server change when the same field or file
+      // is edited here again, so a conflict is listed that no one caused. Never a silent overwrite:
       // only on what this side alone changed, and "mine" keeps the latest edit.
       const owned = (c: (typeof listed)[number]) => owner.get(c.item_uuid ? c.field_name.slice(c.field_name.indexOf(': ') + 2) : keyOf(c));
       for (const c of listed.filter((c) => !expected.some((e) => e.key === keyOf(c)))) {

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import type { Mockttp } from 'mockttp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { runCli } from '../support/processes.js';
 import { ADMIN, startService } from '../support/service.js';
-import { slowProxy, startRemote, type RemoteProc } from './support.js';
+import { startRemote, type RemoteProc } from './support.js';
+import { heldWriteProxy, type HeldAt, type HeldWriteProxy } from '../support/heldWrite.js';
 import { seededRandom as prng } from '../../shared/seededRandom.js';
 
 // kill -9 of the local side in the middle of pushing files, then a fresh process finishes the
@@ -17,13 +17,12 @@ const SEED = Number(process.env.ODR_CRASH_SEED ?? Math.floor(Math.random() * 2 *
 const FILE = SYNTH.field('File');
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 let remote: RemoteProc;
-let proxy: Mockttp;
+let proxy: HeldWriteProxy;
 let dataDir = '';
 
 beforeAll(async () => {
   remote = await startRemote(10);
-  // A slow link, so that the push is cut somewhere inside an upload exchange.
-  proxy = await slowProxy(remote.url, 40);
+  proxy = await heldWriteProxy(remote.url);
 }, 60_000);
 afterAll(async () => {
   await proxy?.stop();
@@ -65,21 +64,22 @@ describe('crash in the middle of a file push', () => {
     await local.close();
 
     const args = ['sync', '--data', dataDir, '--remote', remoteApi, '--user', ADMIN.email, '--password', ADMIN.password];
+    // The kill point, as in crash.test.ts: the push's `nth` upload held by the proxy before the
+    // server sees it or stored there with its answer not passed on; every later write waits too.
+    // Uploads run several at once: the seed replays the rank and side, not which file it is.
     const rand = prng(SEED);
-    const after = 1 + Math.floor(rand() * 4);
-    const delay = Math.round(rand() * 60);
-    console.log(`file crash test: ODR_CRASH_SEED=${SEED} (kill after ${after} files + ${delay} ms)`);
+    const nth = 1 + Math.floor(rand() * 4);
+    const at: HeldAt = rand() < 0.5 ? 'request' : 'answer';
+    console.log(`file crash test: ODR_CRASH_SEED=${SEED} (kill at the push's upload ${nth}, held at its ${at})`);
+    const hold = proxy.hold(nth, at, (method, p) => method === 'POST' && p.endsWith('/file'));
     const first = runCli([...args, '--dataset', SYNTH.dataset]);
-    let atKill: number;
-    for (;;) {
-      atKill = (await onServer()).size;
-      if (atKill >= after || first.child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await new Promise((r) => setTimeout(r, delay));
+    const held = await Promise.race([hold.held, first.exited.then(() => 'nothing: the sync ended')]);
+    console.log(`file crash test: held ${held} (write ${proxy.writes.length} of the push so far)`);
     first.child.kill('SIGKILL');
     const { signal } = await first.exited;
-    expect(signal, `ODR_CRASH_SEED=${SEED}: the first sync finished before it could be killed:\n${first.output()}`).toBe('SIGKILL');
+    hold.release();
+    expect(signal, `ODR_CRASH_SEED=${SEED}: the first sync ended before its upload ${nth}:\n${first.output()}`).toBe('SIGKILL');
+    const atKill = (await onServer()).size;
     expect(atKill).toBeLessThan(FILES);
 
     const second = runCli([...args, '--dataset', SYNTH.dataset]);

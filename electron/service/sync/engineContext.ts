@@ -81,13 +81,20 @@ export class EngineContext {
     return map(rec);
   }
 
+  /** A field's type: as the server's template says, else as here. */
+  private typeOf(fieldUuid: string): FieldTypeName | undefined {
+    return this.types.get(fieldUuid) ?? this.d.schema().fieldsByUuid.get(fieldUuid)?.type.name;
+  }
+
   /** A Boolean field (its writes are guarded under their own name, guards.ts). */
-  readonly boolean = (fieldUuid: string): boolean =>
-    (this.types.get(fieldUuid) ?? this.d.schema().fieldsByUuid.get(fieldUuid)?.type.name) === 'Boolean';
+  readonly boolean = (fieldUuid: string): boolean => this.typeOf(fieldUuid) === 'Boolean';
+
+  /** A Tags field (its selection is `tags`, not `values`). */
+  readonly tags = (fieldUuid: string): boolean => this.typeOf(fieldUuid) === 'Tags';
 
   /** An option field that holds at most one option (Single Radio, Single Select). */
   readonly single = (fieldUuid: string): boolean => {
-    const t = this.types.get(fieldUuid) ?? this.d.schema().fieldsByUuid.get(fieldUuid)?.type.name;
+    const t = this.typeOf(fieldUuid);
     return !!(t && FIELD_TYPES[t].single);
   };
 }

@@ -5,22 +5,26 @@ import { RightLost } from '../domain/errors.js';
 import type { OutboxOp } from '../store/syncState.js';
 import { refetchableTransaction } from '../store/tx.js';
 import type { TopPass } from './pushPass.js';
+import { withSent } from './sentBase.js';
 
 /**
  * The end of a record's push stopped after the server took some of its writes (`p.sent`): a
- * demotion, a failure. They are done, but the server's copy is not applied here (it would act
- * for a user who may no longer, or it is not known). The base still takes what the server now
- * holds in the fields written: left behind, it would make the next edit of such a field a
- * conflict with our own value sent before. The rest of the copy waits for the next pull.
- * `copy`: the server's copy after those writes, when known (null: none to take).
+ * demotion, a failure, a timeout. They are done, but the server's copy is not applied here (it
+ * would act for a user who may no longer, or it is not known). The base still takes what the
+ * server now holds in the fields written: left behind, it would make the next edit of such a
+ * field a conflict with our own value sent before. From `copy`, the server's copy after those
+ * writes, when known; else as they were sent (sentBase.ts). The rest waits for the next pull.
  */
 export function settleCut(p: TopPass, dataset: string, copy: OdrRecord | null): void {
   const x = p.x;
   const topR = x.state.remoteOf(p.top);
-  const base = topR && copy ? x.state.base(topR) : null;
+  const base = topR ? x.state.base(topR) : null;
+  const remoteOf = (u: string) => x.state.remoteOf(u);
+  // Read before the transaction, from the render cache (pushSettle.ts does the same).
+  const local = base && !copy ? x.localRecord(p.top) : null;
   refetchableTransaction(x.db, () => {
     for (const op of p.sent) x.state.done(op);
-    if (base && copy) x.state.setBase(withWritten(base, copy, p.sent, (u) => x.state.remoteOf(u)));
+    if (base) x.state.setBase(copy ? withWritten(base, copy, p.sent, remoteOf) : withSent(base, p.sent, local, remoteOf, x));
   });
 }
 

@@ -20,7 +20,10 @@ export interface TopPass {
   fresh: OdrRecord | null;
   /** The answer to the last write, when it is the top-level record: the server's copy after our writes, without reading it again. */
   answer: unknown;
-  /** Operations the server has: marked done with its copy after them (pushSettle.ts). */
+  /**
+   * Operations the server has: marked done with its copy after them (pushSettle.ts); where the
+   * push is cut before that, done with their fields taken into the base (pushCut.ts).
+   */
   readonly sent: OutboxOp[];
   /** Selections this record's guarded option writes left on the server (guards.ts). */
   readonly guarded: Map<string, string[] | null>;
