@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { checkValue, fieldType } from '../../../shared/fieldTypes';
-import { draftOf, keepDraft, useEdits } from '../lib/edits';
+import { draftOf, keepDraft, useEdits, useHasDraft } from '../lib/edits';
 import { normaliseTypedDecimal } from '../lib/numbers';
 import type { FieldProps } from './types';
 
@@ -36,12 +36,16 @@ export function ScalarField({ top, record, field, entry, labelId }: FieldProps) 
   const editing = useRef(false);
   const errId = useId();
   const { apply } = useEdits();
+  // Once nothing typed is left (saved, or taken back), the field shows its saved value: also when
+  // that value is the same as at the last render, as after Enter and Ctrl+Z in one task (the
+  // undo's copy is in the cache at once) — following `saved` alone kept the undone text shown.
+  const hasDraft = useHasDraft(record, field.field_uuid);
   useEffect(() => {
     if (!editing.current && draftOf(record, field.field_uuid) === undefined) {
       current.current = saved;
       setDraftState(saved);
     }
-  }, [saved, record, field.field_uuid]);
+  }, [saved, record, field.field_uuid, hasDraft]);
 
   const error = problem(draft);
 

@@ -121,32 +121,19 @@ function pushDone(step: Step) {
 /**
  * A step is on the undo list from the key that made it, not from its answer: Ctrl+Z pressed
  * before the answer came must take that step back, not find nothing (or the step before it) to
- * undo. So an undo or redo may be asked for while the step, or requests of its field, are still
- * on their way; it is sent once they have settled, so the service sees them in the order they
- * were made (an edit's undo arriving first would find the field not yet holding what it expects,
- * and be refused; a delete's undo would find nothing in the trash yet).
+ * undo. So an undo or redo may be asked for while the step is still on its way.
+ * An edit's undo or redo takes its place behind the field's requests at once (`inOrder`, like any
+ * edit), so the service sees them in the order they were made; an operation's waits for the
+ * operation (an undo arriving first would find nothing in the trash yet).
  * `stepWork`: the step's last run (its edit, undo or redo) while on its way, true once done; when
  * it failed, the undo or redo waiting for it is not sent (the step went back or off the lists).
- * `fieldWork`: every request of a record's field still on its way, by record:field.
  */
 const stepWork = new WeakMap<Step, Promise<boolean>>();
-const fieldWork = new Map<string, Promise<unknown>>();
 
 function trackStep(step: Step, work: Promise<boolean>) {
   stepWork.set(step, work);
   void work.then(() => {
     if (stepWork.get(step) === work) stepWork.delete(step);
-  });
-}
-
-function track(step: Edit, work: Promise<boolean>) {
-  trackStep(step, work);
-  const k = statusKey(step.record, step.field.uuid);
-  const earlier = fieldWork.get(k);
-  const all = earlier ? Promise.all([earlier, work]) : work;
-  fieldWork.set(k, all);
-  void all.then(() => {
-    if (fieldWork.get(k) === all) fieldWork.delete(k);
   });
 }
 
@@ -223,6 +210,8 @@ function clearStatus(e: Edit) {
 }
 
 export const draftOf = (record: string, field: string): string | undefined => drafts.get()[statusKey(record, field)]?.value;
+/** Whether the field has typed text not saved: a field shows its saved value again when this turns false. */
+export const useHasDraft = (record: string, field: string) => useStore(drafts, (m) => statusKey(record, field) in m);
 
 /**
  * Keeps (or, with `value` undefined, drops) the typed text of a field and says so in its badge:
@@ -274,6 +263,11 @@ function showPending(e: Edit, patched: OdrRecord | undefined) {
   const k = statusKey(e.record, e.field.uuid);
   const entry = patched && findRecord(patched, e.record)?.fields.find((f) => f.field_uuid === e.field.uuid);
   shown.set((m) => ({ ...m, [k]: { n: (m[k]?.n ?? 0) + 1, entry: entry ?? m[k]?.entry } }));
+}
+
+/** Whether a later request of `e`'s field waits behind it: its badge stays "Saving…" until that one is answered. */
+function othersWaiting(e: Edit): boolean {
+  return (shown.get()[statusKey(e.record, e.field.uuid)]?.n ?? 0) > 1;
 }
 
 function settlePending(e: Edit) {
@@ -370,6 +364,7 @@ function useApply(qc: QueryClient) {
     mutationFn: async ({ edit, mode, step }: { edit: Edit; mode: Mode; prev: OdrRecord | undefined; step?: Edit }) =>
       send(edit, mode !== 'do' && step ? expectedFor(step, mode) : undefined),
     onMutate: async ({ edit, prev }) => {
+      // Sent now: "Saving…" again even if an earlier request of the field failed while this one waited.
       setStatus(edit, { state: 'saving', at: performance.now() });
       await qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
       // A read that landed before the cancel may have replaced the optimistic copy: patch again.
@@ -396,7 +391,7 @@ function useApply(qc: QueryClient) {
       toast({ kind: 'error', text: `Not saved — ${edit.field.name}: ${message}. The previous value is back.` });
     },
     onSuccess: (_r, { edit, mode, step }) => {
-      setStatus(edit, { state: 'saved', at: performance.now() });
+      if (!othersWaiting(edit)) setStatus(edit, { state: 'saved', at: performance.now() });
       if (mode !== 'do' && step) toast({ kind: 'info', text: `${mode === 'undo' ? 'Undid' : 'Redid'} ${stepLabel(step)}` }, 3000);
     },
     onSettled: (_r, _e, { edit }) => {
@@ -416,7 +411,7 @@ export function useEdits() {
   // The optimistic copy goes into the cache and the field's shown entry in the same event as the
   // click or key: the mutation starts a tick later, and a controlled checkbox would flip back until then.
   const run = useCallback(
-    (edit: Edit, mode: Mode, step?: Edit): Promise<boolean> => {
+    (edit: Edit, mode: Mode, step?: Edit, after?: Promise<boolean>): Promise<boolean> => {
       countTop(edit.top, 1);
       // A read already on its way (an earlier edit's refresh) would land on top of this edit: drop it.
       void qc.cancelQueries({ queryKey: keys.record(edit.top) }, { revert: false });
@@ -424,19 +419,34 @@ export function useEdits() {
       const patched = prev && optimistic(prev, edit);
       if (patched) qc.setQueryData(keys.record(edit.top), patched);
       showPending(edit, patched);
-      // Settled with the mutation's own callbacks (onError says what failed and how). Each waits
-      // for the field's request before it, so the service holds the newest.
-      return inOrder(statusKey(edit.record, edit.field.uuid), () => m.mutateAsync({ edit, mode, prev, step })).then(
-        () => true,
-        () => false,
-      );
+      // Pending from the key on, also while it waits behind the field's earlier requests.
+      setStatus(edit, { state: 'saving', at: performance.now() });
+      // Each waits for the field's request before it, so the service holds the newest; settled
+      // with the mutation's own callbacks (onError says what failed and how).
+      return inOrder(statusKey(edit.record, edit.field.uuid), async () => {
+        // An undo or redo of a step whose own run (ahead of it on this field) failed: the step has
+        // left the lists and its badge says why; this one is not sent. The failed run put its
+        // earlier copy back; the service's copy takes over once nothing of the record is on its way.
+        if (after && !(await after)) {
+          // "Saving…" left by this key alone: the requests before it that were answered well
+          // left "Saved" to the last one (an error says so itself).
+          if (!othersWaiting(edit) && status.get()[statusKey(edit.record, edit.field.uuid)]?.state === 'saving')
+            setStatus(edit, { state: 'saved', at: performance.now() });
+          countTop(edit.top, -1);
+          settlePending(edit);
+          if (!editInFlight(edit.top)) void qc.invalidateQueries({ queryKey: keys.record(edit.top) });
+          return false;
+        }
+        await m.mutateAsync({ edit, mode, prev, step });
+        return true;
+      }).catch(() => false);
     },
     [m, qc],
   );
   const apply = useCallback(
     (edit: Edit) => {
       pushDone(edit);
-      track(edit, run(edit, 'do'));
+      trackStep(edit, run(edit, 'do'));
     },
     [run],
   );
@@ -466,15 +476,13 @@ export function useEdits() {
       );
       const verb = dir === 'undo' ? 'Undid' : 'Redid';
       if (step.kind === 'value' || step.kind === 'option') {
-        const go = () =>
-          Promise.all((dir === 'undo' ? inverse(step) : [step]).map((e) => run(e, dir, step))).then((ok) => ok.every(Boolean));
+        // Queued behind the field's requests at once, its optimistic copy shown at once, as any
+        // edit; sent only if the step's own run (ahead of it in that queue) was done.
         const own = stepWork.get(step);
-        const field = fieldWork.get(statusKey(step.record, step.field.uuid));
-        // Nothing on its way: sent in this event, as before (the optimistic copy at once).
-        if (!own && !field) return track(step, go());
-        track(
+        const edits = dir === 'undo' ? inverse(step) : [step];
+        trackStep(
           step,
-          Promise.all([own ?? true, field]).then(([saved]) => (saved ? go() : false)),
+          Promise.all(edits.map((e) => run(e, dir, step, own))).then((ok) => ok.every(Boolean)),
         );
         return;
       }
