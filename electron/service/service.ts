@@ -2,6 +2,7 @@ import path from 'node:path';
 import { openDatabase } from './store/db.js';
 import { Checkpointer } from './store/checkpointer.js';
 import { createCtx, serviceConfig, type Ctx, type ServiceConfig } from './domain/context.js';
+import { retireTrashedDatasetIds } from './domain/datasets/trashIds.js';
 import { Domain } from './domain/domain.js';
 import { generatePassword } from './domain/users.js';
 import { settlesWithin, stopJobs } from './domain/jobRunner.js';
@@ -70,6 +71,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   checkpointer.start();
   const ctx = createCtx(db, opts.dataDir, config, opts.clock);
   const domain = new Domain(ctx);
+  // Once per database, before any request can import: a dataset trashed before migration 028 keeps its ids.
+  await retireTrashedDatasetIds(domain);
   domain.search.start();
   let firstRun: FirstRun | null = null;
   if (domain.users.count() === 0) {

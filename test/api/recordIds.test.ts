@@ -238,3 +238,80 @@ describe('a database from before the retired ids', () => {
     }
   }, 60_000);
 });
+
+/** Every id of a dataset's tree in the schema tables, by table, sorted. */
+const schemaIdsOf = (s: TestService, uuid: string) => {
+  const tree = `WITH RECURSIVE dt(id) AS (SELECT id FROM datatypes WHERE uuid = $uuid
+                  UNION ALL SELECT d.id FROM datatypes d JOIN dt ON d.parent_id = dt.id),
+                df(id) AS (SELECT id FROM datafields WHERE datatype_id IN dt)`;
+  const ids = (from: string) => s.service.ctx.db.prepare(`${tree} SELECT id FROM ${from} ORDER BY id`).pluck().all({ uuid }) as number[];
+  return {
+    datatypes: ids('dt'),
+    datafields: ids('df'),
+    radio_options: ids('radio_options WHERE datafield_id IN df'),
+    tags: ids('tags WHERE datafield_id IN df'),
+  };
+};
+
+describe('a database from before the retired ids, with a dataset in its trash', () => {
+  it("keeps that dataset's ids from imports that bring them for other rows; its restore takes them back", async () => {
+    const dir = tempDir('odr-ids-');
+    const old = await startSyntheticService(1, { dataDir: dir, keepDir: true });
+    // A dataset of its own, cloned from the synthetic one (the highest schema ids), with a record
+    // (the highest internal id), deleted to the trash.
+    const name = 'Trashed before the retired ids';
+    expect((await old.admin.send('POST', '/dataset', { form: { template_uuid: SYNTH.dataset, dataset_name: name } })).status).toBe(200);
+    const ds = old.service.domain
+      .schema()
+      .topLevel()
+      .find((dt) => dt.name === name)!.uuid;
+    const gone = await old.admin.createRecord(ds);
+    const goneIds = idsOf(old, gone.record_uuid)!;
+    const schema = schemaIdsOf(old, ds);
+    const tpl = JSON.stringify(await old.admin.template(ds));
+    expect((await old.admin.send('DELETE', `/dataset/${ds}`)).status).toBe(200);
+    await old.close();
+    // As the database was before version 28: no record of retired ids, nor of this start-up step.
+    const raw = new Database(path.join(dir, 'odr.sqlite'));
+    const triggers = raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_retired\\_%' ESCAPE '\\'")
+      .pluck()
+      .all() as string[];
+    expect(triggers.length).toBeGreaterThan(0);
+    raw.exec(`${triggers.map((n) => `DROP TRIGGER ${n};`).join('\n')}
+              DROP TABLE retired_ids; DELETE FROM _migrations WHERE version = 28;
+              DELETE FROM meta WHERE key = 'retired_ids.dataset_trash';`);
+    raw.close();
+
+    const t2 = await startService({ dataDir: dir });
+    try {
+      // Another source's template with the same ids (every uuid new, the ids as they were).
+      let n = 0;
+      const uuids = new Map<string, string>();
+      const other = JSON.parse(
+        tpl.replace(/"(template_uuid|field_uuid|template_tag_uuid|metadata_for_uuid)":"([a-z0-9]+)"/g, (_m, k: string, u: string) => {
+          if (!uuids.has(u)) uuids.set(u, `e8${String(++n).padStart(26, '0')}`);
+          return `"${k}":"${uuids.get(u)}"`;
+        }),
+      ) as { template_uuid: string };
+      await t2.importJson(other);
+      const taken = schemaIdsOf(t2, other.template_uuid);
+      for (const table of ['datatypes', 'datafields', 'tags'] as const)
+        expect(Math.min(...taken[table]), table).toBeGreaterThan(Math.max(...schema[table]));
+      // A record from elsewhere bringing the trashed record's internal id.
+      const rec = syntheticRecord(0);
+      const uuid = `e7${'0'.repeat(26)}`;
+      Object.assign(rec, { record_uuid: uuid, internal_id: goneIds.internal_id, records: [] });
+      await t2.importJson({ count: 1, records: [rec] });
+      expect(idsOf(t2, uuid)!.internal_id).toBeGreaterThan(goneIds.internal_id);
+
+      const trash = (await (await local(t2, 'trash')).json()) as { datasets: { id: string; dataset_uuid: string }[] };
+      const entry = trash.datasets.find((e) => e.dataset_uuid === ds)!;
+      expect((await local(t2, `trash/${entry.id}/restore`, 'POST')).status).toBe(200);
+      expect(schemaIdsOf(t2, ds)).toEqual(schema);
+      expect(idsOf(t2, gone.record_uuid)!.internal_id).toBe(goneIds.internal_id);
+    } finally {
+      await t2.close();
+    }
+  }, 60_000);
+});

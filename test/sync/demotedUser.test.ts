@@ -9,7 +9,7 @@ import type { User } from '../../electron/service/domain/users.js';
 import { PUSH_DELAY_MS } from '../../electron/service/sync/live.js';
 import type { OdrClient } from '../../shared/client/odrClient.js';
 import { ADMIN, type TestService } from '../support/service.js';
-import { attachedPair, gatedPair, onBothServers, syncRun, type GatedPair, type RemoteProc } from './support.js';
+import { attachedPair, gatedPair, onBothServers, syncRun, within, type GatedPair, type RemoteProc } from './support.js';
 
 type Gate = GatedPair['gate'];
 
@@ -410,12 +410,6 @@ describe('live mode whose super-user is demoted during a pass', () => {
   });
 
   const lost = () => seen.filter((s) => s.state === 'paused' && s.reason === 'no super-user is left to sync as');
-  /** Waits up to `ms` for `done`; whether it came. */
-  const within = async (ms: number, done: () => boolean) => {
-    const end = Date.now() + ms;
-    while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-    return done();
-  };
 
   /** Further than any test here runs (vitest's testTimeout is 60 s): the timer's try comes after it ends. */
   const FAR_MS = 90_000;

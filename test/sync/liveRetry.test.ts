@@ -3,7 +3,7 @@ import { SYNTH } from '../../bench/synthetic.js';
 import type { LiveStatus } from '../../shared/schemas/sync.js';
 import { PUSH_DELAY_MS } from '../../electron/service/sync/live.js';
 import type { TestService } from '../support/service.js';
-import { attachedPair, type GatedPair } from './support.js';
+import { attachedPair, within, type GatedPair } from './support.js';
 
 // An offline remote is tried again on a timer. A push queued behind the failing pass (a record
 // written here meanwhile, in a dataset that is not synced, so nothing to send) used to clear that
@@ -23,12 +23,6 @@ describe('live mode offline, a push with nothing to send queued behind the faili
     { gated: true, local: { liveSync: true } },
   );
 
-  /** Waits up to `ms` for `done`; whether it came. */
-  const within = async (ms: number, done: () => boolean) => {
-    const end = Date.now() + ms;
-    while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-    return done();
-  };
   /** The kind of pass queued behind the one under way (read from live mode itself: nothing else shows it). */
   const queued = () =>
     (local.service.sync.live as unknown as { live: Map<number, { queued: string | null }> }).live.get(remoteId)?.queued ?? null;

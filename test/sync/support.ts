@@ -384,3 +384,13 @@ export function withChildFile(): unknown {
   });
   return tpl;
 }
+
+/**
+ * Waits up to `ms` for `done`, looking every 25 ms; whether it came. A bound on a wait for a
+ * state, never a measure: a test asserts the answer, so a slow machine only waits longer.
+ */
+export async function within(ms: number, done: () => boolean): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  return done();
+}
