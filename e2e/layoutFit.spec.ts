@@ -2,13 +2,14 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
 import { everyShot } from './support/screens.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // Layout and wording defects from the keyboard walk at 1024×700: what must fit a narrow window,
 // and what the user reads instead of ids and API values. Each check measures boxes in the page.
 
 test.describe.configure({ timeout: 120_000 });
 
-const DATASET = 'a0000000000000000000000000d1';
+const DATASET = SYNTH.dataset;
 const NARROW = { width: 1024, height: 700 };
 const pane = (page: Page) => page.locator('aside.editor');
 
