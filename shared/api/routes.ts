@@ -69,7 +69,17 @@ import {
 } from '../schemas/sync.js';
 import { DatabaseList, RecordIdList, Template, TemplateField } from '../schemas/template.js';
 import { JsonLdDataset, JsonLdQuery } from '../schemas/jsonld.js';
-import { PermissionAnswer, PermissionForm, UserAnswer, UserForm, UserList, UserCreate, UserSummary, UserUpdate } from '../schemas/users.js';
+import {
+  PermissionAnswer,
+  PermissionForm,
+  UserAnswer,
+  UserForm,
+  UserList,
+  UserCreate,
+  UserCreated,
+  UserSummary,
+  UserUpdate,
+} from '../schemas/users.js';
 
 // The whole HTTP surface, one entry per route the service registers, described with the zod
 // schemas the service and the client already use. The OpenAPI document is generated from this
@@ -503,9 +513,9 @@ export const ROUTES: RouteDoc[] = [
   local('get', '/users', 'Every user with their dataset roles (super-users)', { ok: ok(UserList, 'Users') }),
   local('post', '/users', 'Add a new user with names, password and super-user status (super-users)', {
     description:
-      'Never changes an existing user: 409 when the email is taken (change them with PUT /local/users/{id}). No password: a random one.',
+      'Never changes an existing user: 409 when the email is taken (change them with PUT /local/users/{id}). No password: a random one, answered once as generated_password (stored hashed only).',
     body: json(UserCreate),
-    ok: ok(UserSummary, 'The new user'),
+    ok: ok(UserCreated, 'The new user, with generated_password when none was given'),
   }),
   local('put', '/users/{id}', "Change a user's names, password or super-user status (super-users)", {
     params: { id: digits },

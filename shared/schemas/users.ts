@@ -87,3 +87,10 @@ export const UserCreate = z
   })
   .strict();
 export type UserCreate = z.infer<typeof UserCreate>;
+/**
+ * POST /local/users' answer: the new user, and the password the service chose when none was
+ * given. It is in this one answer only (stored hashed), so the screen that added the user is the
+ * one place it can be shown.
+ */
+export const UserCreated = UserSummary.extend({ generated_password: z.string().optional() });
+export type UserCreated = z.infer<typeof UserCreated>;

@@ -2,6 +2,7 @@ import {
   ROLE_OF_PERMISSION,
   type PermissionName,
   type UserCreate,
+  type UserCreated,
   type UserSummary,
   type UserUpdate,
 } from '../../../shared/schemas/users.js';
@@ -128,13 +129,15 @@ export function listUsers(d: Domain, caller: User): UserSummary[] {
  * POST /local/users (super-users): a new user only. An email already taken is a 409 naming it, so
  * "Add user" can never reset someone's password or make them super-user by mistake.
  */
-export async function createUser(d: Domain, caller: User, input: UserCreate): Promise<UserSummary> {
+export async function createUser(d: Domain, caller: User, input: UserCreate): Promise<UserCreated> {
   if (!caller.isSuper) throw forbidden('Only a super-user may add users.');
   const taken = d.users.findByEmail(input.email);
   if (taken) throw new OdrError(409, `${taken.email} is already a user; change them in the list instead.`);
+  // Chosen here when none was given, and answered once: nobody could sign in with it otherwise.
+  const generated = input.password === undefined ? generatePassword() : undefined;
   const user = await d.users.create({
     email: input.email,
-    password: input.password ?? generatePassword(),
+    password: input.password ?? generated!,
     firstName: input.first_name,
     lastName: input.last_name,
     isSuper: input.super_user ?? false,
@@ -143,7 +146,8 @@ export async function createUser(d: Domain, caller: User, input: UserCreate): Pr
     tx(d.ctx, () => d.log.append(d.now(), { op: 'user.super', userId: caller.id, old: { user: user.email, super: false }, new: true }));
     d.ctx.events.emit('superUser', { userId: user.id });
   }
-  return listUsers(d, caller).find((u) => u.id === user.id)!;
+  const summary = listUsers(d, caller).find((u) => u.id === user.id)!;
+  return generated === undefined ? summary : { ...summary, generated_password: generated };
 }
 
 /** PUT /local/users/{id} (super-users): names, password, super-user status. */

@@ -11,7 +11,14 @@ import {
   type TrashEntry,
   type TrashList,
 } from '../../../shared/schemas/local';
-import { UserList, type PermissionName, type UserCreate, type UserSummary, type UserUpdate } from '../../../shared/schemas/users';
+import {
+  UserList,
+  type PermissionName,
+  type UserCreate,
+  type UserCreated,
+  type UserSummary,
+  type UserUpdate,
+} from '../../../shared/schemas/users';
 import type { ViewPosition, ViewQuery, ViewUuids } from '../../../shared/schemas/selection';
 import type { BatchRequest, BatchResult } from '../../../shared/schemas/batch';
 import type { RecordHistory } from '../../../shared/schemas/history';
@@ -260,7 +267,7 @@ export function errorText(e: unknown): string {
 // Users and roles (super-users), the trash, dataset delete.
 export const listUsers = () => local<UserList>('/users').then((r) => UserList.parse(r).users);
 /** POST /local/users: a new user only (409 when the email is taken). */
-export const createUser = (user: UserCreate) => local<UserSummary>('/users', { ...json(user), method: 'POST' });
+export const createUser = (user: UserCreate) => local<UserCreated>('/users', { ...json(user), method: 'POST' });
 export const updateUser = (id: number, change: UserUpdate) => local<UserSummary>(`/users/${id}`, { ...json(change), method: 'PUT' });
 /** POST /api/v4/user/permissions; `none` revokes. */
 export const setRole = (user_email: string, dataset_uuid: string, permission: PermissionName) =>

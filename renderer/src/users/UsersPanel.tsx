@@ -7,6 +7,7 @@ import { confirmDialog } from '../ui/Dialog';
 import { SidePanel } from '../ui/SidePanel';
 import { toast } from '../ui/toasts';
 import { SteadyButton } from '../ui/SteadyButton';
+import { GeneratedPassword } from './GeneratedPassword';
 
 const ROLE_LABEL: Record<DatasetRole, string> = {
   view_only: 'View (public records only)',
@@ -22,7 +23,7 @@ const passwordProblem = (p: string) => (p !== '' && p.length < MIN_PASSWORD ? `A
 
 /**
  * Super-users: every user, adding one (with a password and super-user status, or a random
- * password when left empty), each user's super-user status and password, and each user's role per
+ * password when left empty, which is shown once), each user's super-user status and password, and each user's role per
  * dataset (grant, change, revoke).
  */
 export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; onClose: () => void }) {
@@ -34,6 +35,8 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
   const [last, setLast] = useState('');
   const [password, setPassword] = useState('');
   const [superUser, setSuperUser] = useState(false);
+  // The password the service picked for the last user added without one (shown until Done).
+  const [made, setMade] = useState<{ email: string; password: string } | null>(null);
   const badPassword = passwordProblem(password);
   const typed = email.trim().toLowerCase();
   const existing = typed === '' ? undefined : users.data?.find((u) => u.email.toLowerCase() === typed);
@@ -48,8 +51,10 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
         ...(password ? { password } : {}),
         ...(superUser ? { super_user: true } : {}),
       }),
+    onMutate: () => setMade(null),
     onSuccess: (u) => {
       toast({ kind: 'info', text: `Added ${u.email}` });
+      if (u.generated_password) setMade({ email: u.email, password: u.generated_password });
       setEmail('');
       setFirst('');
       setLast('');
@@ -106,6 +111,7 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
           Add user
         </SteadyButton>
       </form>
+      {made && <GeneratedPassword email={made.email} password={made.password} onDone={() => setMade(null)} />}
       {users.isError && <p role="alert">Could not list users: {errorText(users.error)}</p>}
       <ul className="user-list" aria-label="Users">
         {(users.data ?? []).map((u) => (
