@@ -4,8 +4,8 @@ import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import sharp from 'sharp';
 import { NO_FIXTURES, baseUrl, field, haveFixtures, openDataset, openRecord, readRecord, screenshot } from './support/app.js';
+import { SYNTH_RECORD } from './support/curate.js';
 
-const SYNTH_RECORD = (i: number) => `e${String(i).padStart(27, '0')}`;
 const SYNTH_NAME = (i: number) => `S-${String(i).padStart(6, '0')}`;
 
 /**

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiToken, baseUrl, field, openDataset, readRecord } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, addFileOverHttp, childrenOf, findAndOpen, removeFirstChild } from './support/curate.js';
 import { everyShot } from './support/screens.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // A button that goes away on success (its row removed, itself swapped for another) must not drop
 // the focus to the page body, where the next Tab starts over at the top: the focus goes to what
@@ -135,7 +136,7 @@ test('deleting a file: the focus goes to the next file, or to "choose…" when n
 });
 
 test('deleting a saved search: the focus goes to the next one, or to its dataset when none is left', async ({ page }) => {
-  const DATASET = 'a0000000000000000000000000d1';
+  const DATASET = SYNTH.dataset;
   const auth = { Authorization: `Bearer ${await apiToken()}`, 'Content-Type': 'application/json' };
   for (const name of ['Focus one', 'Focus two']) {
     const res = await fetch(`${baseUrl()}/local/datasets/${DATASET}/saved-searches`, {

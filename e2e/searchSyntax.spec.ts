@@ -1,13 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiToken, baseUrl, openDataset } from './support/app.js';
 import { everyShot } from './support/screens.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // QA defect 7, the search box: a quoted name finds that record alone, words joined by a hyphen
 // are a phrase, and a search that only excludes says why in the list instead of showing nothing.
 
 test.describe.configure({ timeout: 180_000 });
 
-const DATASET = 'a0000000000000000000000000d1';
+const DATASET = SYNTH.dataset;
 const count = (page: Page) => page.getByTestId('match-count');
 const box = (page: Page) => page.getByRole('searchbox', { name: 'Search records' });
 

@@ -6,13 +6,14 @@ import { expect, test } from '@playwright/test';
 import { ROOT } from './support/app.js';
 import { everyShot } from './support/screens.js';
 import { SERVED_ADMIN, servedCall, startServe, type Served } from './support/serve.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // "Stop syncing" in the Sync panel: an in-app confirmation, then the dataset is no longer
 // synced, its records stay here, and deleting it (refused while synced) works. Two real
 // service processes: the remote and the local app.
 
 const ADMIN = SERVED_ADMIN;
-const DATASET = 'a0000000000000000000000000d1';
+const DATASET = SYNTH.dataset;
 let remote: Served;
 let local: Served;
 const dirs: string[] = [];

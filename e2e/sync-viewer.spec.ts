@@ -8,13 +8,14 @@ import { ROOT, field, openRecord } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD } from './support/curate.js';
 import { everyShot } from './support/screens.js';
 import { SERVED_ADMIN, servedJson, servedToken, startServe, type Served } from './support/serve.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // A record pulled from the remote whose image is only on the server: opened in the image viewer,
 // the local service fetches it from the server and it shows. Two real service processes.
 
 const ADMIN = SERVED_ADMIN;
-const DATASET = 'a0000000000000000000000000d1';
-const IMAGE = 'f000000000000000000000000003'; // Image field
+const DATASET = SYNTH.dataset;
+const IMAGE = SYNTH.field('Image');
 const RECORD = SYNTH_RECORD(3);
 const NAME = 'only-on-the-server.png';
 let remote: Served;

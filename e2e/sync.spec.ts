@@ -5,13 +5,14 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT, SCREENS } from './support/app.js';
 import { startServe, type Served } from './support/serve.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // The sync panel against a real remote: a second service process seeded with the synthetic
 // dataset, and an empty local service (its own process) that the browser drives.
 
 const ADMIN = { email: 'admin@e2e.local', password: 'e2e-password' };
-const RECORD = 'e000000000000000000000000003';
-const FIELD = 'f000000000000000000000000008'; // Medium Text
+const RECORD = SYNTH.record(3);
+const FIELD = SYNTH.field('Medium Text');
 let remote: Served;
 let local: Served;
 const dirs: string[] = [];
@@ -42,8 +43,8 @@ async function liveSettings(origin: string) {
 }
 const valueOf = async (origin: string, field = FIELD) =>
   (await api(origin, 'GET', `/dataset/record/${RECORD}`)).fields.find((f) => f.field_uuid === field)?.value;
-const LONG = 'f000000000000000000000000007'; // Long Text
-const DATASET = 'a0000000000000000000000000d1';
+const LONG = SYNTH.field('Long Text');
+const DATASET = SYNTH.dataset;
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`) });
 

@@ -17,10 +17,10 @@ import { SERVED_ADMIN, servedCall, servedJson, servedToken, startServe, type Ser
 // through a loopback proxy that refuses this one field's writes while `refusing` is set.
 
 const ADMIN = SERVED_ADMIN;
-const DATASET = 'a0000000000000000000000000d1';
+const DATASET = SYNTH.dataset;
 // Seed record 12: no other spec reads or writes it.
-const RECORD = 'e000000000000000000000000012';
-const FIELD = 'f000000000000000000000000008'; // Medium Text
+const RECORD = SYNTH.record(12);
+const FIELD = SYNTH.field('Medium Text');
 let remote: Served;
 let local: Served;
 let proxy: Mockttp;

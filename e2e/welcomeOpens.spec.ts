@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { apiToken, baseUrl, screenshot } from './support/app.js';
 import { SYNTH_NAME } from './support/curate.js';
 import { startServe, type Served } from './support/serve.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // A new user on the first-run screen generates a sample or imports an ODR export: once the job is
 // done they land in the dataset it made, not on "Choose a dataset" with the Jobs panel open. Only
@@ -49,8 +50,7 @@ test('Generate a sample dataset: the new dataset opens once it is made', async (
 
 test('Import an ODR export from the first-run screen: the imported dataset opens once it is in', async ({ page }) => {
   // A template export as any ODR server gives it: the shared e2e service's sample template.
-  const uuid = 'a0000000000000000000000000d1';
-  const res = await fetch(`${baseUrl()}/api/v4/template/${uuid}`, { headers: { Authorization: `Bearer ${await apiToken()}` } });
+  const res = await fetch(`${baseUrl()}/api/v4/template/${SYNTH.dataset}`, { headers: { Authorization: `Bearer ${await apiToken()}` } });
   expect(res.status).toBe(200);
   const body = Buffer.from(await res.text());
 

@@ -2,7 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import { SYNTH } from '../../bench/synthetic.js';
 import { apiToken, baseUrl, openDataset, openRecord, readRecord } from './app.js';
 
-export const SYNTH_RECORD = (i: number) => `e${String(i).padStart(27, '0')}`;
+export const SYNTH_RECORD = SYNTH.record;
 export const SYNTH_NAME = (i: number) => `S-${String(i).padStart(6, '0')}`;
 
 /**

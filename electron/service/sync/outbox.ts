@@ -1,5 +1,6 @@
 import type { Ctx } from '../domain/context.js';
 import type { OpName } from '../store/syncState.js';
+import { changeLogStore } from '../store/changeLog.js';
 import { metaStore } from '../store/meta.js';
 import { syncOutbox } from '../store/syncOutbox.js';
 import { transaction } from '../store/tx.js';
@@ -43,8 +44,17 @@ export function collectOutbox(ctx: Ctx): number {
   const outbox = syncOutbox(ctx.db);
   const cursor = Number(meta.get(CURSOR) ?? 0);
   const rows = outbox.localChanges(cursor, 20_000);
-  // Nothing new, mostly (a push collects before each record's settle): no more queries then.
-  if (!rows.length) return 0;
+  if (!rows.length) {
+    // The entries after the cursor are the sync's own, which the next call would read past
+    // again: each page of a first pull read all the pages before it (quadratic in its size).
+    // Moved past them only inside the caller's transaction, never with a commit of its own.
+    if (ctx.db.inTransaction) {
+      const last = changeLogStore(ctx.db).lastSeq();
+      if (last > cursor) meta.set(CURSOR, String(last));
+    }
+    // Nothing new, mostly (a push collects before each record's settle): no more queries then.
+    return 0;
+  }
   // Every synced dataset, whichever remote it belongs to: the cursor moves past all of them.
   const datasets = outbox.syncedDatasets();
   const at = new Date().toISOString();

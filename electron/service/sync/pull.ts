@@ -24,6 +24,12 @@ import { goneChildren, settleGoneChildren, withoutChildren } from './goneChildre
 import { syncOutbox } from '../store/syncOutbox.js';
 
 const PAGE = 100;
+/**
+ * First-pull pages asked for beyond the one being stored. With one, the next page was asked for
+ * only once this one was parsed, so the remote sat idle while it was: two keep it rendering while
+ * a page is parsed and stored (docs/sync.md §4).
+ */
+const PAGES_AHEAD = 2;
 /** The modified-records route floors to seconds and compares with >=: re-read a little. */
 const OVERLAP_MS = 2000;
 /** Records fetched one by one (modified since the cursor): in flight at once, and per commit. */
@@ -308,6 +314,9 @@ export class Puller {
       }
     };
     const listedFrom = listingCovers(x.remote.serverTime);
+    // A first pull's pages are asked for from here on, the first one with the id listing: both
+    // come after the template's answer, whose time is the cursor.
+    const pages = cursor ? null : pagesAhead((offset) => x.remote.page(dataset, PAGE, offset, x.types));
     const allIds = await x.remote.allIds(dataset);
     // A first pull of a large dataset is a bulk import: the value indexes are built once at its
     // end (domain/import/bulkIndexes.ts) instead of taking a scattered insert per value, and the
@@ -325,15 +334,13 @@ export class Puller {
           if (!cursor) {
             // Pages are the fast path; the id listing is the truth. Some servers ignore the limit for
             // admins and answer everything on every page (docs/odr-server.md §9.9): a page with nothing new ends
-            // it. The next page is fetched while this one is stored.
+            // it. The next pages are fetched while this one is stored.
             const got = new Set<string>();
-            let next = x.remote.page(dataset, PAGE, 0, x.types);
-            for (let offset = 0; ; offset += PAGE) {
-              const page = await next;
+            for (;;) {
+              const page = await pages!.next();
               const more = page.length === PAGE;
-              if (more) next = x.remote.page(dataset, PAGE, offset + PAGE, x.types);
-              // Awaited in the next round, unless this batch stops the pull (a right lost).
-              next.catch(() => undefined);
+              // Asked for before this page is stored: a full page means there may be more.
+              if (more) pages!.fill();
               const fresh = page.filter((r) => !got.has(r.record_uuid) && got.add(r.record_uuid));
               applyBatch.immediate(fresh);
               if (!more || !fresh.length) {
@@ -416,7 +423,8 @@ export class Puller {
     const dt = x.d.schema().datatypesByUuid.get(dataset);
     if (!dt) return 0;
     const locals = new Set(recordLists(x.db).topUuids(dt.id));
-    const gone = x.state.knownRemotes().filter((u) => locals.has(x.state.localOf(u)) && !ids.has(u));
+    // Listed ones first, without a query each: after a first pull that is every one of them.
+    const gone = x.state.knownRemotes().filter((u) => !ids.has(u) && locals.has(x.state.localOf(u)));
     if (gone.length > 10 && gone.length > locals.size * MAX_REMOVED_SHARE) {
       throw new RemoteError(
         'permanent',
@@ -427,6 +435,29 @@ export class Puller {
     for (const u of gone) n += x.state.markRemoved(x.state.localOf(u), dataset);
     return n;
   }
+}
+
+/**
+ * A first pull's pages in order, asked for up to PAGES_AHEAD beyond the one taken: `next` takes
+ * the oldest asked for (the first one is asked for at once), `fill` asks for more. A page asked
+ * for and never taken (the pull ended or stopped first) is dropped, its failure unheard.
+ */
+function pagesAhead(fetchPage: (offset: number) => Promise<OdrRecord[]>): { next: () => Promise<OdrRecord[]>; fill: () => void } {
+  const asked: Promise<OdrRecord[]>[] = [];
+  let offset = 0;
+  const ask = () => {
+    const p = fetchPage(offset);
+    offset += PAGE;
+    p.catch(() => undefined);
+    asked.push(p);
+  };
+  ask();
+  return {
+    next: () => asked.shift() ?? Promise.resolve([]),
+    fill: () => {
+      while (asked.length < PAGES_AHEAD) ask();
+    },
+  };
 }
 
 /**
