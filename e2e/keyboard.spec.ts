@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { baseUrl, field, openDataset, readRecord } from './support/app.js';
+import { apiToken, baseUrl, field, openDataset, readRecord, screenshot } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // Issue #15: the main tasks by keyboard alone. Every step is reached with Tab / Shift+Tab and
 // done with Enter, arrows, typing and Escape (the test only reads the page, never clicks); the
@@ -222,4 +223,87 @@ test('Ctrl+Z before the save answers takes the edit back, once it is saved', asy
   await page.keyboard.press('Control+Shift+z');
   await expect.poll(() => shortText(SYNTH_RECORD(i))).toBe(typed);
   await expect(input).toHaveValue(typed);
+});
+
+// The column headers were ~20 Tab stops (Select all, each column's sort button and resize handle)
+// between the grid and what follows it. They are cells of the grid now, reached the grid's way:
+// ↑ from the top row, ←/→ between them, ↓ back to the rows; Tab leaves the grid in one step,
+// from the rows as from the header. Enter still sorts, Shift+→ widens the column.
+test('the column headers are cells of the grid: ↑ from the top row, ←/→, Enter sorts, Shift+→ widens; Tab leaves in one step', async ({
+  page,
+}) => {
+  const columns = `${baseUrl()}/local/datasets/${SYNTH.dataset}/columns`;
+  const auth = { Authorization: `Bearer ${await apiToken()}`, 'Content-Type': 'application/json' };
+  const layout = ((await (await fetch(columns, { headers: auth })).json()) as { layout: { columns: unknown[] } | null }).layout;
+  try {
+    await openDataset(page, 'Synthetic Samples');
+    const g = grid(page);
+    await g.focus();
+    await page.keyboard.press('Home');
+    await expect(pane(page)).toHaveAttribute('aria-label', /^Record S-000000$/);
+    await expect(g).toBeFocused();
+    await expectRing(g);
+    // Drawn by its frame: the grid is the scroller, and its sticky header row would cover its own.
+    expect(await g.evaluate((el) => getComputedStyle(el.parentElement!).outlineStyle)).toBe('solid');
+    await screenshot(page, 'grid-focus-1400');
+    // One Tab: out of the grid, past the whole header row.
+    await page.keyboard.press('Tab');
+    const outside = () =>
+      page.evaluate(
+        () => !!document.activeElement && document.activeElement !== document.body && !document.activeElement.closest('[role="grid"]'),
+      );
+    expect(await outside(), 'Tab from the rows leaves the grid').toBe(true);
+    const next = await page.evaluate(() => document.activeElement!.outerHTML.slice(0, 200));
+    await page.keyboard.press('Shift+Tab');
+    await expect(g).toBeFocused();
+
+    // ↑ on the top row: the header row, at its first cell; → to the first chosen column.
+    await page.keyboard.press('ArrowUp');
+    const selectAll = g.getByRole('checkbox', { name: 'Select all records' });
+    await expect(selectAll).toBeFocused();
+    await expectRing(selectAll);
+    await page.keyboard.press('ArrowRight');
+    const head = g.getByRole('columnheader').nth(2);
+    const sort = head.getByRole('button');
+    await expect(sort).toBeFocused();
+    await expectRing(sort);
+    await page.keyboard.press('Enter');
+    await expect(head).toHaveAttribute('aria-sort', 'ascending');
+    await expect(sort).toBeFocused();
+    for (const size of [
+      { width: 1024, height: 700 },
+      { width: 1920, height: 1080 },
+    ]) {
+      await page.setViewportSize(size);
+      await expectRing(sort);
+      await screenshot(page, `header-focus-${size.width}`);
+    }
+    await page.setViewportSize({ width: 1400, height: 880 });
+
+    // Tab from the header goes where Tab from the rows went; back in, ↑ returns to the same cell.
+    await page.keyboard.press('Tab');
+    expect(await outside(), 'Tab from the header leaves the grid').toBe(true);
+    expect(await page.evaluate(() => document.activeElement!.outerHTML.slice(0, 200))).toBe(next);
+    await page.keyboard.press('Shift+Tab');
+    await expect(g).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(sort).toBeFocused();
+
+    // Shift+→ widens its column by 10 px (twice in one task: both count); ↓ is back on the rows.
+    const handle = head.getByRole('separator');
+    const width = Number(await handle.getAttribute('aria-valuenow'));
+    await sort.evaluate((el) => {
+      for (let i = 0; i < 2; i++)
+        el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true, bubbles: true, cancelable: true }));
+    });
+    await expect(handle).toHaveAttribute('aria-valuenow', String(width + 20));
+    await expect(sort).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(g).toBeFocused();
+    await expect(pane(page)).toHaveAttribute('aria-label', /^Record S-/);
+  } finally {
+    // The other specs see the list's columns as they were.
+    if (layout) await fetch(columns, { method: 'PUT', headers: auth, body: JSON.stringify({ columns: layout.columns }) });
+    else await fetch(columns, { method: 'DELETE', headers: auth });
+  }
 });

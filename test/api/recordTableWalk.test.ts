@@ -230,7 +230,7 @@ describe('dataset counts and list pages from kept rids', () => {
     const tops = recordLists(d.ctx.db).page('all', { dt: dt().id, user: admin.id, now: d.now(), limit: 12, offset: 0 });
     // Inside: a delete moves gen, a deep page is read; then everything rolls back.
     const rolledBack = d.ctx.db.transaction(() => {
-      d.store.delete(tops[2]!.rid);
+      d.store.delete(tops[2]!.rid, d.now());
       expect(stepped.page(admin, dt(), 7, 14).length).toBe(7);
       throw new Error('roll back');
     });

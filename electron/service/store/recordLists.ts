@@ -115,11 +115,13 @@ export const recordLists = perConnection((db: Db) => {
     'SELECT rid, uuid FROM records WHERE rid IN (SELECT value FROM json_each(?))',
   );
   const byRids = db.prepare<[string], RecordRow>(`SELECT ${RECORD_COLUMNS} FROM records WHERE rid IN (SELECT value FROM json_each(?))`);
-  // Per top-level dataset: its kept count (migration 014) and one records_top_by_update probe.
-  const summaries = db.prepare<[], { id: number; n: number; updated: string }>(
-    `SELECT c.datatype_id AS id, c.n,
-       (SELECT MAX(r.update_date) FROM records r WHERE r.datatype_id = c.datatype_id AND r.parent_rid IS NULL) AS updated
-     FROM dataset_counts c JOIN datatypes d ON d.id = c.datatype_id WHERE d.parent_id IS NULL AND c.n > 0`,
+  // Per top-level dataset: its kept count (migration 014) and its last change: one
+  // records_top_by_update probe, or a delete's or restore's stamp when later (migration 029).
+  // A dataset whose records are all deleted still shows when that was.
+  const summaries = db.prepare<[], { id: number; n: number; updated: string | null }>(
+    `SELECT c.datatype_id AS id, c.n, NULLIF(max(coalesce(c.changed_at, ''), coalesce(
+       (SELECT MAX(r.update_date) FROM records r WHERE r.datatype_id = c.datatype_id AND r.parent_rid IS NULL), '')), '') AS updated
+     FROM dataset_counts c JOIN datatypes d ON d.id = c.datatype_id WHERE d.parent_id IS NULL`,
   );
   const allTop = db.prepare<[], number>('SELECT COALESCE(SUM(n), 0) FROM dataset_counts').pluck();
   const counted = db.prepare<[number], { n: number; gen: number }>('SELECT n, gen FROM dataset_counts WHERE datatype_id = ?');

@@ -42,6 +42,16 @@ const statements = (db: Db) => ({
               SELECT value FROM json_each(?) UNION SELECT r.parent_rid FROM records r JOIN chain ON r.rid = chain.rid WHERE r.parent_rid IS NOT NULL)
             UPDATE records SET update_date = ? WHERE rid IN (SELECT rid FROM chain)`),
   setPublic: db.prepare<[string, number]>('UPDATE records SET public_date = ? WHERE rid = ?'),
+  // Never moves back: a change stamped with an earlier clock (a pull of an old delete) keeps the later one.
+  stampTop: db.prepare<[string, number]>(
+    `UPDATE dataset_counts SET changed_at = max(coalesce(changed_at, ''), ?)
+     WHERE datatype_id = (SELECT datatype_id FROM records WHERE rid = ? AND parent_rid IS NULL)`,
+  ),
+  // A dataset restored without records has no count row yet: made here with its count, 0.
+  stampDataset: db.prepare<[number, string]>(
+    `INSERT INTO dataset_counts (datatype_id, n, changed_at) VALUES (?, 0, ?)
+     ON CONFLICT (datatype_id) DO UPDATE SET changed_at = max(coalesce(changed_at, ''), excluded.changed_at)`,
+  ),
   delete: db.prepare<[number]>('DELETE FROM records WHERE rid = ?'),
   getValue: db.prepare<[number, number], ValueRow>(
     `SELECT ${valueColumns('v', 'r')} FROM field_values v JOIN records r ON r.rid = v.record_rid
@@ -161,8 +171,18 @@ export class RecordStore {
     this.s.setPublic.run(date, rid);
   }
 
-  delete(rid: number): void {
+  /**
+   * Deletes a record and its descendants. A top-level record's delete is a change of its dataset
+   * at `at` (its "last change" in the datasets list, which its remaining records' dates miss).
+   */
+  delete(rid: number, at: string): void {
+    this.s.stampTop.run(at, rid);
     this.s.delete.run(rid);
+  }
+
+  /** A change of dataset `datatypeId` at `at` that no record's update date shows (a restore). */
+  stampDatasetChange(datatypeId: number, at: string): void {
+    this.s.stampDataset.run(datatypeId, at);
   }
 
   getValue(rid: number, fieldId: number): ValueRow | undefined {

@@ -3,6 +3,7 @@ import { normalizeRecord } from '../../../shared/legacy.js';
 import type { FieldTypeName } from '../../../shared/fieldTypes.js';
 import type { OdrRecord } from '../../../shared/schemas/record.js';
 import { apiRequest } from './apiRequest.js';
+import { networkFailureText } from './networkFailure.js';
 
 /** Why a remote call failed, which decides what the engine does next (docs/sync.md §7). */
 export type FailureKind = 'transient' | 'ambiguous' | 'auth' | 'permanent' | 'gone';
@@ -147,11 +148,7 @@ export class RemoteClient {
       return new RemoteError('permanent', e.message, e.status);
     }
     // No answer (reset, refused, timeout): a write may or may not have been applied.
-    const msg =
-      e instanceof Error
-        ? `${e.message}${(e as { cause?: Error }).cause ? `: ${(e as { cause?: Error }).cause!.message}` : ''}`
-        : String(e);
-    return new RemoteError(write ? 'ambiguous' : 'transient', msg);
+    return new RemoteError(write ? 'ambiguous' : 'transient', networkFailureText(e));
   }
 
   /** Logs in, or waits for the session's login already under way, and takes its token. */

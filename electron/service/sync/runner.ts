@@ -120,7 +120,9 @@ export class SyncService {
     try {
       await new RemoteClient(baseUrl, username, password).login();
     } catch (e) {
-      throw badRequest(`Cannot log in to ${url}: ${(e as Error).message}`);
+      // No HTTP answer at all is not a refused login: say which, as the Sync panel shows it.
+      const reached = !(e instanceof RemoteError) || e.status !== undefined || e.kind === 'auth';
+      throw badRequest(`${reached ? 'Cannot log in to' : 'Cannot reach'} ${url}: ${(e as Error).message}`);
     }
     const id = syncRemotes(this.db).upsert(baseUrl, username, this.secrets.seal(password), new Date().toISOString());
     this.fileClients.delete(id);

@@ -1,6 +1,6 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { OdrRecord } from '../../../shared/schemas/record';
 import type { ViewQuery } from '../../../shared/schemas/selection';
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type ViewFilter } from '../../../shared/schemas/view';
@@ -15,6 +15,7 @@ import { cellText } from '../lib/cellText';
 import { Splitter } from '../ui/Splitter';
 import { ID_KEY, type Column } from './columns';
 import { allState, aroundCursor, type AroundCursor } from './dataset/selectionModel';
+import { headerKey } from './dataset/headerKeys';
 import { laidOutShift, observeScaledRect, scaledScroller, scrollLimit, type ScaledScroller } from '../lib/scaledScroller';
 
 export const PAGE = 100;
@@ -31,6 +32,8 @@ const FLYING_PX_PER_MS = 10;
 const rowHeight = () => ROW_HEIGHT;
 // Lowered only by the browser tests, through the page's address (see scrollLimit).
 const SCROLL_LIMIT = scrollLimit(typeof window === 'undefined' ? '' : window.location.search);
+/** How a keyboard sizes a column: its resize handle is no Tab stop (see headerKeys.ts). */
+const RESIZE_HINT = 'Shift+Left or Shift+Right arrow makes the column narrower or wider';
 /** Check box and pinned name: the fixed columns before the chosen ones. */
 const FIXED = { check: 36, name: 200 };
 
@@ -257,6 +260,14 @@ export function RecordTable({
   onResize: (key: string, width: number) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  // One element, both: stable, so React does not detach and attach it again at every render.
+  const gridAndScroller = useCallback(
+    (el: HTMLDivElement | null) => {
+      scroller.current = el;
+      gridRef.current = el;
+    },
+    [gridRef],
+  );
   const plain = !state.q && !state.sort && state.filters.length === 0;
   const query = queryOf(state);
   const viewKey = [state.q, state.sort ?? '', state.dir, query.filters ?? ''];
@@ -391,8 +402,36 @@ export function RecordTable({
   const qc = useQueryClient();
   const selectAll = (on: boolean) => void onSelectAll(on);
 
+  // The header's cells are one stop of the grid's, not Tab stops of their own (headerKeys.ts):
+  // `headAt` is the one last visited, where ↑ from the top row goes back to.
+  const headRow = useRef<HTMLDivElement>(null);
+  const headAt = useRef(0);
+  const headStops = () => Array.from(headRow.current?.querySelectorAll<HTMLElement>('[data-head-stop]') ?? []);
+  // Key steps build on the last width asked for, as the splitter's do: two presses before the
+  // layout re-renders must both count. A new width from the layout resets it.
+  const widthAsked = useRef<{ key: string; value: number; width: number } | null>(null);
+  const onHeadKey = (e: KeyboardEvent) => {
+    const stops = headStops();
+    const at = stops.indexOf(e.target as HTMLElement);
+    if (at < 0) return; // a resize handle's own keys
+    const m = headerKey(e.key, { shift: e.shiftKey, other: e.altKey || e.ctrlKey || e.metaKey }, at, stops.length);
+    if (!m) return;
+    e.preventDefault();
+    if ('to' in m) stops[m.to]!.focus();
+    else if ('rows' in m) gridRef.current?.focus();
+    else {
+      const c = cols.find((col) => col.key === stops[at]!.dataset.col);
+      if (!c) return; // Select all: no column to size
+      const was = widthAsked.current;
+      const from = was && was.key === c.key && was.value === c.width ? was.width : c.width;
+      const width = Math.max(MIN_COLUMN_WIDTH, Math.min(MAX_COLUMN_WIDTH, from + 10 * m.resize));
+      widthAsked.current = { key: c.key, value: c.width, width };
+      onResize(c.key, width);
+    }
+  };
+
   const onKey = (e: KeyboardEvent) => {
-    if (e.target !== e.currentTarget) return; // a header button handles its own keys
+    if (e.target !== e.currentTarget) return; // the header handles its own keys (onHeadKey)
     // Alt+↑/↓ is the window's previous/next record (DatasetScreen): moving here too made it two rows.
     if (e.altKey) return;
     const move = (to: number) => {
@@ -412,6 +451,13 @@ export function RecordTable({
       case 'ArrowDown':
         return move(active + 1);
       case 'ArrowUp':
+        // Above the top row is the header row.
+        if (active <= 0 && !e.shiftKey) {
+          e.preventDefault();
+          const stops = headStops();
+          stops[Math.min(headAt.current, stops.length - 1)]?.focus();
+          return;
+        }
         return move(active - 1);
       case 'PageDown':
         return move(active + 20);
@@ -457,26 +503,40 @@ export function RecordTable({
   const gridId = `grid-${dataset}`;
 
   return (
-    <div
-      ref={gridRef}
-      className="table"
-      role="grid"
-      aria-label={`${tpl.name} records`}
-      aria-rowcount={total + 1}
-      aria-colcount={cols.length + 2}
-      aria-multiselectable="true"
-      aria-activedescendant={active >= 0 && active < total ? rowId(gridId, active) : undefined}
-      tabIndex={0}
-      onKeyDown={onKey}
-      style={{ ['--cols' as string]: template }}
-      data-testid="record-grid"
-    >
-      <div ref={scroller} className="rows" data-testid="table-scroller">
+    <div className="table" style={{ ['--cols' as string]: template }}>
+      {/* The scroller is the grid itself: a scroller with nothing tabbable inside is a Tab stop of
+          its own in Chromium, which inside the grid would be a second stop (its header's cells are
+          no Tab stops, headerKeys.ts) and take a row click's focus from the grid. */}
+      <div
+        ref={gridAndScroller}
+        className="rows"
+        role="grid"
+        aria-label={`${tpl.name} records`}
+        aria-rowcount={total + 1}
+        aria-colcount={cols.length + 2}
+        aria-multiselectable="true"
+        aria-activedescendant={active >= 0 && active < total ? rowId(gridId, active) : undefined}
+        tabIndex={0}
+        onKeyDown={onKey}
+        data-testid="table-scroller"
+      >
         <div role="rowgroup" className="head-group" style={{ minWidth }} onFocus={(e) => revealBesidePins(scroller.current, e.target)}>
-          <div role="row" aria-rowindex={1} className="row head">
+          <div
+            ref={headRow}
+            role="row"
+            aria-rowindex={1}
+            className="row head"
+            onKeyDown={onHeadKey}
+            onFocus={(e) => {
+              const i = headStops().indexOf(e.target);
+              if (i >= 0) headAt.current = i;
+            }}
+          >
             <div role="columnheader" className="cell check pin">
               <input
                 type="checkbox"
+                tabIndex={-1}
+                data-head-stop
                 aria-label="Select all records"
                 checked={all}
                 disabled={total === 0}
@@ -492,18 +552,31 @@ export function RecordTable({
             {cols.map((c) => (
               <div role="columnheader" key={c.key} className={`cell head-cell${c.key === ID_KEY ? ' id' : ''}`} aria-sort={sortOf(c.key)}>
                 {c.sortable ? (
-                  <button type="button" className="link" onClick={() => sortBy(c.key)} aria-label={`Sort by ${c.label}`} title={c.label}>
+                  <button
+                    type="button"
+                    className="link"
+                    tabIndex={-1}
+                    data-head-stop
+                    data-col={c.key}
+                    onClick={() => sortBy(c.key)}
+                    aria-label={`Sort by ${c.label}`}
+                    aria-description={RESIZE_HINT}
+                    title={c.label}
+                  >
                     {c.label}
                     {arrow(c.key)}
                   </button>
                 ) : (
-                  <span title={c.label}>{c.label}</span>
+                  <span tabIndex={-1} data-head-stop data-col={c.key} aria-description={RESIZE_HINT} title={c.label}>
+                    {c.label}
+                  </span>
                 )}
                 <Splitter
                   className="col-resize"
                   grows="right"
                   step={10}
                   label={`Resize column ${c.label}`}
+                  tabIndex={-1}
                   value={c.width}
                   min={MIN_COLUMN_WIDTH}
                   max={MAX_COLUMN_WIDTH}

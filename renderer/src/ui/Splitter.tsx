@@ -15,6 +15,7 @@ export function Splitter({
   grows = 'left',
   className = 'splitter',
   step: small = 16,
+  tabIndex = 0,
 }: {
   value: number;
   min: number;
@@ -24,6 +25,8 @@ export function Splitter({
   grows?: 'left' | 'right';
   className?: string;
   step?: number;
+  /** -1 where its keys are reached another way (a grid's column header: Shift+←/→). */
+  tabIndex?: number;
 }) {
   const sign = grows === 'left' ? 1 : -1;
   const drag = useRef<{ x: number; start: number } | null>(null);
@@ -51,7 +54,7 @@ export function Splitter({
       aria-valuenow={value}
       aria-valuemin={min}
       aria-valuemax={max}
-      tabIndex={0}
+      tabIndex={tabIndex}
       onKeyDown={onKey}
       onClick={(e) => e.stopPropagation()}
       onPointerDown={(e: PointerEvent<HTMLDivElement>) => {

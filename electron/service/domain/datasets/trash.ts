@@ -221,6 +221,8 @@ export async function restoreTrash(d: Domain, blobs: BlobStore, user: User, id: 
       d.ctx.schema.changed();
       const restored = d.schema().datatypesByUuid.get(m.dataset_uuid)!;
       for (const [userId, role] of m.roles ?? []) if (d.users.get(userId)) d.users.setRole(userId, restored.id, role, user.id);
+      // Its records keep their own dates; the dataset's "last change" is this restore.
+      d.store.stampDatasetChange(restored.id, d.now());
       d.log.append(d.now(), {
         op: 'dataset.restore',
         userId: user.id,

@@ -185,7 +185,7 @@ export class RecordImporter {
     if (into && !this.restore) this.assertMayWrite(into);
     if (existing) this.assertMayWrite(this.d.datatypeOf(existing));
     // Replaced in place: the record keeps its row, so a pull never moves it in any list.
-    if (existing && existing.parent_rid !== null) this.d.store.delete(existing.rid);
+    if (existing && existing.parent_rid !== null) this.d.store.delete(existing.rid, this.d.now());
     const row = existing && existing.parent_rid === null ? this.overwriteTree(rec, existing, null) : this.insertTree(rec, null, null);
     this.q.flush();
     this.stats.imported++;
@@ -350,7 +350,7 @@ export class RecordImporter {
       const elsewhere = this.d.store.byUuid(c.record_uuid);
       if (elsewhere) {
         this.q.flush();
-        this.d.store.delete(elsewhere.rid); // moved under another parent on the server
+        this.d.store.delete(elsewhere.rid, this.d.now()); // moved under another parent on the server
       }
       this.insertTree(c, now, childDt);
     }
@@ -366,7 +366,7 @@ export class RecordImporter {
     const at = this.d.now();
     const old = this.d.render(rec, { viewer: SYSTEM_USER, now: at, apiBase: '' });
     this.d.logRecordChange(at, this.user, rec, { op: 'record.delete', old, new: null });
-    this.d.store.delete(rid);
+    this.d.store.delete(rid, at);
   }
 
   private writeFields(rec: OdrRecord, row: RecordRow, recDt: DatatypeInfo): void {

@@ -261,7 +261,7 @@ export function deleteRecords(d: Domain, user: User, uuids: string[]): DeleteOut
       const top = d.store.topOf(rec);
       announced.push({ datasetUuid: d.datatypeOf(top).uuid, recordUuid: top.uuid });
       if (rec.parent_rid !== null) d.store.touch(rec.parent_rid, at);
-      d.store.delete(rec.rid);
+      d.store.delete(rec.rid, at);
     }
     return { deleted: recs.map((r) => r.uuid), orphanCandidates: [...hashes] };
   });

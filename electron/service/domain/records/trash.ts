@@ -142,7 +142,11 @@ export function restoreRecord(d: Domain, user: User, uuid: string): RecordRow {
     if (parent) {
       importer.importChild(JSON.parse(row.snapshot), importer.typesByUuid(), parent);
       d.store.touch(parent.rid, d.now()); // as the delete did: the parent changed
-    } else importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
+    } else {
+      importer.importTop(JSON.parse(row.snapshot), importer.typesByUuid());
+      // The record keeps its own dates; its dataset changed now (its "last change").
+      d.store.stampDatasetChange(dt.id, d.now());
+    }
     store.restoreOwnership(row.creators, row.files, getMimeType);
     store.restoreHidden(row.hidden);
     store.remove(uuid);

@@ -173,12 +173,12 @@ export class RecordTable {
   }
 }
 
-/** The datasets list of the UI: name, record count and last change per visible dataset. */
 /** A dataset's child datasets, depth first, from the schema cache (no query). */
 function childDatasets(dt: DatatypeInfo, depth = 1): DatasetSummary['children'] {
   return dt.children.flatMap((c) => [{ uuid: c.uuid, name: c.name, depth }, ...childDatasets(c, depth + 1)]);
 }
 
+/** The datasets list of the UI: name, record count and last change per visible dataset. */
 export function datasetSummaries(d: Domain, user: User): DatasetSummary[] {
   const now = d.now();
   const stats = new Map(

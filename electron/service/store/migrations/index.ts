@@ -26,6 +26,7 @@ import recordIdFloor from './025_record_id_floor.js';
 import fileIdFloor from './026_file_id_floor.js';
 import idFloors from './027_id_floors.js';
 import retiredIds from './028_retired_ids.js';
+import datasetChangedAt from './029_dataset_changed_at.js';
 
 export interface Migration {
   version: number;
@@ -63,4 +64,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 26, name: 'file_id_floor', sql: fileIdFloor },
   { version: 27, name: 'id_floors', sql: idFloors },
   { version: 28, name: 'retired_ids', sql: retiredIds },
+  { version: 29, name: 'dataset_changed_at', sql: datasetChangedAt },
 ];
