@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiToken, baseUrl, field, openDataset, readRecord, screenshot } from './support/app.js';
 import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
+import { SYNTH } from '../bench/synthetic.js';
 
 // Issue #15: the main tasks by keyboard alone. Every step is reached with Tab / Shift+Tab and
 // done with Enter, arrows, typing and Escape (the test only reads the page, never clicks); the
@@ -9,8 +10,6 @@ import { SYNTH_NAME, SYNTH_RECORD, findAndOpen } from './support/curate.js';
 // pane and the selection behind it stay), Alt+↓ does not move to the next record behind it.
 
 const grid = (page: Page) => page.getByRole('grid');
-/** Synthetic Samples (e2e/support/seed.ts). */
-const SYNTH_DATASET = 'a0000000000000000000000000d1';
 const pane = (page: Page) => page.locator('aside.editor');
 
 const isFocused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
@@ -233,7 +232,7 @@ test('Ctrl+Z before the save answers takes the edit back, once it is saved', asy
 test('the column headers are cells of the grid: ↑ from the top row, ←/→, Enter sorts, Shift+→ widens; Tab leaves in one step', async ({
   page,
 }) => {
-  const columns = `${baseUrl()}/local/datasets/${SYNTH_DATASET}/columns`;
+  const columns = `${baseUrl()}/local/datasets/${SYNTH.dataset}/columns`;
   const auth = { Authorization: `Bearer ${await apiToken()}`, 'Content-Type': 'application/json' };
   const layout = ((await (await fetch(columns, { headers: auth })).json()) as { layout: { columns: unknown[] } | null }).layout;
   try {

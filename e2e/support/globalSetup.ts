@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ELECTRON_SKIP, electronBinary } from './electronBinary.js';
 import { startServe, type Served } from './serve.js';
-import { SERVICES } from './services.js';
+import { SERVICES, servicesToSeed } from './services.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,20 +30,23 @@ function seed(dataDir: string, bigExport?: string): Promise<void> {
  */
 export default async function globalSetup() {
   if (!electronBinary()) console.log(ELECTRON_SKIP);
-  const dirs = Array.from({ length: SERVICES }, () => mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-')));
+  // Only the services the named spec files run on (all in CI): an unneeded one costs a seeding.
+  const needed = servicesToSeed(path.join(ROOT, 'e2e'), process.argv);
+  if (needed.length < SERVICES) console.log(`seeding service ${needed.join(', ')} only: the spec files named run on no other`);
+  const dirs = new Map(needed.map((n) => [n, mkdtempSync(path.join(os.tmpdir(), 'odr-e2e-'))]));
   // A second, larger export for the import-job test (uploaded through the UI): written once.
-  const bigExport = path.join(dirs[0]!, 'import-4000.json');
+  const bigExport = path.join(dirs.get(needed[0]!)!, 'import-4000.json');
   const servers: Served[] = [];
   const stop = async () => {
     for (const s of servers) await s.stop();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const d of dirs.values()) rmSync(d, { recursive: true, force: true });
   };
   try {
-    await Promise.all(dirs.map((d, i) => seed(d, i === 0 ? bigExport : undefined)));
-    for (const [i, d] of dirs.entries()) {
+    await Promise.all(needed.map((n, i) => seed(dirs.get(n)!, i === 0 ? bigExport : undefined)));
+    for (const [n, d] of dirs) {
       const server = await startServe(d);
       servers.push(server);
-      process.env[`ODR_E2E_URL_${i}`] = server.url;
+      process.env[`ODR_E2E_URL_${n}`] = server.url;
     }
   } catch (e) {
     await stop();

@@ -107,6 +107,7 @@ export class Pusher {
       fresh: null,
       answer: undefined,
       sent: [],
+      superseded: new Set(),
       guarded: new Map(),
       held: new Map(),
     };
@@ -152,10 +153,11 @@ export class Pusher {
         } else {
           const outcome = await fieldWrite(p, op);
           if (outcome === 'conflict') stats.conflicts++;
-          if (outcome === 'written' || outcome === 'already') {
+          if (outcome === 'written' || outcome === 'already' || outcome === 'superseded') {
             p.sent.push(op);
             lastSent = p.answer;
           }
+          if (outcome === 'superseded') p.superseded.add(op.id);
           if (outcome !== 'written') continue;
         }
         stats.pushed++;

@@ -24,7 +24,10 @@ export function settleCut(p: TopPass, dataset: string, copy: OdrRecord | null): 
   const local = base && !copy ? x.localRecord(p.top) : null;
   refetchableTransaction(x.db, () => {
     for (const op of p.sent) x.state.done(op);
-    if (base) x.state.setBase(copy ? withWritten(base, copy, p.sent, remoteOf) : withSent(base, p.sent, local, remoteOf, x));
+    if (!base) return;
+    // A superseded option write sent nothing: the server holds what the merge took from it.
+    const sent = copy ? p.sent : p.sent.filter((op) => !p.superseded.has(op.id));
+    x.state.setBase(copy ? withWritten(base, copy, sent, remoteOf) : withSent(base, sent, local, remoteOf, x));
   });
 }
 

@@ -27,7 +27,7 @@ export async function pushGuardedFirst(
   // Not once this pass read the record, nor for the copy read early: the read already paid for the check.
   const guard = !p.fresh && !(p.early && op === p.list[0]) && isGuarded(x, op) ? guardFor(op, recR, base, p.guarded) : undefined;
   if (!guard) return undefined;
-  if (op.op === 'option' && superseded(op, x.localRecord(p.top))) return 'already';
+  if (op.op === 'option' && superseded(op, x.localRecord(p.top))) return 'superseded';
   const key = guardKey(op, recR);
   try {
     p.answer = await guardedWrite(x, op, recR, guard, p.held);

@@ -25,6 +25,8 @@ export interface TopPass {
    * push is cut before that, done with their fields taken into the base (pushCut.ts).
    */
   readonly sent: OutboxOp[];
+  /** Ids of the `sent` operations that were superseded (WriteOutcome): the server holds the other state. */
+  readonly superseded: Set<number>;
   /** Selections this record's guarded option writes left on the server (guards.ts). */
   readonly guarded: Map<string, string[] | null>;
   /** What this record's guarded writes left on the server, by `record|field`. */
@@ -33,10 +35,11 @@ export interface TopPass {
 
 /**
  * How a value, option or public-date write ended. written: sent (counted as pushed); already:
- * the server, or a merge here, already has it (done, not counted); waits: stays pending for the
- * next pass; conflict: parked with its conflict.
+ * the server already has it (done, not counted); superseded: a merge here took the server's
+ * change over it (done, not counted, and not what the server holds); waits: stays pending for
+ * the next pass; conflict: parked with its conflict.
  */
-export type WriteOutcome = 'written' | 'already' | 'waits' | 'conflict';
+export type WriteOutcome = 'written' | 'already' | 'superseded' | 'waits' | 'conflict';
 
 /**
  * An option write superseded here by a write of the sync itself (a merge applied the server's

@@ -23,7 +23,7 @@ export async function pushReadFirst(p: TopPass, op: GuardedOp, recR: string, top
   // the merge of the server's copy that ends the record's push holds it in a deleted-child conflict.
   if (recR !== topR && base && findRecord(base, recR) && !findRecord(fresh, recR)) return 'waits';
   const local = x.localRecord(p.top);
-  if (superseded(op, local)) return 'already';
+  if (superseded(op, local)) return 'superseded';
   const c =
     op.op === 'public'
       ? publicDateConflict(op, recR, fresh, base, local)
