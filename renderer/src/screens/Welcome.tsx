@@ -6,7 +6,8 @@ import { useJobs } from '../lib/queries';
 import { toast } from '../ui/toasts';
 
 // Generated streaming by the service, so even the largest takes no more memory than the smallest.
-const SAMPLE_SIZES = [500, 10_000, 100_000, 1_000_000, 2_000_000];
+// 2,000 between 500 and 10,000: enough to scroll and search, generated in seconds.
+const SAMPLE_SIZES = [500, 2_000, 10_000, 100_000, 1_000_000, 2_000_000];
 
 /** First run (no datasets yet): import an ODR export, or generate a sample to look around. */
 let headingAsked = false;
