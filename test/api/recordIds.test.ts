@@ -191,6 +191,17 @@ async function newestTrashed() {
   return { dir, trashed, raw: new Database(path.join(dir, 'odr.sqlite')) };
 }
 
+/** Sets a database back to before version 28: its retired-id triggers and table gone. */
+function asBefore28(raw: Database.Database): void {
+  const triggers = raw
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_retired\\_%' ESCAPE '\\'")
+    .pluck()
+    .all() as string[];
+  expect(triggers.length).toBeGreaterThan(0);
+  raw.exec(`${triggers.map((n) => `DROP TRIGGER ${n};`).join('\n')}
+            DROP TABLE retired_ids; DELETE FROM _migrations WHERE version = 28;`);
+}
+
 describe('a database from before the mark', () => {
   it('starts it from the records it holds and those in its trash', async () => {
     const { dir, trashed, raw } = await newestTrashed();
@@ -216,13 +227,7 @@ describe('a database from before the retired ids', () => {
   it('keeps the ids of the records in its trash from an import that brings them for another record', async () => {
     const { dir, trashed, raw } = await newestTrashed();
     // As the database was before version 28: no record of retired ids.
-    const triggers = raw
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_retired\\_%' ESCAPE '\\'")
-      .pluck()
-      .all() as string[];
-    expect(triggers.length).toBeGreaterThan(0);
-    raw.exec(`${triggers.map((n) => `DROP TRIGGER ${n};`).join('\n')}
-              DROP TABLE retired_ids; DELETE FROM _migrations WHERE version = 28;`);
+    asBefore28(raw);
     raw.close();
     const t2 = await startService({ dataDir: dir });
     try {
@@ -273,14 +278,8 @@ describe('a database from before the retired ids, with a dataset in its trash', 
     await old.close();
     // As the database was before version 28: no record of retired ids, nor of this start-up step.
     const raw = new Database(path.join(dir, 'odr.sqlite'));
-    const triggers = raw
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_retired\\_%' ESCAPE '\\'")
-      .pluck()
-      .all() as string[];
-    expect(triggers.length).toBeGreaterThan(0);
-    raw.exec(`${triggers.map((n) => `DROP TRIGGER ${n};`).join('\n')}
-              DROP TABLE retired_ids; DELETE FROM _migrations WHERE version = 28;
-              DELETE FROM meta WHERE key = 'retired_ids.dataset_trash';`);
+    asBefore28(raw);
+    raw.exec("DELETE FROM meta WHERE key = 'retired_ids.dataset_trash';");
     raw.close();
 
     const t2 = await startService({ dataDir: dir });

@@ -5,7 +5,7 @@ import { RightLost } from '../domain/errors.js';
 import type { OutboxOp } from '../store/syncState.js';
 import { refetchableTransaction } from '../store/tx.js';
 import type { TopPass } from './pushPass.js';
-import { withSent } from './sentBase.js';
+import { withSent, writtenRecords } from './sentBase.js';
 
 /**
  * The end of a record's push stopped after the server took some of its writes (`p.sent`): a
@@ -58,12 +58,9 @@ function withWritten(
   remoteOf: (local: string) => string | null | undefined,
 ): OdrRecord {
   const out = structuredClone(base);
-  for (const op of sent) {
-    if (op.op !== 'value' && op.op !== 'option' && op.op !== 'public') continue;
-    const r = remoteOf(op.record_uuid);
-    const mine = r ? findRecord(out, r) : undefined;
-    const theirs = r ? findRecord(copy, r) : undefined;
-    if (!mine || !theirs) continue; // a record the base lacks: nothing of it to compare against
+  for (const { op, remote, mine } of writtenRecords(out, sent, remoteOf)) {
+    const theirs = findRecord(copy, remote);
+    if (!theirs) continue; // gone from the server's copy: the next pull says what became of it
     if (op.op === 'public') {
       mine._record_metadata = { ...mine._record_metadata, _public_date: theirs._record_metadata._public_date };
       continue;

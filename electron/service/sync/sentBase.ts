@@ -10,6 +10,26 @@ export interface FieldKinds {
   single: (field: string) => boolean;
 }
 
+/** A write of a field's value, selection or a record's public date: what the base compares. */
+export type FieldWrite = Extract<OutboxOp, { op: 'value' | 'option' | 'public' }>;
+
+/**
+ * Each field or public-date write of `sent` with its record in `out` (a copy of the base), under
+ * the server's uuid: a record the base lacks (made in this pass) has nothing to compare against.
+ */
+export function* writtenRecords(
+  out: OdrRecord,
+  sent: readonly OutboxOp[],
+  remoteOf: (local: string) => string | null | undefined,
+): Generator<{ op: FieldWrite; remote: string; mine: OdrRecord }> {
+  for (const op of sent) {
+    if (op.op !== 'value' && op.op !== 'option' && op.op !== 'public') continue;
+    const remote = remoteOf(op.record_uuid);
+    const mine = remote ? findRecord(out, remote) : undefined;
+    if (remote && mine) yield { op, remote, mine };
+  }
+}
+
 /**
  * `base` with the fields (and public dates) `sent` wrote as the server holds them after those
  * writes, where no copy of it after them is to be had (a push cut by a failure whose last answer
@@ -27,11 +47,7 @@ export function withSent(
   kinds: FieldKinds,
 ): OdrRecord {
   const out = structuredClone(base);
-  for (const op of sent) {
-    if (op.op !== 'value' && op.op !== 'option' && op.op !== 'public') continue;
-    const r = remoteOf(op.record_uuid);
-    const mine = r ? findRecord(out, r) : undefined;
-    if (!mine) continue;
+  for (const { op, mine } of writtenRecords(out, sent, remoteOf)) {
     if (op.op === 'public') {
       // No date means "now", which only the server's answer tells: that date waits for the next read.
       if (op.payload.public_date) mine._record_metadata = { ...mine._record_metadata, _public_date: op.payload.public_date };
