@@ -202,7 +202,7 @@ export function ChildRecords({
                 </th>
                 {cols.map((f) => (
                   <th key={f.field_uuid} scope="col" title={f.name}>
-                    {f.name}
+                    <span className="child-col-name">{f.name}</span>
                   </th>
                 ))}
                 <th scope="col" className="child-actions">
