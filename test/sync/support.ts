@@ -170,6 +170,8 @@ export async function faultProxy(remoteUrl: string, random: () => number): Promi
 export interface Refusal {
   status: number;
   message: string;
+  /** The remote does the request, and this answer replaces its own (a real server's 400 after a child write). */
+  applied?: boolean;
 }
 
 /** A held request let go to the remote, whose answer is then lost (the connection closed). */
@@ -179,8 +181,9 @@ export const LOSE_ANSWER = 'lose-answer';
  * A loopback proxy to `remoteUrl` that can hold one chosen request before it goes on: `hold`
  * returns when that request has arrived (`reached`) and lets it go on `release()`, so a test can
  * change things here while exactly that request is on its way. `release(refusal)` answers it
- * with that error instead; the remote never sees it. `release(LOSE_ANSWER)`: the remote does the
- * request, its answer never arrives.
+ * with that error instead; the remote never sees it (unless `applied`: then it does the request
+ * and the error replaces its answer). `release(LOSE_ANSWER)`: the remote does the request, its
+ * answer never arrives.
  */
 export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean; guards?: string } = {}) {
   const proxy = getLocal();
@@ -190,6 +193,12 @@ export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean;
   let gate: { match: (method: string, path: string) => boolean; reached: () => void; open: Promise<Release> } | null = null;
   const seen: string[] = [];
   const lost = new Set<string>();
+  const replaced = new Map<string, Refusal>();
+  const answer = (r: Refusal) => ({
+    statusCode: r.status,
+    body: JSON.stringify({ error: { code: r.status, message: r.message } }),
+    headers: { 'content-type': 'application/json' },
+  });
   await proxy.forAnyRequest().thenPassThrough({
     beforeRequest: async (req) => {
       const url = new URL(req.url);
@@ -200,19 +209,18 @@ export async function gateProxy(remoteUrl: string, opts: { realServer?: boolean;
         g.reached();
         const refusal = await g.open;
         if (refusal === LOSE_ANSWER) lost.add(req.id);
-        else if (refusal)
-          return {
-            response: {
-              statusCode: refusal.status,
-              body: JSON.stringify({ error: { code: refusal.status, message: refusal.message } }),
-              headers: { 'content-type': 'application/json' },
-            },
-          };
+        else if (refusal?.applied) replaced.set(req.id, refusal);
+        else if (refusal) return { response: answer(refusal) };
       }
       return { url: origin + url.pathname + url.search };
     },
     beforeResponse: (res, req) => {
       if (lost.delete(req.id)) return 'close';
+      const instead = replaced.get(req.id);
+      if (instead) {
+        replaced.delete(req.id);
+        return answer(instead);
+      }
       if (!opts.realServer && opts.guards === undefined) return undefined;
       // A real ODR server does not say that it guards writes (it does not): the client must read
       // first. `guards`: what an older odr-desktop says instead (fewer kinds than this one).

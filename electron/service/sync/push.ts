@@ -153,10 +153,9 @@ export class Pusher {
         } else {
           const outcome = await fieldWrite(p, op);
           if (outcome === 'conflict') stats.conflicts++;
-          if (outcome === 'written' || outcome === 'already' || outcome === 'superseded') {
-            p.sent.push(op);
-            lastSent = p.answer;
-          }
+          if (outcome === 'written' || outcome === 'already' || outcome === 'superseded') p.sent.push(op);
+          // Only a write answers with the server's copy; an 'already' one keeps the last copy known.
+          if (outcome === 'written') lastSent = p.answer;
           if (outcome === 'superseded') p.superseded.add(op.id);
           if (outcome !== 'written') continue;
         }

@@ -46,7 +46,7 @@ export async function copyAfterCut(p: TopPass, answer: unknown, cause: unknown):
   try {
     return await x.remote.record(topR, x.types);
   } catch {
-    return null; // the base stays as it was: the same as before this read was tried
+    return null; // no copy: settleCut takes the values as sent (sentBase.ts)
   }
 }
 

@@ -73,16 +73,22 @@ function plainWrite(x: EngineContext, op: GuardedOp, recR: string): (c: OdrClien
   return plainPublicDate(x, op, recR);
 }
 
+/** The real server's answer to a write on a child record it has done (odr-v4-behaviour §5.10). */
+const CHILD_QUIRK = /only permitted on top-level datarecords/i;
+
 /**
  * A write on a record. Real servers apply value, option and publish calls on a child record
- * but answer 400 (docs/odr-server.md §9.4): for a child that answer counts as done, and the top-level
- * record read afterwards shows what the server holds.
+ * but answer 400 "Only permitted on top-level datarecords" (docs/odr-server.md §9.4): for a child
+ * that answer counts as done, and the top-level record read afterwards shows what the server
+ * holds. Any other 400 is a refusal that wrote nothing: it is parked with the server's words,
+ * never taken for done (the base would then claim a value the server does not hold, and the
+ * next pull would overwrite ours without a conflict).
  */
 async function childWrite(x: EngineContext, op: GuardedOp, top: string, fn: (c: OdrClient) => Promise<unknown>): Promise<unknown> {
   try {
     return await x.remote.call(fn, true);
   } catch (e) {
-    if (e instanceof RemoteError && e.status === 400 && op.record_uuid !== top) return undefined;
+    if (e instanceof RemoteError && e.status === 400 && op.record_uuid !== top && CHILD_QUIRK.test(e.message)) return undefined;
     throw e;
   }
 }
