@@ -34,7 +34,9 @@ test('a user added without a password: the generated one is shown once, copies, 
   expect(res.status).toBe(200);
 
   await everyShot(page, 'generated-password', () => expect(shown).toBeVisible());
-  await shown.getByRole('button', { name: 'Done' }).click();
+  // By keyboard: the focus goes on to the form's Email field (the next user), not to the page.
+  await shown.getByRole('button', { name: 'Done' }).press('Enter');
   await expect(shown).toHaveCount(0);
+  await expect(form.getByRole('textbox', { name: 'Email' })).toBeFocused();
   await expect(page.getByText(password)).toHaveCount(0);
 });

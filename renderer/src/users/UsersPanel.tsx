@@ -31,6 +31,8 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
   const qc = useQueryClient();
   const refresh = () => qc.invalidateQueries({ queryKey: ['users'] });
   const [email, setEmail] = useState('');
+  // Where the focus goes when the generated-password box closes (its Done button goes with it).
+  const emailField = useRef<HTMLInputElement>(null);
   const [first, setFirst] = useState('');
   const [last, setLast] = useState('');
   const [password, setPassword] = useState('');
@@ -77,6 +79,7 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
         <label>
           Email
           <input
+            ref={emailField}
             type="email"
             required
             value={email}
@@ -111,7 +114,16 @@ export function UsersPanel({ datasets, onClose }: { datasets: DatasetSummary[]; 
           Add user
         </SteadyButton>
       </form>
-      {made && <GeneratedPassword email={made.email} password={made.password} onDone={() => setMade(null)} />}
+      {made && (
+        <GeneratedPassword
+          email={made.email}
+          password={made.password}
+          onDone={() => {
+            setMade(null);
+            emailField.current?.focus();
+          }}
+        />
+      )}
       {users.isError && <p role="alert">Could not list users: {errorText(users.error)}</p>}
       <ul className="user-list" aria-label="Users">
         {(users.data ?? []).map((u) => (
