@@ -7,7 +7,7 @@ import { syncFileStore, type SyncFileStore } from '../store/syncFiles.js';
 import type { OutboxOp } from '../store/syncState.js';
 import type { EngineContext } from './engineContext.js';
 import { describeMeta, metaConflict, sameMeta, serverFiles } from './fileMerge.js';
-import { RemoteError } from './remoteClient.js';
+import { childWriteDone, RemoteError } from './remoteClient.js';
 
 type FileOp = Extract<OutboxOp, { op: 'file_upload' | 'file_meta' | 'file_delete' }>;
 
@@ -73,8 +73,8 @@ export class FilePusher {
     await this.x.remote
       .call((c) => c.deleteFile(remote), true)
       .catch((e: unknown) => {
-        // Gone already; or on a child record, which real servers answer 400 for (as in delete).
-        if (!(e instanceof RemoteError && (e.kind === 'gone' || e.status === 400))) throw e;
+        // Gone already; or on a child record, which real servers delete and answer 400 for (as in delete).
+        if (!(e instanceof RemoteError && e.kind === 'gone') && !childWriteDone(e)) throw e;
       });
     return true;
   }
@@ -249,7 +249,7 @@ export class FilePusher {
       // Gone already; or a file on a child record, which real servers delete and answer 400 for
       // (docs/odr-server.md §9.4): the record read after this pass shows what the server holds.
       const child = op.record_uuid !== top;
-      if (!(e instanceof RemoteError && (e.kind === 'gone' || (child && e.status === 400)))) throw e;
+      if (!(e instanceof RemoteError && e.kind === 'gone') && !(child && childWriteDone(e))) throw e;
     }
     return { outcome: 'sent' };
   }

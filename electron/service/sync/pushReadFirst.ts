@@ -8,7 +8,7 @@ import { pushConflict } from './merge.js';
 import { guardedWrite, holdsOurs, isGuarded } from './pushGuarded.js';
 import { superseded, type TopPass, type WriteOutcome } from './pushPass.js';
 import { plainPublicDate, publicDateConflict } from './pushPublicDate.js';
-import { RemoteError } from './remoteClient.js';
+import { childWriteDone, RemoteError } from './remoteClient.js';
 
 /**
  * A value, option or public-date write checked against a fresh server copy first: changed there
@@ -73,9 +73,6 @@ function plainWrite(x: EngineContext, op: GuardedOp, recR: string): (c: OdrClien
   return plainPublicDate(x, op, recR);
 }
 
-/** The real server's answer to a write on a child record it has done (odr-v4-behaviour §5.10). */
-const CHILD_QUIRK = /only permitted on top-level datarecords/i;
-
 /**
  * A write on a record. Real servers apply value, option and publish calls on a child record
  * but answer 400 "Only permitted on top-level datarecords" (docs/odr-server.md §9.4): for a child
@@ -88,7 +85,7 @@ async function childWrite(x: EngineContext, op: GuardedOp, top: string, fn: (c: 
   try {
     return await x.remote.call(fn, true);
   } catch (e) {
-    if (e instanceof RemoteError && e.status === 400 && op.record_uuid !== top && CHILD_QUIRK.test(e.message)) return undefined;
+    if (op.record_uuid !== top && childWriteDone(e)) return undefined;
     throw e;
   }
 }

@@ -20,6 +20,14 @@ export class RemoteError extends Error {
   }
 }
 
+/**
+ * The real server's answer to a write on a child record that it has done: 400 "Only permitted on
+ * top-level datarecords" (odr-v4-behaviour §5.10). Only that 400 means done; any other refused
+ * the write, and taken for done its value would become the base the server does not hold.
+ */
+export const childWriteDone = (e: unknown): boolean =>
+  e instanceof RemoteError && e.status === 400 && /only permitted on top-level datarecords/i.test(e.message);
+
 /** Retry-After as seconds or an HTTP date, in ms from now; null when absent or unreadable. */
 export function parseRetryAfter(h: string | null, nowMs = Date.now()): number | null {
   if (!h) return null;
