@@ -9,6 +9,7 @@ import { importCsv, openCsv } from '../../electron/service/domain/import/csvImpo
 import { purgeExpiredRecords } from '../../electron/service/domain/records/trash.js';
 import { syntheticRecord } from '../../electron/service/domain/sample/synthetic.js';
 import { startService, startSyntheticService, tempDir, type TestService } from '../support/service.js';
+import { withNewUuids } from '../support/otherSource.js';
 
 // A rid or internal id this database hands out is never handed out again, whatever is deleted: the
 // render cache, the change log, sync state, the trash and users' scripts remember them, and a new
@@ -285,14 +286,7 @@ describe('a database from before the retired ids, with a dataset in its trash', 
     const t2 = await startService({ dataDir: dir });
     try {
       // Another source's template with the same ids (every uuid new, the ids as they were).
-      let n = 0;
-      const uuids = new Map<string, string>();
-      const other = JSON.parse(
-        tpl.replace(/"(template_uuid|field_uuid|template_tag_uuid|metadata_for_uuid)":"([a-z0-9]+)"/g, (_m, k: string, u: string) => {
-          if (!uuids.has(u)) uuids.set(u, `e8${String(++n).padStart(26, '0')}`);
-          return `"${k}":"${uuids.get(u)}"`;
-        }),
-      ) as { template_uuid: string };
+      const other = withNewUuids(tpl, 'e8');
       await t2.importJson(other);
       const taken = schemaIdsOf(t2, other.template_uuid);
       for (const table of ['datatypes', 'datafields', 'tags'] as const)

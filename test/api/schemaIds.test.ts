@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import { startService, startSyntheticService, tempDir, type TestService } from '../support/service.js';
+import { withNewUuids } from '../support/otherSource.js';
 
 // A datatype's, field's, option's, tag's and saved search's id, once handed out, is never handed
 // out again, as a record's (recordIds.test.ts): users and scripts see them in record JSON and
@@ -93,14 +94,7 @@ describe('schema ids after a delete', () => {
     const tpl = JSON.stringify(await t.admin.template(gone.uuid));
     await deleteDataset(t, gone.uuid);
     // Another source's template with the same ids (every uuid new, the ids as they were).
-    let n = 0;
-    const uuids = new Map<string, string>();
-    const other = JSON.parse(
-      tpl.replace(/"(template_uuid|field_uuid|template_tag_uuid|metadata_for_uuid)":"([a-z0-9]+)"/g, (_m, k: string, u: string) => {
-        if (!uuids.has(u)) uuids.set(u, `e9${String(++n).padStart(26, '0')}`);
-        return `"${k}":"${uuids.get(u)}"`;
-      }),
-    ) as { template_uuid: string };
+    const other = withNewUuids(tpl, 'e9');
     await t.importJson(other);
     const taken = idsOf(t, other.template_uuid);
     for (const table of ['datatypes', 'datafields', 'tags'] as const) expect(taken[table].min, table).toBeGreaterThan(gone.ids[table].max);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
-import { gatedPair, type GatedPair } from './support.js';
+import { gatedPair, pushOnly, type GatedPair } from './support.js';
 
 // A real ODR server applies a write on a child record and then answers 400 "Only permitted on
 // top-level datarecords": that answer counts as done. Any other 400 on a child write is a refusal
@@ -20,13 +20,7 @@ gatedPair(40, true, (pair) => (p = pair));
 async function push(rec: string, child: string, childAnswer: { status: number; message: string; applied?: boolean }) {
   const { local, remoteId, gate } = p;
   const onChild = gate.hold((m, path) => m === 'POST' && path === `/api/v4/record/${child}/${NOTES}/value`);
-  const pushed = local.service.sync
-    .engine(remoteId, local.service.domain.users.firstSuperUser()!)
-    .push()
-    .then(
-      () => null,
-      (e: unknown) => e,
-    );
+  const pushed = pushOnly(local, remoteId);
   await onChild.reached;
   const onTop = gate.hold((m, path) => m === 'POST' && path === `/api/v4/record/${rec}/${LONG}/value`);
   onChild.release(childAnswer);

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { SYNTH } from '../../bench/synthetic.js';
 import type { OdrRecord } from '../../shared/schemas/record.js';
 import type { TestService } from '../support/service.js';
-import { gatedPair, onBothServers, syncRun, type GatedPair } from './support.js';
+import { gatedPair, onBothServers, pushOnly, syncRun, type GatedPair } from './support.js';
 
 // A push cut by a failure after the server took some of a record's writes, the last of which
 // did not answer with the top-level record (a child's write, a delete, a write before one of
@@ -39,13 +39,7 @@ onBothServers((realServer) => {
     await edits();
     await local.admin.setValue(rec, LONG, 'refused by a failure');
     const held = gate.hold((method, path) => method === 'POST' && path === `/api/v4/record/${rec}/${LONG}/value`);
-    const push = local.service.sync
-      .engine(remoteId, local.service.domain.users.firstSuperUser()!)
-      .push()
-      .then(
-        () => null,
-        (e: unknown) => e as Error,
-      );
+    const push = pushOnly(local, remoteId);
     await held.reached;
     held.release({ status: 503, message: 'unavailable (test)' });
     expect((await push)?.message).toContain('unavailable (test)');

@@ -357,6 +357,16 @@ export async function syncRun(local: TestService, remoteId: number) {
 export const pullOnly = (local: TestService, remoteId: number) =>
   local.service.sync.engine(remoteId, local.service.domain.users.firstSuperUser()!).pull(SYNTH.dataset);
 
+/** One push alone, with no pull after it; resolves with its failure (null: none), so a test can cut it. */
+export const pushOnly = (local: TestService, remoteId: number): Promise<Error | null> =>
+  local.service.sync
+    .engine(remoteId, local.service.domain.users.firstSuperUser()!)
+    .push()
+    .then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+
 /** A sync run whose first request matching `match` the gate answers with `refusal` (the server refusing it). */
 export async function refusedRun(
   p: { local: TestService; remoteId: number; gate: Awaited<ReturnType<typeof gateProxy>> },
